@@ -1,0 +1,210 @@
+//! Chapter 1 — distance fog: linear, exponential, exponential squared and atmospheric falloffs
+//! of the true camera distance, Koschmieder visibility, and a sun glow masked by the shadow map.
+
+pub mod params;
+pub mod reference;
+
+use bytemuck::{Pod, Zeroable};
+use fogbook_core::frame::{FrameLayouts, uniform_entry};
+use fogbook_core::gpu::GpuContext;
+use fogbook_core::params::DynParameters;
+use fogbook_core::plot::{Series, line_chart};
+use fogbook_core::shaders::{ShaderStore, create_module};
+use fogbook_core::{Chapter, ChapterContext, ChapterInfo, Figure, ViewInfo};
+pub use params::{DistanceFogParams, Falloff};
+use reference::ResolvedFog;
+use wgpu::util::DeviceExt;
+
+pub const SHADER: &str = "01-distance-fog/distance_fog.wgsl";
+
+// ANCHOR: views
+pub const VIEWS: &[ViewInfo] = &[
+    ViewInfo::color("final", "The scene with fog"),
+    ViewInfo::color("scene", "The scene without fog"),
+    ViewInfo::scalar("distance", "True camera-to-surface distance d", 0.0, 200.0, "m"),
+    ViewInfo::fraction("fog-factor", "Fog factor a·f (atmospheric: mean extinction)"),
+    ViewInfo::fraction("extinction-r", "Extinction a·ext, red channel"),
+    ViewInfo::fraction("extinction-g", "Extinction a·ext, green channel"),
+    ViewInfo::fraction("extinction-b", "Extinction a·ext, blue channel"),
+    ViewInfo::fraction("inscattering-r", "Inscattering a·ins, red channel"),
+    ViewInfo::fraction("inscattering-g", "Inscattering a·ins, green channel"),
+    ViewInfo::fraction("inscattering-b", "Inscattering a·ins, blue channel"),
+    ViewInfo::color("fog-color", "Fog colour including the sun glow"),
+    ViewInfo::color("glow", "Sun glow added to the fog colour (after shadow masking)"),
+    ViewInfo::fraction("glow-shadow", "Share of the fog along the ray that the sun reaches"),
+];
+// ANCHOR_END: views
+
+/// Mirrors `struct FogParams` in the shader.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct FogUniform {
+    pub color: [f32; 4],
+    pub extinction: [f32; 4],
+    pub inscattering: [f32; 4],
+    pub glow_color: [f32; 4],
+    pub shape: [f32; 4],
+    pub march: [f32; 4],
+    pub mode: [u32; 4],
+}
+
+impl FogUniform {
+    pub fn new(p: &DistanceFogParams, view: usize) -> Self {
+        let fog = ResolvedFog::new(p);
+        let c3 = |c: [f64; 3]| [c[0] as f32, c[1] as f32, c[2] as f32, 0.0];
+        Self {
+            color: p.color,
+            extinction: c3(fog.extinction),
+            inscattering: c3(fog.inscattering),
+            glow_color: p.glow_color,
+            shape: [fog.start as f32, fog.end as f32, fog.density as f32, p.glow_exponent],
+            march: [fog.march_limit() as f32, 0.0, 0.0, 0.0],
+            mode: [p.falloff as u32, p.glow_shadowed as u32, p.glow_shadow_steps.clamp(1, 64), view as u32],
+        }
+    }
+}
+
+struct Gpu {
+    pipeline: wgpu::ComputePipeline,
+    uniform: wgpu::Buffer,
+    bind_group: wgpu::BindGroup,
+}
+
+#[derive(Default)]
+pub struct DistanceFog {
+    pub params: DistanceFogParams,
+    gpu: Option<Gpu>,
+}
+
+impl DistanceFog {
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+impl Chapter for DistanceFog {
+    fn info(&self) -> ChapterInfo {
+        ChapterInfo {
+            id: "distance-fog",
+            number: 1,
+            title: "Distance fog",
+            summary: "Linear, exponential, exponential² and atmospheric fog of the true camera distance, with a shadowed sun glow",
+        }
+    }
+
+    fn params(&mut self) -> &mut dyn DynParameters {
+        &mut self.params
+    }
+
+    fn views(&self) -> &'static [ViewInfo] {
+        VIEWS
+    }
+
+    fn view_range(&mut self, view: usize) -> Option<(f32, f32)> {
+        // Distance: show the range where the fog changes.
+        (VIEWS[view].name == "distance")
+            .then(|| (0.0, (ResolvedFog::new(&self.params).march_limit() as f32).clamp(1.0, 1.0e5)))
+    }
+
+    fn shader_files(&self) -> &'static [&'static str] {
+        &[SHADER]
+    }
+
+    fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> anyhow::Result<()> {
+        let device = &gpu.device;
+        let module = create_module(device, &shaders.load(SHADER)?);
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("distance fog"),
+            entries: &[uniform_entry(0, wgpu::ShaderStages::COMPUTE)],
+        });
+        let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("distance fog"),
+            contents: bytemuck::bytes_of(&FogUniform::new(&self.params, 0)),
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        });
+        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("distance fog"),
+            layout: &layout,
+            entries: &[wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() }],
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("distance fog"),
+            bind_group_layouts: &[Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("distance fog"),
+            layout: Some(&pipeline_layout),
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        self.gpu = Some(Gpu { pipeline, uniform, bind_group });
+        Ok(())
+    }
+
+    // ANCHOR: render
+    fn render(&mut self, ctx: &mut ChapterContext) {
+        let Some(gpu) = &self.gpu else { return };
+        let uniform = FogUniform::new(&self.params, ctx.view);
+        ctx.gpu.queue.write_buffer(&gpu.uniform, 0, bytemuck::bytes_of(&uniform));
+        let [w, h] = ctx.frame.size;
+        ctx.passes.compute("distance fog", |pass| {
+            pass.set_pipeline(&gpu.pipeline);
+            pass.set_bind_group(0, &ctx.frame.scene_inputs, &[]);
+            pass.set_bind_group(1, &ctx.frame.view_out, &[]);
+            pass.set_bind_group(2, &gpu.bind_group, &[]);
+            pass.dispatch_workgroups(w.div_ceil(8), h.div_ceil(8), 1);
+        });
+    }
+    // ANCHOR_END: render
+
+    fn figures(&self) -> Vec<Figure> {
+        let fig =
+            |name, view, settings: &[&'static str]| Figure { name, view, settings: settings.to_vec(), camera: None };
+        vec![
+            fig("falloff-linear", "final", &["falloff=linear"]),
+            fig("falloff-exponential", "final", &["falloff=exponential"]),
+            fig("falloff-exponential-squared", "final", &["falloff=exponential-squared"]),
+            fig("falloff-atmospheric", "final", &["falloff=atmospheric"]),
+            fig("glow-unshadowed", "final", &["falloff=exponential", "density=0.01", "glow_shadowed=false"]),
+            fig("glow-shadowed", "final", &["falloff=exponential", "density=0.01", "glow_shadowed=true"]),
+            fig("visibility-50m", "final", &["falloff=exponential", "use_visibility=true", "visibility_m=50"]),
+        ]
+    }
+
+    fn plots(&self) -> Vec<(&'static str, String)> {
+        let curve = |label: &str, color, f: &dyn Fn(f64) -> f64| Series {
+            label: label.to_string(),
+            color,
+            points: (0..=200).map(|i| (i as f64, f(i as f64))).collect(),
+        };
+        let falloffs = line_chart(
+            "Fog factor against distance (defaults)",
+            "distance d (m)",
+            "fog factor f",
+            (0.0, 200.0),
+            (0.0, 1.0),
+            &[
+                curve("linear 0→100 m", "#1f77b4", &|d| reference::linear(d, 0.0, 100.0)),
+                curve("exponential ρ=0.02", "#d62728", &|d| reference::exponential(d, 0.02)),
+                curve("exponential² ρ=0.02", "#2ca02c", &|d| reference::exponential_squared(d, 0.02)),
+            ],
+        );
+        let b = DistanceFogParams::default().extinction;
+        let atmospheric = line_chart(
+            "Atmospheric extinction per channel (defaults)",
+            "distance d (m)",
+            "extinction 1 − e^(−d·β)",
+            (0.0, 200.0),
+            (0.0, 1.0),
+            &[
+                curve(&format!("red β={}", b[0]), "#d62728", &|d| reference::exponential(d, b[0] as f64)),
+                curve(&format!("green β={}", b[1]), "#2ca02c", &|d| reference::exponential(d, b[1] as f64)),
+                curve(&format!("blue β={}", b[2]), "#1f77b4", &|d| reference::exponential(d, b[2] as f64)),
+            ],
+        );
+        vec![("falloff-curves", falloffs), ("atmospheric-channels", atmospheric)]
+    }
+}

@@ -1,0 +1,94 @@
+//! The contract every chapter implements, in the shape of wgpu's example framework: describe
+//! yourself, say what the device must offer, create GPU resources, advance time, render a view.
+
+use crate::frame::{FrameLayouts, FrameResources};
+use crate::gpu::{GpuContext, Requirements};
+use crate::params::DynParameters;
+use crate::shaders::ShaderStore;
+use crate::time::TimeControl;
+use crate::timing::PassRecorder;
+use crate::views::ViewInfo;
+
+/// A chapter's identity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChapterInfo {
+    /// CLI name (kebab-case), e.g. `distance-fog`.
+    pub id: &'static str,
+    /// The book's chapter number.
+    pub number: u32,
+    pub title: &'static str,
+    /// One sentence for `list` and the side panel.
+    pub summary: &'static str,
+}
+
+/// What a chapter's `render` may use.
+pub struct ChapterContext<'a, 'r> {
+    pub gpu: &'a GpuContext,
+    pub frame: &'a FrameResources,
+    pub passes: &'a mut PassRecorder<'r>,
+    /// Index into `Chapter::views()` of the view to write into the view target.
+    pub view: usize,
+    pub time: &'a TimeControl,
+}
+
+/// What a chapter's `update` may use (simulation steps record GPU passes too).
+pub struct UpdateContext<'a, 'r> {
+    pub gpu: &'a GpuContext,
+    pub passes: &'a mut PassRecorder<'r>,
+    /// Simulated seconds to advance.
+    pub dt: f32,
+}
+
+/// A named figure for the book: a view rendered with some parameters changed.
+#[derive(Clone, Debug)]
+pub struct Figure {
+    pub name: &'static str,
+    pub view: &'static str,
+    /// `name=value` settings applied on top of the defaults (`scene.` prefix for the scene).
+    pub settings: Vec<&'static str>,
+    /// Camera override as `x,y,z,yaw,pitch[,fov]`.
+    pub camera: Option<&'static str>,
+}
+
+pub trait Chapter: Send {
+    fn info(&self) -> ChapterInfo;
+
+    /// Device features and limits beyond wgpu's defaults.
+    fn requirements(&self) -> Requirements {
+        Requirements::default()
+    }
+
+    fn params(&mut self) -> &mut dyn DynParameters;
+
+    /// Every debug view; index 0 is the final image.
+    fn views(&self) -> &'static [ViewInfo];
+
+    /// A range that depends on the parameters (e.g. distance up to the fog's end), overriding
+    /// the view's static one for display.
+    fn view_range(&mut self, _view: usize) -> Option<(f32, f32)> {
+        None
+    }
+
+    /// Shader files (relative to `shaders/`) this chapter compiles; hot reload watches them.
+    fn shader_files(&self) -> &'static [&'static str];
+
+    /// Creates (or re-creates, on hot reload) every GPU resource and pipeline. Must build
+    /// everything before replacing anything: on error the chapter keeps working as before.
+    fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> anyhow::Result<()>;
+
+    /// Advances the chapter's own simulation, if it has one.
+    fn update(&mut self, _ctx: &mut UpdateContext) {}
+
+    /// Writes the selected view into `ctx.frame.view` (the core has rendered the scene).
+    fn render(&mut self, ctx: &mut ChapterContext);
+
+    /// Extra figures for the book, beyond one image per view with default parameters.
+    fn figures(&self) -> Vec<Figure> {
+        Vec::new()
+    }
+
+    /// Plots for the book as (file stem, SVG text), computed from the CPU reference.
+    fn plots(&self) -> Vec<(&'static str, String)> {
+        Vec::new()
+    }
+}

@@ -1,0 +1,176 @@
+//! The display pass: the view target's raw values → tonemapped or false-coloured output.
+
+use crate::frame::{FrameResources, uniform_entry};
+use crate::gpu::GpuContext;
+use crate::shaders::{ShaderStore, create_module};
+use crate::timing::PassRecorder;
+use crate::views::{ColorMap, ViewKind};
+use bytemuck::{Pod, Zeroable};
+
+const SHADER: &str = "core/display.wgsl";
+
+/// Mirrors `struct Display` in `shaders/core/display.wgsl`.
+#[repr(C)]
+#[derive(Clone, Copy, Pod, Zeroable)]
+struct DisplayUniform {
+    range_min: f32,
+    range_max: f32,
+    exposure_ev: f32,
+    mode: u32,
+    log_scale: u32,
+    legend: u32,
+    _pad: [u32; 2],
+}
+
+/// How the current view is shown.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DisplaySettings {
+    pub kind: ViewKind,
+    /// Range actually used for scalar views (the view's default, or the chapter's override).
+    pub range: (f32, f32),
+    pub exposure_ev: f32,
+    pub legend: bool,
+}
+
+pub struct DisplayPass {
+    layout: wgpu::BindGroupLayout,
+    uniform: wgpu::Buffer,
+    bind_group: wgpu::BindGroup,
+    pipeline: wgpu::RenderPipeline,
+    format: wgpu::TextureFormat,
+}
+
+impl DisplayPass {
+    pub fn new(
+        gpu: &GpuContext,
+        frame: &FrameResources,
+        shaders: &ShaderStore,
+        format: wgpu::TextureFormat,
+    ) -> anyhow::Result<Self> {
+        let device = &gpu.device;
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("display"),
+            entries: &[
+                uniform_entry(0, wgpu::ShaderStages::FRAGMENT),
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: false },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+            ],
+        });
+        let uniform = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("display uniform"),
+            size: std::mem::size_of::<DisplayUniform>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let bind_group = Self::bind(device, &layout, &uniform, frame);
+        let pipeline = Self::pipeline(device, shaders, &layout, format)?;
+        Ok(Self { layout, uniform, bind_group, pipeline, format })
+    }
+
+    fn bind(
+        device: &wgpu::Device,
+        layout: &wgpu::BindGroupLayout,
+        uniform: &wgpu::Buffer,
+        frame: &FrameResources,
+    ) -> wgpu::BindGroup {
+        device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("display"),
+            layout,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(&frame.view.view) },
+            ],
+        })
+    }
+
+    fn pipeline(
+        device: &wgpu::Device,
+        shaders: &ShaderStore,
+        layout: &wgpu::BindGroupLayout,
+        format: wgpu::TextureFormat,
+    ) -> anyhow::Result<wgpu::RenderPipeline> {
+        let module = create_module(device, &shaders.load(SHADER)?);
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("display"),
+            bind_group_layouts: &[Some(layout)],
+            immediate_size: 0,
+        });
+        Ok(device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("display"),
+            layout: Some(&pipeline_layout),
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some("display_vs"),
+                compilation_options: Default::default(),
+                buffers: &[],
+            },
+            primitive: Default::default(),
+            depth_stencil: None,
+            multisample: Default::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &module,
+                entry_point: Some("display_fs"),
+                compilation_options: Default::default(),
+                targets: &[Some(format.into())],
+            }),
+            multiview_mask: None,
+            cache: None,
+        }))
+    }
+
+    pub fn reload(&mut self, gpu: &GpuContext, shaders: &ShaderStore) -> anyhow::Result<()> {
+        self.pipeline = Self::pipeline(&gpu.device, shaders, &self.layout, self.format)?;
+        Ok(())
+    }
+
+    pub fn rebind(&mut self, gpu: &GpuContext, frame: &FrameResources) {
+        self.bind_group = Self::bind(&gpu.device, &self.layout, &self.uniform, frame);
+    }
+
+    pub fn record(
+        &self,
+        gpu: &GpuContext,
+        passes: &mut PassRecorder,
+        settings: &DisplaySettings,
+        output: &wgpu::TextureView,
+    ) {
+        let (mode, log) = match settings.kind {
+            ViewKind::Color => (0, false),
+            ViewKind::Scalar { map: ColorMap::Turbo, log, .. } => (1, log),
+            ViewKind::Scalar { map: ColorMap::Viridis, log, .. } => (2, log),
+        };
+        let u = DisplayUniform {
+            range_min: settings.range.0,
+            range_max: settings.range.1,
+            exposure_ev: settings.exposure_ev,
+            mode,
+            log_scale: log as u32,
+            legend: settings.legend as u32,
+            _pad: [0; 2],
+        };
+        gpu.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&u));
+        passes.render(
+            "display",
+            &[Some(wgpu::RenderPassColorAttachment {
+                view: output,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::BLACK), store: wgpu::StoreOp::Store },
+            })],
+            None,
+            |pass| {
+                pass.set_pipeline(&self.pipeline);
+                pass.set_bind_group(0, &self.bind_group, &[]);
+                pass.draw(0..3, 0..1);
+            },
+        );
+    }
+}

@@ -1,0 +1,305 @@
+//! Per-frame GPU resources owned by the core: the frame uniform, the scene's render targets,
+//! the sun's shadow map, the view target, and the two bind groups every chapter reads
+//! (group 0: scene inputs) and writes (group 1: debug-view output).
+
+use crate::camera::CameraPose;
+use crate::gpu::GpuContext;
+use crate::scene_settings::SceneSettings;
+use bytemuck::{Pod, Zeroable};
+use glam::camera::rh::{proj::directx, view};
+use glam::{Mat4, Vec3};
+
+pub const HDR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
+pub const DISTANCE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
+pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+pub const VIEW_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
+pub const SHADOW_MAP_SIZE: u32 = 2048;
+/// Largest render size accepted (per side); the device limit applies too.
+pub const MAX_RENDER_SIDE: u32 = 8192;
+
+/// Mirrors `struct Frame` in `shaders/common/frame.wgsl`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct FrameUniform {
+    pub view_proj: [[f32; 4]; 4],
+    pub inv_view_proj: [[f32; 4]; 4],
+    pub sun_view_proj: [[f32; 4]; 4],
+    pub camera_pos: [f32; 4],
+    pub sun_dir: [f32; 4],
+    pub sun_color: [f32; 4],
+    pub ambient: [f32; 4],
+    pub viewport: [f32; 4],
+    pub misc: [f32; 4],
+}
+
+impl FrameUniform {
+    pub fn new(camera: &CameraPose, scene: &SceneSettings, size: [u32; 2], time_s: f64, frame: u64) -> Self {
+        let (w, h) = (size[0] as f32, size[1] as f32);
+        let view_proj = camera.projection(w / h) * camera.view();
+        let sun = scene.sun_direction();
+        Self {
+            view_proj: view_proj.to_cols_array_2d(),
+            inv_view_proj: view_proj.inverse().to_cols_array_2d(),
+            sun_view_proj: sun_view_proj(sun).to_cols_array_2d(),
+            camera_pos: [camera.position[0], camera.position[1], camera.position[2], 0.0],
+            sun_dir: [sun.x, sun.y, sun.z, scene.sun_illuminance],
+            sun_color: [scene.sun_color[0], scene.sun_color[1], scene.sun_color[2], 0.0],
+            ambient: [scene.ambient[0], scene.ambient[1], scene.ambient[2], 0.0],
+            viewport: [w, h, 1.0 / w, 1.0 / h],
+            misc: [time_s as f32, frame as f32, scene.sky_distance_m, scene.exposure_ev],
+        }
+    }
+}
+
+/// Orthographic sun projection covering the test scene (a 560 m square around its centre).
+pub fn sun_view_proj(towards_sun: Vec3) -> Mat4 {
+    let centre = Vec3::new(0.0, 0.0, -100.0);
+    let up = if towards_sun.y.abs() > 0.99 { Vec3::Z } else { Vec3::Y };
+    let view = view::look_at_mat4(centre + towards_sun * 600.0, centre, up);
+    let half = 280.0;
+    directx::orthographic(-half, half, -half, half, 1.0, 1200.0) * view
+}
+
+/// Bind group layouts chapters build their pipelines against.
+pub struct FrameLayouts {
+    /// Group 0: frame uniform, scene colour, scene distance, shadow map, comparison sampler.
+    pub scene_inputs: wgpu::BindGroupLayout,
+    /// Group 1: the view target as a write-only rgba32float storage texture.
+    pub view_out: wgpu::BindGroupLayout,
+}
+
+impl FrameLayouts {
+    fn new(device: &wgpu::Device) -> Self {
+        let vis = wgpu::ShaderStages::COMPUTE | wgpu::ShaderStages::FRAGMENT;
+        let tex = |binding| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: vis,
+            ty: wgpu::BindingType::Texture {
+                sample_type: wgpu::TextureSampleType::Float { filterable: false },
+                view_dimension: wgpu::TextureViewDimension::D2,
+                multisampled: false,
+            },
+            count: None,
+        };
+        let scene_inputs = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("scene inputs"),
+            entries: &[
+                uniform_entry(0, vis | wgpu::ShaderStages::VERTEX),
+                tex(1),
+                tex(2),
+                wgpu::BindGroupLayoutEntry {
+                    binding: 3,
+                    visibility: vis,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Depth,
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 4,
+                    visibility: vis,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Comparison),
+                    count: None,
+                },
+            ],
+        });
+        let view_out = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("view out"),
+            entries: &[wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: vis,
+                ty: wgpu::BindingType::StorageTexture {
+                    access: wgpu::StorageTextureAccess::WriteOnly,
+                    format: VIEW_FORMAT,
+                    view_dimension: wgpu::TextureViewDimension::D2,
+                },
+                count: None,
+            }],
+        });
+        Self { scene_inputs, view_out }
+    }
+}
+
+pub fn uniform_entry(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    }
+}
+
+/// A texture with its default view.
+pub struct Target {
+    pub texture: wgpu::Texture,
+    pub view: wgpu::TextureView,
+}
+
+impl Target {
+    pub fn new(
+        device: &wgpu::Device,
+        label: &str,
+        size: [u32; 2],
+        format: wgpu::TextureFormat,
+        usage: wgpu::TextureUsages,
+    ) -> Self {
+        let texture = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some(label),
+            size: wgpu::Extent3d { width: size[0], height: size[1], depth_or_array_layers: 1 },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage,
+            view_formats: &[],
+        });
+        let view = texture.create_view(&Default::default());
+        Self { texture, view }
+    }
+
+    pub fn bytes(&self) -> u64 {
+        let s = self.texture.size();
+        let block = self.texture.format().block_copy_size(Some(wgpu::TextureAspect::All)).unwrap_or(4);
+        s.width as u64 * s.height as u64 * s.depth_or_array_layers as u64 * block as u64
+    }
+}
+
+/// Everything the core allocates per frame size, plus the size-independent shadow map.
+pub struct FrameResources {
+    pub size: [u32; 2],
+    pub layouts: FrameLayouts,
+    pub uniform: wgpu::Buffer,
+    pub hdr: Target,
+    pub distance: Target,
+    pub depth: Target,
+    pub view: Target,
+    pub shadow_map: Target,
+    pub shadow_sampler: wgpu::Sampler,
+    pub scene_inputs: wgpu::BindGroup,
+    pub view_out: wgpu::BindGroup,
+}
+
+/// Checks a render size against our cap and the device's.
+pub fn check_size(gpu: &GpuContext, size: [u32; 2]) -> Result<(), String> {
+    let max = MAX_RENDER_SIDE.min(gpu.device.limits().max_texture_dimension_2d);
+    if size[0] == 0 || size[1] == 0 {
+        return Err(format!("size {}x{} has a zero side", size[0], size[1]));
+    }
+    if size[0] > max || size[1] > max {
+        return Err(format!("size {}x{} exceeds the largest supported side, {max}", size[0], size[1]));
+    }
+    Ok(())
+}
+
+impl FrameResources {
+    pub fn new(gpu: &GpuContext, size: [u32; 2]) -> Self {
+        let device = &gpu.device;
+        let layouts = FrameLayouts::new(device);
+        let uniform = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("frame uniform"),
+            size: std::mem::size_of::<FrameUniform>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let shadow_map = Target::new(
+            device,
+            "shadow map",
+            [SHADOW_MAP_SIZE; 2],
+            DEPTH_FORMAT,
+            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+        );
+        let shadow_sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("shadow comparison"),
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            compare: Some(wgpu::CompareFunction::LessEqual),
+            ..Default::default()
+        });
+        let (hdr, distance, depth, view) = Self::targets(device, size);
+        let (scene_inputs, view_out) =
+            Self::bind_groups(device, &layouts, &uniform, &hdr, &distance, &shadow_map, &shadow_sampler, &view);
+        Self { size, layouts, uniform, hdr, distance, depth, view, shadow_map, shadow_sampler, scene_inputs, view_out }
+    }
+
+    fn targets(device: &wgpu::Device, size: [u32; 2]) -> (Target, Target, Target, Target) {
+        use wgpu::TextureUsages as U;
+        let attach = U::RENDER_ATTACHMENT | U::TEXTURE_BINDING | U::COPY_SRC;
+        (
+            Target::new(device, "scene hdr", size, HDR_FORMAT, attach),
+            Target::new(device, "scene distance", size, DISTANCE_FORMAT, attach),
+            Target::new(device, "scene depth", size, DEPTH_FORMAT, U::RENDER_ATTACHMENT),
+            Target::new(
+                device,
+                "view target",
+                size,
+                VIEW_FORMAT,
+                U::STORAGE_BINDING | U::TEXTURE_BINDING | U::COPY_SRC,
+            ),
+        )
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn bind_groups(
+        device: &wgpu::Device,
+        layouts: &FrameLayouts,
+        uniform: &wgpu::Buffer,
+        hdr: &Target,
+        distance: &Target,
+        shadow: &Target,
+        sampler: &wgpu::Sampler,
+        view: &Target,
+    ) -> (wgpu::BindGroup, wgpu::BindGroup) {
+        let inputs = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("scene inputs"),
+            layout: &layouts.scene_inputs,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(&hdr.view) },
+                wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::TextureView(&distance.view) },
+                wgpu::BindGroupEntry { binding: 3, resource: wgpu::BindingResource::TextureView(&shadow.view) },
+                wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::Sampler(sampler) },
+            ],
+        });
+        let out = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("view out"),
+            layout: &layouts.view_out,
+            entries: &[wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&view.view) }],
+        });
+        (inputs, out)
+    }
+
+    pub fn resize(&mut self, gpu: &GpuContext, size: [u32; 2]) {
+        if size == self.size {
+            return;
+        }
+        let device = &gpu.device;
+        (self.hdr, self.distance, self.depth, self.view) = Self::targets(device, size);
+        (self.scene_inputs, self.view_out) = Self::bind_groups(
+            device,
+            &self.layouts,
+            &self.uniform,
+            &self.hdr,
+            &self.distance,
+            &self.shadow_map,
+            &self.shadow_sampler,
+            &self.view,
+        );
+        self.size = size;
+    }
+
+    pub fn write_uniform(&self, gpu: &GpuContext, uniform: &FrameUniform) {
+        gpu.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(uniform));
+    }
+
+    /// GPU memory held by these resources (bytes).
+    pub fn bytes(&self) -> u64 {
+        [&self.hdr, &self.distance, &self.depth, &self.view, &self.shadow_map].iter().map(|t| t.bytes()).sum::<u64>()
+            + self.uniform.size()
+    }
+}

@@ -1,0 +1,119 @@
+//! The GPU context: instance, adapter, device and queue, chosen the same way for the window and
+//! for headless runs.
+//!
+//! Adapter choice honours `WGPU_BACKEND` (e.g. `vulkan`) and `WGPU_ADAPTER_NAME` (a substring of
+//! the adapter's name). Without `WGPU_BACKEND` only the primary backends (Vulkan, Metal, DX12)
+//! are tried: wgpu's GL fallback binds only slice 0 of 3D storage textures, which later chapters
+//! rely on, so it is never picked silently.
+
+use anyhow::{Context, Result, anyhow};
+
+/// What a chapter (or the core) needs from the device beyond wgpu's defaults.
+#[derive(Clone, Debug, Default)]
+pub struct Requirements {
+    pub features: wgpu::Features,
+    /// Limits raised above `wgpu::Limits::default()`; `None` keeps the defaults.
+    pub limits: Option<wgpu::Limits>,
+}
+
+pub struct GpuContext {
+    pub instance: wgpu::Instance,
+    pub adapter: wgpu::Adapter,
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    pub info: wgpu::AdapterInfo,
+    /// Timestamp queries are usable inside passes (per-pass GPU timings).
+    pub timestamps: bool,
+}
+
+/// The message shown when no adapter exists at all.
+pub const NO_ADAPTER_HELP: &str = "no GPU adapter found (Vulkan, Metal or DX12). On a machine \
+without a GPU install Mesa's software Vulkan driver: `sudo apt-get install -y \
+mesa-vulkan-drivers libvulkan1` (Debian/Ubuntu), then run with WGPU_BACKEND=vulkan";
+
+pub fn backends_from_env() -> wgpu::Backends {
+    wgpu::Backends::from_env().unwrap_or(wgpu::Backends::PRIMARY)
+}
+
+pub fn new_instance(display: Option<Box<dyn wgpu::wgt::WgpuHasDisplayHandle>>) -> wgpu::Instance {
+    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle().with_env();
+    desc.backends = backends_from_env();
+    if let Some(d) = display {
+        desc = desc.with_display_handle(d);
+    }
+    wgpu::Instance::new(desc)
+}
+
+impl GpuContext {
+    /// A device for offscreen rendering (tests, `render`, `bench`, `figures`).
+    pub fn headless(req: &Requirements) -> Result<Self> {
+        let instance = new_instance(None);
+        Self::with_instance(instance, None, req)
+    }
+
+    /// A device able to present to `surface` (the viewer).
+    pub fn with_instance(
+        instance: wgpu::Instance,
+        surface: Option<&wgpu::Surface<'_>>,
+        req: &Requirements,
+    ) -> Result<Self> {
+        let adapter = pollster::block_on(wgpu::util::initialize_adapter_from_env_or_default(&instance, surface))
+            .map_err(|e| match std::env::var("WGPU_ADAPTER_NAME") {
+                Ok(name) => anyhow!("no GPU adapter matches WGPU_ADAPTER_NAME={name:?} ({e})"),
+                Err(_) => anyhow!("{NO_ADAPTER_HELP} ({e})"),
+            })?;
+        let info = adapter.get_info();
+        let available = adapter.features();
+        let missing = req.features - available;
+        if !missing.is_empty() {
+            return Err(anyhow!("adapter {:?} lacks required features {missing:?}", info.name));
+        }
+        let wanted_optional = wgpu::Features::TIMESTAMP_QUERY
+            | wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS
+            | wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES
+            | wgpu::Features::FLOAT32_FILTERABLE
+            | wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES;
+        let features = req.features | (available & wanted_optional);
+        let adapter_limits = adapter.limits();
+        if let Some(wanted) = &req.limits {
+            let mut failed = Vec::new();
+            wanted.check_limits_with_fail_fn(&adapter_limits, false, |name, want, have| {
+                failed.push(format!("{name}: wants {want}, adapter has {have}"))
+            });
+            if !failed.is_empty() {
+                return Err(anyhow!("adapter {:?} is below required limits: {}", info.name, failed.join("; ")));
+            }
+        }
+        // Ask for everything the adapter offers: size checks against it then give clear messages.
+        let limits = adapter_limits;
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("fogbook device"),
+            required_features: features,
+            required_limits: limits,
+            experimental_features: wgpu::ExperimentalFeatures::disabled(),
+            memory_hints: wgpu::MemoryHints::Performance,
+            trace: wgpu::Trace::Off,
+        }))
+        .with_context(|| format!("creating a device on {:?}", info.name))?;
+        let timestamps = features.contains(wgpu::Features::TIMESTAMP_QUERY);
+        Ok(Self { instance, adapter, device, queue, info, timestamps })
+    }
+
+    /// One line naming the adapter, for logs and bench output.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} ({:?}, {:?}, driver {} {})",
+            self.info.name, self.info.backend, self.info.device_type, self.info.driver, self.info.driver_info
+        )
+    }
+
+    /// True on software rasterisers such as lavapipe, where GPU timestamps are unreliable.
+    pub fn is_cpu(&self) -> bool {
+        self.info.device_type == wgpu::DeviceType::Cpu
+    }
+
+    /// Block until all submitted work is done.
+    pub fn wait(&self) {
+        let _ = self.device.poll(wgpu::PollType::wait_indefinitely());
+    }
+}

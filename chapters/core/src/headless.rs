@@ -1,0 +1,97 @@
+//! Offscreen rendering: a device, a renderer and an output texture, for the CLI, figures,
+//! benches and tests.
+
+use crate::camera::CameraPose;
+use crate::capture::{FloatImage, read_rgba8};
+use crate::chapter::Chapter;
+use crate::frame::check_size;
+use crate::gpu::{GpuContext, Requirements};
+use crate::renderer::{FrameRequest, Renderer};
+use crate::scene_settings::SceneSettings;
+use crate::shaders::ShaderStore;
+use crate::time::TimeControl;
+use crate::timing::PassTimes;
+use anyhow::{Result, anyhow};
+
+pub const OUTPUT_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+
+pub struct Headless {
+    pub gpu: GpuContext,
+    pub shaders: ShaderStore,
+    pub renderer: Renderer,
+    pub output: wgpu::Texture,
+}
+
+/// One rendered view: what the screen would show, and the raw values behind it.
+pub struct Capture {
+    pub display: image::RgbaImage,
+    pub raw: FloatImage,
+}
+
+impl Headless {
+    /// A device meeting `req`, with targets of `size`.
+    pub fn new(req: &Requirements, size: [u32; 2]) -> Result<Self> {
+        let gpu = GpuContext::headless(req)?;
+        check_size(&gpu, size).map_err(|e| anyhow!(e))?;
+        let shaders = ShaderStore::discover();
+        let renderer = Renderer::new(&gpu, &shaders, size, OUTPUT_FORMAT)?;
+        let output = Self::make_output(&gpu, size);
+        Ok(Self { gpu, shaders, renderer, output })
+    }
+
+    fn make_output(gpu: &GpuContext, size: [u32; 2]) -> wgpu::Texture {
+        gpu.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("headless output"),
+            size: wgpu::Extent3d { width: size[0], height: size[1], depth_or_array_layers: 1 },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: OUTPUT_FORMAT,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        })
+    }
+
+    pub fn resize(&mut self, size: [u32; 2]) -> Result<()> {
+        check_size(&self.gpu, size).map_err(|e| anyhow!(e))?;
+        self.renderer.resize(&self.gpu, size);
+        if self.output.size().width != size[0] || self.output.size().height != size[1] {
+            self.output = Self::make_output(&self.gpu, size);
+        }
+        Ok(())
+    }
+
+    /// Creates the chapter's GPU resources against this renderer.
+    pub fn prepare(&self, chapter: &mut dyn Chapter) -> Result<()> {
+        chapter.create_gpu(&self.gpu, &self.renderer.frame.layouts, &self.shaders)
+    }
+
+    /// Advances `frames` fixed steps from `time` (rendering each, as the viewer would) and
+    /// returns the timings of the last frame.
+    pub fn run(
+        &mut self,
+        chapter: &mut dyn Chapter,
+        camera: &CameraPose,
+        scene: &SceneSettings,
+        time: &mut TimeControl,
+        view: usize,
+        frames: u32,
+    ) -> Option<PassTimes> {
+        let out_view = self.output.create_view(&Default::default());
+        let mut times = None;
+        for _ in 0..frames.max(1) {
+            let dt = time.tick(0.0);
+            let req = FrameRequest { camera, scene, time, dt, view, legend: true };
+            times = self.renderer.render(&self.gpu, chapter, &req, &out_view);
+        }
+        times
+    }
+
+    /// Reads back the last rendered frame.
+    pub fn capture(&self) -> Result<Capture> {
+        Ok(Capture {
+            display: read_rgba8(&self.gpu, &self.output)?,
+            raw: FloatImage::read(&self.gpu, &self.renderer.frame.view.texture)?,
+        })
+    }
+}

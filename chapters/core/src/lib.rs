@@ -1,0 +1,33 @@
+//! fogbook's shared core — the book's chapter 0.
+//!
+//! Every chapter is a crate implementing [`chapter::Chapter`] on top of this: a GPU context that
+//! renders into a window or offscreen ([`gpu`], [`headless`]), the shared test scene with a
+//! shadowed sun ([`scene`]), the frame's targets and bind groups ([`frame`]), camera and time
+//! control ([`camera`], [`time`]), described parameters with UI, CLI and presets ([`params`],
+//! [`preset`]), debug views with false colour ([`views`], [`display`]), per-pass timing
+//! ([`timing`]), captures ([`capture`]) and WGSL composition with hot reload ([`shaders`],
+//! [`hot_reload`]).
+
+pub mod camera;
+pub mod capture;
+pub mod chapter;
+pub mod display;
+pub mod frame;
+pub mod gpu;
+pub mod headless;
+pub mod hot_reload;
+pub mod params;
+pub mod plot;
+pub mod preset;
+pub mod renderer;
+pub mod scene;
+pub mod scene_settings;
+pub mod shaders;
+pub mod time;
+pub mod timing;
+pub mod ui;
+pub mod views;
+
+pub use chapter::{Chapter, ChapterContext, ChapterInfo, Figure, UpdateContext};
+pub use params::{ChoiceParam, DynParameters, ParamInfo, ParamVisitor, Parameters};
+pub use views::{ViewInfo, ViewKind};

@@ -1,0 +1,373 @@
+//! Chapter parameters, described once and used everywhere.
+//!
+//! A chapter keeps its parameters in a plain serde struct and describes each field once in
+//! `Parameters::visit`: name, unit, range and help text. Visitors then drive everything else from
+//! that one description: the egui panel, `--set name=value` on the CLI, `list`, range checks on
+//! preset files, and the book's parameter tables.
+
+use serde::{Serialize, de::DeserializeOwned};
+use std::fmt;
+
+/// How a parameter is edited and checked.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamKind {
+    /// A real number in `[min, max]`; `log` asks the UI for a logarithmic slider.
+    Float {
+        min: f32,
+        max: f32,
+        log: bool,
+    },
+    /// A whole number in `[min, max]`.
+    Int {
+        min: u32,
+        max: u32,
+    },
+    Bool,
+    /// One of a fixed list of names.
+    Choice {
+        options: &'static [&'static str],
+    },
+    /// Linear RGB in `[0, max]` (HDR colours may exceed 1), with an optional alpha in `[0, 1]`.
+    Color {
+        alpha: bool,
+        max: f32,
+    },
+}
+
+/// The description of one parameter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamInfo {
+    /// The name used on the CLI, in preset files and in the book (snake_case).
+    pub name: &'static str,
+    pub unit: &'static str,
+    pub help: &'static str,
+    pub kind: ParamKind,
+}
+
+impl ParamInfo {
+    pub const fn float(name: &'static str, min: f32, max: f32) -> Self {
+        Self { name, unit: "", help: "", kind: ParamKind::Float { min, max, log: false } }
+    }
+    pub const fn log_float(name: &'static str, min: f32, max: f32) -> Self {
+        Self { name, unit: "", help: "", kind: ParamKind::Float { min, max, log: true } }
+    }
+    pub const fn int(name: &'static str, min: u32, max: u32) -> Self {
+        Self { name, unit: "", help: "", kind: ParamKind::Int { min, max } }
+    }
+    pub const fn boolean(name: &'static str) -> Self {
+        Self { name, unit: "", help: "", kind: ParamKind::Bool }
+    }
+    pub const fn choice(name: &'static str, options: &'static [&'static str]) -> Self {
+        Self { name, unit: "", help: "", kind: ParamKind::Choice { options } }
+    }
+    pub const fn color(name: &'static str, alpha: bool, max: f32) -> Self {
+        Self { name, unit: "", help: "", kind: ParamKind::Color { alpha, max } }
+    }
+    pub const fn unit(mut self, unit: &'static str) -> Self {
+        self.unit = unit;
+        self
+    }
+    pub const fn help(mut self, help: &'static str) -> Self {
+        self.help = help;
+        self
+    }
+
+    /// The accepted range as text, for `list` and error messages.
+    pub fn range_text(&self) -> String {
+        match &self.kind {
+            ParamKind::Float { min, max, .. } => format!("{min} ..= {max}"),
+            ParamKind::Int { min, max } => format!("{min} ..= {max}"),
+            ParamKind::Bool => "true | false".into(),
+            ParamKind::Choice { options } => options.join(" | "),
+            ParamKind::Color { alpha: true, max } => format!("r,g,b in 0 ..= {max}, a in 0 ..= 1"),
+            ParamKind::Color { alpha: false, max } => format!("r,g,b in 0 ..= {max}"),
+        }
+    }
+}
+
+/// A parameter's current value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamValue {
+    Float(f32),
+    Int(u32),
+    Bool(bool),
+    Choice(&'static str),
+    Color([f32; 4]),
+}
+
+impl fmt::Display for ParamValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamValue::Float(v) => write!(f, "{v}"),
+            ParamValue::Int(v) => write!(f, "{v}"),
+            ParamValue::Bool(v) => write!(f, "{v}"),
+            ParamValue::Choice(v) => write!(f, "{v}"),
+            ParamValue::Color([r, g, b, a]) => write!(f, "{r},{g},{b},{a}"),
+        }
+    }
+}
+
+/// Receives each parameter of a chapter in turn, with mutable access to its value.
+pub trait ParamVisitor {
+    fn float(&mut self, info: &ParamInfo, value: &mut f32);
+    fn int(&mut self, info: &ParamInfo, value: &mut u32);
+    fn boolean(&mut self, info: &ParamInfo, value: &mut bool);
+    /// `index` into `ParamKind::Choice::options`.
+    fn choice(&mut self, info: &ParamInfo, index: &mut usize);
+    /// RGBA; alpha is ignored unless the kind says `alpha: true`.
+    fn color(&mut self, info: &ParamInfo, value: &mut [f32; 4]);
+    /// Starts a named group of parameters (a heading in the panel).
+    fn group(&mut self, _title: &'static str) {}
+}
+
+/// An enum that is edited as a choice parameter.
+pub trait ChoiceParam: Copy {
+    const OPTIONS: &'static [&'static str];
+    fn index(self) -> usize;
+    fn from_index(index: usize) -> Self;
+}
+
+/// Visits an enum field as a choice.
+pub fn visit_choice<E: ChoiceParam>(v: &mut dyn ParamVisitor, info: &ParamInfo, value: &mut E) {
+    let mut index = value.index();
+    v.choice(info, &mut index);
+    *value = E::from_index(index.min(E::OPTIONS.len() - 1));
+}
+
+/// Implements `ChoiceParam` for a fieldless enum: `choice_enum!(Falloff { Linear = "linear", ... })`.
+#[macro_export]
+macro_rules! choice_enum {
+    ($ty:ident { $($variant:ident = $name:literal),+ $(,)? }) => {
+        impl $crate::params::ChoiceParam for $ty {
+            const OPTIONS: &'static [&'static str] = &[$($name),+];
+            fn index(self) -> usize {
+                [$($ty::$variant),+].iter().position(|v| *v == self).unwrap_or(0)
+            }
+            fn from_index(index: usize) -> Self {
+                [$($ty::$variant),+].get(index).copied().unwrap_or([$($ty::$variant),+][0])
+            }
+        }
+    };
+}
+
+/// A chapter's parameter struct.
+pub trait Parameters: Serialize + DeserializeOwned + Clone + Default + Send + 'static {
+    fn visit(&mut self, v: &mut dyn ParamVisitor);
+}
+
+/// Anything whose parameters can be visited (typed structs and `dyn DynParameters` alike).
+pub trait Visit {
+    fn visit_all(&mut self, v: &mut dyn ParamVisitor);
+}
+
+impl<T: Parameters> Visit for T {
+    fn visit_all(&mut self, v: &mut dyn ParamVisitor) {
+        Parameters::visit(self, v)
+    }
+}
+
+/// Object-safe face of `Parameters`, used by the app and the UI.
+pub trait DynParameters: Visit + Send {
+    fn to_ron(&self) -> String;
+    /// Parses a RON value into a new set of parameters, checks every range, and only then
+    /// replaces the current values. On error nothing changes.
+    fn load_ron(&mut self, text: &str) -> Result<(), ParamError>;
+    /// As `load_ron`, from an already parsed RON value (a section of a preset file).
+    fn load_value(&mut self, value: ron::Value) -> Result<(), ParamError>;
+    fn reset(&mut self);
+    /// Every parameter with its default value.
+    fn defaults(&self) -> Vec<(ParamInfo, ParamValue)>;
+}
+
+impl<T: Parameters> DynParameters for T {
+    fn to_ron(&self) -> String {
+        ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default()).unwrap_or_default()
+    }
+    fn load_ron(&mut self, text: &str) -> Result<(), ParamError> {
+        let mut candidate: T = ron::from_str(text).map_err(|e| ParamError::Parse(e.to_string()))?;
+        check(&mut candidate)?;
+        *self = candidate;
+        Ok(())
+    }
+    fn load_value(&mut self, value: ron::Value) -> Result<(), ParamError> {
+        let mut candidate: T = value.into_rust().map_err(|e| ParamError::Parse(e.to_string()))?;
+        check(&mut candidate)?;
+        *self = candidate;
+        Ok(())
+    }
+    fn reset(&mut self) {
+        *self = T::default();
+    }
+    fn defaults(&self) -> Vec<(ParamInfo, ParamValue)> {
+        collect(&mut T::default())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ParamError {
+    #[error("unknown parameter {name:?} (known: {known})")]
+    Unknown { name: String, known: String },
+    #[error("parameter {name}: {value:?} is not valid: expected {expected}")]
+    Invalid { name: String, value: String, expected: String },
+    #[error("parameter {name} = {value} is out of range {range}")]
+    OutOfRange { name: String, value: String, range: String },
+    #[error("cannot parse parameters: {0}")]
+    Parse(String),
+}
+
+/// Lists every parameter with its current value.
+pub fn collect(params: &mut dyn Visit) -> Vec<(ParamInfo, ParamValue)> {
+    struct Collect(Vec<(ParamInfo, ParamValue)>);
+    impl ParamVisitor for Collect {
+        fn float(&mut self, i: &ParamInfo, v: &mut f32) {
+            self.0.push((i.clone(), ParamValue::Float(*v)));
+        }
+        fn int(&mut self, i: &ParamInfo, v: &mut u32) {
+            self.0.push((i.clone(), ParamValue::Int(*v)));
+        }
+        fn boolean(&mut self, i: &ParamInfo, v: &mut bool) {
+            self.0.push((i.clone(), ParamValue::Bool(*v)));
+        }
+        fn choice(&mut self, i: &ParamInfo, v: &mut usize) {
+            let ParamKind::Choice { options } = i.kind else { return };
+            self.0.push((i.clone(), ParamValue::Choice(options.get(*v).copied().unwrap_or("?"))));
+        }
+        fn color(&mut self, i: &ParamInfo, v: &mut [f32; 4]) {
+            self.0.push((i.clone(), ParamValue::Color(*v)));
+        }
+    }
+    let mut c = Collect(Vec::new());
+    params.visit_all(&mut c);
+    c.0
+}
+
+/// Checks every value against its range (and rejects NaN and infinities).
+pub fn check(params: &mut dyn Visit) -> Result<(), ParamError> {
+    for (info, value) in collect(params) {
+        let ok = match (&info.kind, &value) {
+            (ParamKind::Float { min, max, .. }, ParamValue::Float(v)) => v.is_finite() && v >= min && v <= max,
+            (ParamKind::Int { min, max }, ParamValue::Int(v)) => v >= min && v <= max,
+            (ParamKind::Color { alpha, max }, ParamValue::Color(c)) => {
+                c[..3].iter().all(|x| x.is_finite() && *x >= 0.0 && x <= max)
+                    && (!alpha || (c[3].is_finite() && (0.0..=1.0).contains(&c[3])))
+            }
+            _ => true,
+        };
+        if !ok {
+            return Err(ParamError::OutOfRange {
+                name: info.name.to_string(),
+                value: value.to_string(),
+                range: info.range_text(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Sets one parameter from its CLI text (`name=value`). On error nothing changes.
+pub fn set_by_name(params: &mut dyn Visit, name: &str, text: &str) -> Result<(), ParamError> {
+    struct Setter<'a> {
+        name: &'a str,
+        text: &'a str,
+        found: bool,
+        result: Result<(), ParamError>,
+    }
+    impl Setter<'_> {
+        fn matches(&mut self, info: &ParamInfo) -> bool {
+            let hit = info.name == self.name;
+            self.found |= hit;
+            hit
+        }
+        fn invalid(&mut self, info: &ParamInfo, expected: &str) {
+            self.result =
+                Err(ParamError::Invalid { name: info.name.into(), value: self.text.into(), expected: expected.into() });
+        }
+        fn out_of_range(&mut self, info: &ParamInfo) {
+            self.result = Err(ParamError::OutOfRange {
+                name: info.name.into(),
+                value: self.text.into(),
+                range: info.range_text(),
+            });
+        }
+    }
+    impl ParamVisitor for Setter<'_> {
+        fn float(&mut self, info: &ParamInfo, value: &mut f32) {
+            if !self.matches(info) {
+                return;
+            }
+            let ParamKind::Float { min, max, .. } = info.kind else { return };
+            match self.text.trim().parse::<f32>() {
+                Ok(v) if !v.is_finite() => self.invalid(info, "a finite number"),
+                Ok(v) if v < min || v > max => self.out_of_range(info),
+                Ok(v) => *value = v,
+                Err(_) => self.invalid(info, "a number"),
+            }
+        }
+        fn int(&mut self, info: &ParamInfo, value: &mut u32) {
+            if !self.matches(info) {
+                return;
+            }
+            let ParamKind::Int { min, max } = info.kind else { return };
+            match self.text.trim().parse::<u32>() {
+                Ok(v) if v < min || v > max => self.out_of_range(info),
+                Ok(v) => *value = v,
+                Err(_) => self.invalid(info, "a whole number"),
+            }
+        }
+        fn boolean(&mut self, info: &ParamInfo, value: &mut bool) {
+            if !self.matches(info) {
+                return;
+            }
+            match self.text.trim().to_ascii_lowercase().as_str() {
+                "true" | "1" | "on" | "yes" => *value = true,
+                "false" | "0" | "off" | "no" => *value = false,
+                _ => self.invalid(info, "true or false"),
+            }
+        }
+        fn choice(&mut self, info: &ParamInfo, index: &mut usize) {
+            if !self.matches(info) {
+                return;
+            }
+            let ParamKind::Choice { options } = info.kind else { return };
+            match options.iter().position(|o| o.eq_ignore_ascii_case(self.text.trim())) {
+                Some(i) => *index = i,
+                None => self.invalid(info, &options.join(" | ")),
+            }
+        }
+        fn color(&mut self, info: &ParamInfo, value: &mut [f32; 4]) {
+            if !self.matches(info) {
+                return;
+            }
+            let ParamKind::Color { alpha, max } = info.kind else { return };
+            let parts: Result<Vec<f32>, _> = self.text.split(',').map(|p| p.trim().parse::<f32>()).collect();
+            let expected = if alpha { "r,g,b or r,g,b,a" } else { "r,g,b" };
+            match parts {
+                Ok(p) if p.len() == 3 || (alpha && p.len() == 4) => {
+                    let a = if p.len() == 4 { p[3] } else { value[3] };
+                    let rgb_ok = p[..3].iter().all(|x| x.is_finite() && *x >= 0.0 && *x <= max);
+                    if !rgb_ok || !(0.0..=1.0).contains(&a) {
+                        self.out_of_range(info);
+                    } else {
+                        *value = [p[0], p[1], p[2], a];
+                    }
+                }
+                _ => self.invalid(info, expected),
+            }
+        }
+    }
+    let mut setter = Setter { name, text, found: false, result: Ok(()) };
+    params.visit_all(&mut setter);
+    if !setter.found {
+        let known: Vec<_> = collect(params).into_iter().map(|(i, _)| i.name).collect();
+        return Err(ParamError::Unknown { name: name.into(), known: known.join(", ") });
+    }
+    setter.result
+}
+
+/// Splits `name=value`.
+pub fn split_assignment(text: &str) -> Result<(&str, &str), ParamError> {
+    text.split_once('=')
+        .map(|(n, v)| (n.trim(), v.trim()))
+        .filter(|(n, _)| !n.is_empty())
+        .ok_or_else(|| ParamError::Parse(format!("{text:?} is not of the form name=value")))
+}

@@ -1,0 +1,355 @@
+//! The shared test scene: a 2 km gridded ground, boxes at known distances down −Z, a tower that
+//! casts a long shadow towards the camera (to test sun-glow masking), a sky and a shadowed sun.
+//! Its geometry is public so tests can ray-cast the same scene on the CPU.
+
+use crate::frame::{DEPTH_FORMAT, DISTANCE_FORMAT, FrameResources, HDR_FORMAT, uniform_entry};
+use crate::gpu::GpuContext;
+use crate::shaders::{ShaderStore, create_module};
+use crate::timing::PassRecorder;
+use bytemuck::{Pod, Zeroable};
+use glam::Vec3;
+use wgpu::util::DeviceExt;
+
+/// An axis-aligned box of the test scene.
+#[derive(Clone, Copy, Debug)]
+pub struct SceneBox {
+    pub min: Vec3,
+    pub max: Vec3,
+    pub albedo: [f32; 3],
+}
+
+/// Half the side of the square ground (m).
+pub const GROUND_HALF_SIZE_M: f32 = 1000.0;
+pub const GROUND_ALBEDO: [f32; 3] = [0.55, 0.55, 0.52];
+
+/// Boxes centred 10, 25, 50, 100 and 200 m down −Z, plus the tower.
+pub fn scene_boxes() -> Vec<SceneBox> {
+    let cube = |x: f32, z: f32, side: f32, albedo: [f32; 3]| SceneBox {
+        min: Vec3::new(x - side / 2.0, 0.0, z - side / 2.0),
+        max: Vec3::new(x + side / 2.0, side, z + side / 2.0),
+        albedo,
+    };
+    vec![
+        cube(-2.0, -10.0, 2.0, [0.8, 0.2, 0.15]),
+        cube(3.0, -25.0, 3.0, [0.2, 0.7, 0.25]),
+        cube(-6.0, -50.0, 5.0, [0.2, 0.35, 0.85]),
+        cube(9.0, -100.0, 8.0, [0.85, 0.75, 0.2]),
+        cube(-22.0, -200.0, 16.0, [0.75, 0.75, 0.75]),
+        // The tower: between the camera and the default sun, its shadow reaches towards the eye.
+        SceneBox { min: Vec3::new(40.0, 0.0, -160.0), max: Vec3::new(52.0, 40.0, -148.0), albedo: [0.6, 0.55, 0.5] },
+    ]
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Pod, Zeroable)]
+struct Vertex {
+    position: [f32; 3],
+    normal: [f32; 3],
+    albedo: [f32; 3],
+}
+
+fn push_quad(v: &mut Vec<Vertex>, corners: [Vec3; 4], normal: Vec3, albedo: [f32; 3]) {
+    for i in [0, 1, 2, 0, 2, 3] {
+        v.push(Vertex { position: corners[i].into(), normal: normal.into(), albedo });
+    }
+}
+
+fn build_mesh() -> Vec<Vertex> {
+    let mut v = Vec::new();
+    let g = GROUND_HALF_SIZE_M;
+    push_quad(
+        &mut v,
+        [Vec3::new(-g, 0.0, -g), Vec3::new(-g, 0.0, g), Vec3::new(g, 0.0, g), Vec3::new(g, 0.0, -g)],
+        Vec3::Y,
+        GROUND_ALBEDO,
+    );
+    for b in scene_boxes() {
+        let (a, c) = (b.min, b.max);
+        let p = |x: f32, y: f32, z: f32| Vec3::new(x, y, z);
+        // Counter-clockwise seen from outside.
+        push_quad(&mut v, [p(a.x, c.y, a.z), p(a.x, c.y, c.z), p(c.x, c.y, c.z), p(c.x, c.y, a.z)], Vec3::Y, b.albedo);
+        push_quad(&mut v, [p(a.x, a.y, c.z), p(c.x, a.y, c.z), p(c.x, c.y, c.z), p(a.x, c.y, c.z)], Vec3::Z, b.albedo);
+        push_quad(
+            &mut v,
+            [p(c.x, a.y, a.z), p(a.x, a.y, a.z), p(a.x, c.y, a.z), p(c.x, c.y, a.z)],
+            Vec3::NEG_Z,
+            b.albedo,
+        );
+        push_quad(&mut v, [p(c.x, a.y, c.z), p(c.x, a.y, a.z), p(c.x, c.y, a.z), p(c.x, c.y, c.z)], Vec3::X, b.albedo);
+        push_quad(
+            &mut v,
+            [p(a.x, a.y, a.z), p(a.x, a.y, c.z), p(a.x, c.y, c.z), p(a.x, c.y, a.z)],
+            Vec3::NEG_X,
+            b.albedo,
+        );
+    }
+    v
+}
+
+/// CPU ray cast of the test scene: distance (m) along a unit `dir` from `origin` to the first
+/// surface, or `None` for sky. Used by tests as an independent check of the distance target.
+pub fn ray_cast(origin: Vec3, dir: Vec3) -> Option<f32> {
+    let mut best = f32::INFINITY;
+    if dir.y < 0.0 && origin.y > 0.0 {
+        let t = -origin.y / dir.y;
+        let hit = origin + dir * t;
+        if hit.x.abs() <= GROUND_HALF_SIZE_M && hit.z.abs() <= GROUND_HALF_SIZE_M {
+            best = t;
+        }
+    }
+    for b in scene_boxes() {
+        let inv = dir.recip();
+        let t0 = (b.min - origin) * inv;
+        let t1 = (b.max - origin) * inv;
+        let near = t0.min(t1).max_element();
+        let far = t0.max(t1).min_element();
+        if near <= far && near > 0.0 && near < best {
+            best = near;
+        }
+    }
+    best.is_finite().then_some(best)
+}
+
+pub struct TestScene {
+    vertices: wgpu::Buffer,
+    vertex_count: u32,
+    frame_only_layout: wgpu::BindGroupLayout,
+    lit_layout: wgpu::BindGroupLayout,
+    frame_only: wgpu::BindGroup,
+    lit: wgpu::BindGroup,
+    shadow_pipeline: wgpu::RenderPipeline,
+    scene_pipeline: wgpu::RenderPipeline,
+    sky_pipeline: wgpu::RenderPipeline,
+}
+
+const SHADER: &str = "core/scene.wgsl";
+
+impl TestScene {
+    pub fn new(gpu: &GpuContext, frame: &FrameResources, shaders: &ShaderStore) -> anyhow::Result<Self> {
+        let device = &gpu.device;
+        let mesh = build_mesh();
+        let vertices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("test scene vertices"),
+            contents: bytemuck::cast_slice(&mesh),
+            usage: wgpu::BufferUsages::VERTEX,
+        });
+        let all = wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::FRAGMENT;
+        let frame_only_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("scene frame only"),
+            entries: &[uniform_entry(0, all)],
+        });
+        let lit_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("scene lit"),
+            entries: &[
+                uniform_entry(0, all),
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Depth,
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 2,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Comparison),
+                    count: None,
+                },
+            ],
+        });
+        let (frame_only, lit) = Self::bind_groups(device, frame, &frame_only_layout, &lit_layout);
+        let (shadow_pipeline, scene_pipeline, sky_pipeline) =
+            Self::pipelines(device, shaders, &frame_only_layout, &lit_layout)?;
+        Ok(Self {
+            vertices,
+            vertex_count: mesh.len() as u32,
+            frame_only_layout,
+            lit_layout,
+            frame_only,
+            lit,
+            shadow_pipeline,
+            scene_pipeline,
+            sky_pipeline,
+        })
+    }
+
+    fn bind_groups(
+        device: &wgpu::Device,
+        frame: &FrameResources,
+        frame_only_layout: &wgpu::BindGroupLayout,
+        lit_layout: &wgpu::BindGroupLayout,
+    ) -> (wgpu::BindGroup, wgpu::BindGroup) {
+        let frame_only = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("scene frame only"),
+            layout: frame_only_layout,
+            entries: &[wgpu::BindGroupEntry { binding: 0, resource: frame.uniform.as_entire_binding() }],
+        });
+        let lit = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("scene lit"),
+            layout: lit_layout,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: frame.uniform.as_entire_binding() },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::TextureView(&frame.shadow_map.view),
+                },
+                wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::Sampler(&frame.shadow_sampler) },
+            ],
+        });
+        (frame_only, lit)
+    }
+
+    fn pipelines(
+        device: &wgpu::Device,
+        shaders: &ShaderStore,
+        frame_only_layout: &wgpu::BindGroupLayout,
+        lit_layout: &wgpu::BindGroupLayout,
+    ) -> anyhow::Result<(wgpu::RenderPipeline, wgpu::RenderPipeline, wgpu::RenderPipeline)> {
+        let module = create_module(device, &shaders.load(SHADER)?);
+        let layout = |bgl: &wgpu::BindGroupLayout| {
+            device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: None,
+                bind_group_layouts: &[Some(bgl)],
+                immediate_size: 0,
+            })
+        };
+        let shadow_layout = layout(frame_only_layout);
+        let lit_pipeline_layout = layout(lit_layout);
+        let vertex_layout = wgpu::VertexBufferLayout {
+            array_stride: std::mem::size_of::<Vertex>() as u64,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3, 2 => Float32x3],
+        };
+        let depth = |write: bool, compare| {
+            Some(wgpu::DepthStencilState {
+                format: DEPTH_FORMAT,
+                depth_write_enabled: Some(write),
+                depth_compare: Some(compare),
+                stencil: Default::default(),
+                bias: Default::default(),
+            })
+        };
+        let targets = [
+            Some(wgpu::ColorTargetState { format: HDR_FORMAT, blend: None, write_mask: wgpu::ColorWrites::ALL }),
+            Some(wgpu::ColorTargetState { format: DISTANCE_FORMAT, blend: None, write_mask: wgpu::ColorWrites::ALL }),
+        ];
+        let shadow = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("shadow map"),
+            layout: Some(&shadow_layout),
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some("shadow_vs"),
+                compilation_options: Default::default(),
+                buffers: &[Some(vertex_layout.clone())],
+            },
+            primitive: wgpu::PrimitiveState::default(),
+            depth_stencil: depth(true, wgpu::CompareFunction::Less),
+            multisample: Default::default(),
+            fragment: None,
+            multiview_mask: None,
+            cache: None,
+        });
+        let scene = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("test scene"),
+            layout: Some(&lit_pipeline_layout),
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some("scene_vs"),
+                compilation_options: Default::default(),
+                buffers: &[Some(vertex_layout)],
+            },
+            primitive: wgpu::PrimitiveState::default(),
+            depth_stencil: depth(true, wgpu::CompareFunction::Less),
+            multisample: Default::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &module,
+                entry_point: Some("scene_fs"),
+                compilation_options: Default::default(),
+                targets: &targets,
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
+        let sky = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("sky"),
+            layout: Some(&lit_pipeline_layout),
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some("sky_vs"),
+                compilation_options: Default::default(),
+                buffers: &[],
+            },
+            primitive: wgpu::PrimitiveState::default(),
+            depth_stencil: depth(false, wgpu::CompareFunction::LessEqual),
+            multisample: Default::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &module,
+                entry_point: Some("sky_fs"),
+                compilation_options: Default::default(),
+                targets: &targets,
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
+        Ok((shadow, scene, sky))
+    }
+
+    /// Rebuilds the pipelines from the current shader files; on error the old ones stay.
+    pub fn reload(&mut self, gpu: &GpuContext, shaders: &ShaderStore) -> anyhow::Result<()> {
+        let (a, b, c) = Self::pipelines(&gpu.device, shaders, &self.frame_only_layout, &self.lit_layout)?;
+        (self.shadow_pipeline, self.scene_pipeline, self.sky_pipeline) = (a, b, c);
+        Ok(())
+    }
+
+    /// Call after `FrameResources::resize` (the bind groups reference its buffers).
+    pub fn rebind(&mut self, gpu: &GpuContext, frame: &FrameResources) {
+        (self.frame_only, self.lit) = Self::bind_groups(&gpu.device, frame, &self.frame_only_layout, &self.lit_layout);
+    }
+
+    /// Records the shadow map, then the scene (geometry, then sky) into the HDR and distance targets.
+    pub fn record(&self, passes: &mut PassRecorder, frame: &FrameResources) {
+        passes.render(
+            "shadow map",
+            &[],
+            Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &frame.shadow_map.view,
+                depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Store }),
+                stencil_ops: None,
+            }),
+            |pass| {
+                pass.set_pipeline(&self.shadow_pipeline);
+                pass.set_bind_group(0, &self.frame_only, &[]);
+                pass.set_vertex_buffer(0, self.vertices.slice(..));
+                pass.draw(0..self.vertex_count, 0..1);
+            },
+        );
+        let clear = |view| {
+            Some(wgpu::RenderPassColorAttachment {
+                view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::BLACK), store: wgpu::StoreOp::Store },
+            })
+        };
+        passes.render(
+            "scene",
+            &[clear(&frame.hdr.view), clear(&frame.distance.view)],
+            Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &frame.depth.view,
+                depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Discard }),
+                stencil_ops: None,
+            }),
+            |pass| {
+                pass.set_bind_group(0, &self.lit, &[]);
+                pass.set_pipeline(&self.scene_pipeline);
+                pass.set_vertex_buffer(0, self.vertices.slice(..));
+                pass.draw(0..self.vertex_count, 0..1);
+                pass.set_pipeline(&self.sky_pipeline);
+                pass.draw(0..3, 0..1);
+            },
+        );
+    }
+}

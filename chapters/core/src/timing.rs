@@ -1,0 +1,262 @@
+//! Per-pass timing.
+//!
+//! Every pass is recorded through a `PassRecorder`, which brackets it with GPU timestamp queries
+//! when the device supports them. On software rasterisers (lavapipe) timestamps attribute time
+//! to the wrong passes, so there the recorder can run in *split* mode instead: each pass is
+//! submitted on its own and timed on the CPU from submit to completion.
+
+use crate::gpu::GpuContext;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::time::Instant;
+
+/// The most passes timed in one frame.
+pub const MAX_TIMED_PASSES: u32 = 32;
+
+/// How passes are timed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimingMode {
+    Off,
+    /// GPU timestamp queries around each pass.
+    Timestamps,
+    /// Submit and wait per pass, timed on the CPU (for CPU devices; serialises the GPU).
+    CpuSplit,
+}
+
+impl TimingMode {
+    /// Timestamps on real GPUs, CPU split timing on software rasterisers.
+    pub fn best_for(gpu: &GpuContext) -> Self {
+        if gpu.is_cpu() || !gpu.timestamps { TimingMode::CpuSplit } else { TimingMode::Timestamps }
+    }
+}
+
+/// Times of one frame's passes, in milliseconds, in recording order.
+#[derive(Clone, Debug, Default)]
+pub struct PassTimes {
+    pub passes: Vec<(String, f64)>,
+    /// Which clock produced them: "gpu-timestamps" or "cpu-submit-wait".
+    pub source: &'static str,
+}
+
+impl PassTimes {
+    pub fn total(&self) -> f64 {
+        self.passes.iter().map(|(_, t)| t).sum()
+    }
+}
+
+const IDLE: u8 = 0;
+const MAPPING: u8 = 1;
+const READY: u8 = 2;
+
+/// Timestamp queries for the passes of one frame, read back without stalling the viewer.
+pub struct GpuTimer {
+    queries: wgpu::QuerySet,
+    resolve: wgpu::Buffer,
+    readback: wgpu::Buffer,
+    state: Arc<AtomicU8>,
+    labels: Vec<String>,
+    pending_labels: Vec<String>,
+    period_ns: f64,
+}
+
+impl GpuTimer {
+    pub fn new(gpu: &GpuContext) -> Option<Self> {
+        if !gpu.timestamps {
+            return None;
+        }
+        let count = MAX_TIMED_PASSES * 2;
+        let bytes = count as u64 * 8;
+        Some(Self {
+            queries: gpu.device.create_query_set(&wgpu::QuerySetDescriptor {
+                label: Some("pass timestamps"),
+                ty: wgpu::QueryType::Timestamp,
+                count,
+            }),
+            resolve: gpu.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("timestamp resolve"),
+                size: bytes,
+                usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            }),
+            readback: gpu.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("timestamp readback"),
+                size: bytes,
+                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            }),
+            state: Arc::new(AtomicU8::new(IDLE)),
+            labels: Vec::new(),
+            pending_labels: Vec::new(),
+            period_ns: gpu.queue.get_timestamp_period() as f64,
+        })
+    }
+
+    /// Whether this frame's timestamps can be collected (the readback buffer is free).
+    fn available(&self) -> bool {
+        self.state.load(Ordering::Acquire) == IDLE
+    }
+
+    /// Reads the newest completed frame's times, if one has arrived. Never blocks.
+    pub fn try_collect(&mut self, gpu: &GpuContext) -> Option<PassTimes> {
+        let _ = gpu.device.poll(wgpu::PollType::Poll);
+        if self.state.load(Ordering::Acquire) != READY {
+            return None;
+        }
+        let times = {
+            let Ok(data) = self.readback.slice(..).get_mapped_range() else {
+                self.readback.unmap();
+                self.state.store(IDLE, Ordering::Release);
+                return None;
+            };
+            let ticks: &[u64] = bytemuck::cast_slice(&data);
+            self.pending_labels
+                .iter()
+                .enumerate()
+                .map(|(i, label)| {
+                    let (a, b) = (ticks[2 * i], ticks[2 * i + 1]);
+                    (label.clone(), b.saturating_sub(a) as f64 * self.period_ns * 1e-6)
+                })
+                .collect()
+        };
+        self.readback.unmap();
+        self.state.store(IDLE, Ordering::Release);
+        Some(PassTimes { passes: times, source: "gpu-timestamps" })
+    }
+
+    /// Waits for the frame just submitted and returns its times (bench, tests).
+    pub fn collect_blocking(&mut self, gpu: &GpuContext) -> Option<PassTimes> {
+        gpu.wait();
+        self.try_collect(gpu)
+    }
+}
+
+/// Records a frame's passes into one encoder (or one per pass in CPU-split mode).
+pub struct PassRecorder<'a> {
+    gpu: &'a GpuContext,
+    encoder: Option<wgpu::CommandEncoder>,
+    timer: Option<&'a mut GpuTimer>,
+    mode: TimingMode,
+    cpu_times: Vec<(String, f64)>,
+}
+
+impl<'a> PassRecorder<'a> {
+    pub fn new(gpu: &'a GpuContext, timer: Option<&'a mut GpuTimer>, mode: TimingMode) -> Self {
+        let mut timer = if mode == TimingMode::Timestamps { timer.filter(|t| t.available()) } else { None };
+        if let Some(t) = timer.as_deref_mut() {
+            t.labels.clear();
+        }
+        Self { gpu, encoder: None, timer, mode, cpu_times: Vec::new() }
+    }
+
+    /// The encoder for work outside passes (copies, clears).
+    pub fn encoder(&mut self) -> &mut wgpu::CommandEncoder {
+        self.encoder.get_or_insert_with(|| self.gpu.device.create_command_encoder(&Default::default()))
+    }
+
+    fn next_query(&mut self, label: &str) -> Option<(&wgpu::QuerySet, u32)> {
+        let t = self.timer.as_deref_mut()?;
+        let i = t.labels.len() as u32;
+        if i >= MAX_TIMED_PASSES {
+            return None;
+        }
+        t.labels.push(label.to_string());
+        Some((&t.queries, i * 2))
+    }
+
+    fn begin_split(&mut self) -> Option<Instant> {
+        (self.mode == TimingMode::CpuSplit).then(|| {
+            self.flush();
+            Instant::now()
+        })
+    }
+
+    fn end_split(&mut self, label: &str, start: Option<Instant>) {
+        if let Some(start) = start {
+            self.flush();
+            self.cpu_times.push((label.to_string(), start.elapsed().as_secs_f64() * 1e3));
+        }
+    }
+
+    /// Submits what has been recorded so far and waits for it (split mode only).
+    fn flush(&mut self) {
+        if let Some(enc) = self.encoder.take() {
+            self.gpu.queue.submit([enc.finish()]);
+        }
+        self.gpu.wait();
+    }
+
+    /// Records one compute pass.
+    pub fn compute(&mut self, label: &str, f: impl FnOnce(&mut wgpu::ComputePass)) {
+        let start = self.begin_split();
+        let query = self.next_query(label).map(|(q, i)| (q.clone(), i));
+        let mut pass = self.encoder().begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some(label),
+            timestamp_writes: query.as_ref().map(|(q, i)| wgpu::ComputePassTimestampWrites {
+                query_set: q,
+                beginning_of_pass_write_index: Some(*i),
+                end_of_pass_write_index: Some(*i + 1),
+            }),
+        });
+        f(&mut pass);
+        drop(pass);
+        self.end_split(label, start);
+    }
+
+    /// Records one render pass.
+    pub fn render(
+        &mut self,
+        label: &str,
+        color: &[Option<wgpu::RenderPassColorAttachment<'_>>],
+        depth: Option<wgpu::RenderPassDepthStencilAttachment<'_>>,
+        f: impl FnOnce(&mut wgpu::RenderPass),
+    ) {
+        let start = self.begin_split();
+        let query = self.next_query(label).map(|(q, i)| (q.clone(), i));
+        let mut pass = self.encoder().begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some(label),
+            color_attachments: color,
+            depth_stencil_attachment: depth,
+            timestamp_writes: query.as_ref().map(|(q, i)| wgpu::RenderPassTimestampWrites {
+                query_set: q,
+                beginning_of_pass_write_index: Some(*i),
+                end_of_pass_write_index: Some(*i + 1),
+            }),
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        f(&mut pass);
+        drop(pass);
+        self.end_split(label, start);
+    }
+
+    /// Submits the frame. Returns CPU split times at once; timestamp times arrive later through
+    /// `GpuTimer::try_collect`.
+    pub fn submit(mut self) -> Option<PassTimes> {
+        if let Some(t) = self.timer.take() {
+            let n = t.labels.len() as u32;
+            if n > 0 {
+                let enc =
+                    self.encoder.get_or_insert_with(|| self.gpu.device.create_command_encoder(&Default::default()));
+                enc.resolve_query_set(&t.queries, 0..n * 2, &t.resolve, 0);
+                enc.copy_buffer_to_buffer(&t.resolve, 0, &t.readback, 0, n as u64 * 16);
+                self.gpu.queue.submit(self.encoder.take().map(|e| e.finish()));
+                t.pending_labels = std::mem::take(&mut t.labels);
+                t.state.store(MAPPING, Ordering::Release);
+                let state = t.state.clone();
+                t.readback.slice(..).map_async(wgpu::MapMode::Read, move |r| {
+                    state.store(if r.is_ok() { READY } else { IDLE }, Ordering::Release);
+                });
+            }
+        }
+        if let Some(enc) = self.encoder.take() {
+            self.gpu.queue.submit([enc.finish()]);
+        }
+        match self.mode {
+            TimingMode::CpuSplit => {
+                self.gpu.wait();
+                Some(PassTimes { passes: std::mem::take(&mut self.cpu_times), source: "cpu-submit-wait" })
+            }
+            _ => None,
+        }
+    }
+}

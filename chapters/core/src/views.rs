@@ -1,0 +1,63 @@
+//! Debug views: every chapter lists the intermediate quantities it can show.
+//!
+//! A chapter writes the selected view's raw values into the frame's view target; the display
+//! pass then tonemaps colour views or maps scalar views through a false-colour map with a legend.
+//! Captures save both: PNG as displayed, EXR with the raw values.
+
+/// False-colour maps for scalar views.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColorMap {
+    /// Google's Turbo: high contrast, for signed-looking or wide-range quantities.
+    Turbo,
+    /// Viridis: perceptually uniform, for fractions in [0, 1].
+    Viridis,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ViewKind {
+    /// Linear HDR radiance, tonemapped for display.
+    Color,
+    /// One quantity, stored in the red channel, shown in false colour between `min` and `max`.
+    Scalar { min: f32, max: f32, unit: &'static str, map: ColorMap, log: bool },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ViewInfo {
+    /// CLI name (kebab-case), e.g. `fog-factor`.
+    pub name: &'static str,
+    pub description: &'static str,
+    pub kind: ViewKind,
+}
+
+impl ViewInfo {
+    pub const fn color(name: &'static str, description: &'static str) -> Self {
+        Self { name, description, kind: ViewKind::Color }
+    }
+    pub const fn scalar(name: &'static str, description: &'static str, min: f32, max: f32, unit: &'static str) -> Self {
+        Self { name, description, kind: ViewKind::Scalar { min, max, unit, map: ColorMap::Turbo, log: false } }
+    }
+    pub const fn fraction(name: &'static str, description: &'static str) -> Self {
+        Self {
+            name,
+            description,
+            kind: ViewKind::Scalar { min: 0.0, max: 1.0, unit: "", map: ColorMap::Viridis, log: false },
+        }
+    }
+    pub const fn log_scale(mut self) -> Self {
+        if let ViewKind::Scalar { min, max, unit, map, .. } = self.kind {
+            self.kind = ViewKind::Scalar { min, max, unit, map, log: true };
+        }
+        self
+    }
+    pub fn is_scalar(&self) -> bool {
+        matches!(self.kind, ViewKind::Scalar { .. })
+    }
+}
+
+/// Finds a view by CLI name; the error lists the valid names.
+pub fn find_view(views: &[ViewInfo], name: &str) -> Result<usize, String> {
+    views.iter().position(|v| v.name == name).ok_or_else(|| {
+        let names: Vec<_> = views.iter().map(|v| v.name).collect();
+        format!("unknown view {name:?} (views: {})", names.join(", "))
+    })
+}

@@ -1,0 +1,25 @@
+// Frame inputs shared by every pass: camera, sun, viewport and time.
+// Mirrors `fogbook_core::frame::FrameUniform` (Rust); keep the two in the same order.
+// Conventions: right-handed, +Y up, metres; depth 0 (near) .. 1 (far); `sun_dir` points
+// from the scene towards the sun.
+
+struct Frame {
+    view_proj: mat4x4<f32>,
+    inv_view_proj: mat4x4<f32>,
+    sun_view_proj: mat4x4<f32>,
+    camera_pos: vec4<f32>,   // xyz: camera position (m); w: unused
+    sun_dir: vec4<f32>,      // xyz: unit vector towards the sun; w: sun illuminance scale
+    sun_color: vec4<f32>,    // rgb: sun radiance colour (linear); w: unused
+    ambient: vec4<f32>,      // rgb: ambient sky colour (linear); w: unused
+    viewport: vec4<f32>,     // width, height, 1/width, 1/height (pixels)
+    misc: vec4<f32>,         // x: time (s); y: frame index; z: sky distance (m); w: exposure (EV)
+}
+
+// World-space unit view direction through the centre of pixel `pixel`.
+fn view_ray_dir(frame: Frame, pixel: vec2<f32>) -> vec3<f32> {
+    let uv = (pixel + vec2(0.5)) * frame.viewport.zw;
+    let ndc = vec2(uv.x * 2.0 - 1.0, 1.0 - uv.y * 2.0);
+    let far = frame.inv_view_proj * vec4(ndc, 1.0, 1.0);
+    let near = frame.inv_view_proj * vec4(ndc, 0.0, 1.0);
+    return normalize(far.xyz / far.w - near.xyz / near.w);
+}

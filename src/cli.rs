@@ -1,0 +1,120 @@
+//! Command-line interface.
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "fogbook",
+    version,
+    about = "Real-time fog, sky, clouds and smoke, one system per chapter.\n\nWith no command: opens the viewer, or, without a display, renders every chapter's figures."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// List chapters, their debug views and parameters (defaults and ranges).
+    List,
+    /// Render one view of one chapter to a PNG (as displayed) or EXR (raw values).
+    Render(RenderArgs),
+    /// Time every pass (GPU timestamps; CPU submit-wait timing on software drivers) and report JSON.
+    Bench(BenchArgs),
+    /// Render every chapter's views, figures and plots for the book.
+    Figures(FiguresArgs),
+    /// Open the interactive viewer.
+    View(ViewArgs),
+}
+
+/// Options shared by everything that renders a chapter.
+#[derive(Args, Debug, Clone)]
+pub struct SceneArgs {
+    /// Chapter id (see `list`).
+    #[arg(long, default_value = "distance-fog")]
+    pub chapter: String,
+    /// Set a parameter: `name=value`; `scene.name=value` for the shared scene. Repeatable.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+    /// Load parameters, scene settings and camera from a preset file (RON) first.
+    #[arg(long)]
+    pub preset: Option<PathBuf>,
+    /// Camera pose `x,y,z,yaw,pitch[,fov]` (metres, degrees).
+    #[arg(long, allow_hyphen_values = true)]
+    pub camera: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct RenderArgs {
+    #[command(flatten)]
+    pub scene: SceneArgs,
+    /// Debug view name (see `list`).
+    #[arg(long, default_value = "final")]
+    pub view: String,
+    /// Image size `WIDTHxHEIGHT`.
+    #[arg(long, default_value = "1280x720")]
+    pub size: String,
+    /// Simulation time at the first frame (s).
+    #[arg(long, default_value_t = 0.0)]
+    pub time: f64,
+    /// Number of fixed 1/60 s steps to run before capturing.
+    #[arg(long, default_value_t = 1)]
+    pub frames: u32,
+    /// Output file: `.png` (as displayed) or `.exr` (raw linear values).
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    #[command(flatten)]
+    pub scene: SceneArgs,
+    /// Chapters to time: an id, or `all`.
+    #[arg(long = "chapters", default_value = "all")]
+    pub chapters: String,
+    #[arg(long, default_value = "final")]
+    pub view: String,
+    #[arg(long, default_value = "1920x1080")]
+    pub size: String,
+    /// Frames rendered before timing starts (clocks ramp up).
+    #[arg(long, default_value_t = 60)]
+    pub warmup: u32,
+    /// Frames timed; the report gives medians.
+    #[arg(long, default_value_t = 300)]
+    pub frames: u32,
+    /// Write the JSON report here as well as printing it.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct FiguresArgs {
+    /// Folder for the images (one subfolder per chapter).
+    #[arg(long, default_value = "book/src/figures")]
+    pub out: PathBuf,
+    #[arg(long, default_value = "640x360")]
+    pub size: String,
+}
+
+#[derive(Args, Debug, Default)]
+pub struct ViewArgs {
+    #[arg(long)]
+    pub chapter: Option<String>,
+    #[arg(long)]
+    pub view: Option<String>,
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+    #[arg(long)]
+    pub preset: Option<PathBuf>,
+    #[arg(long, allow_hyphen_values = true)]
+    pub camera: Option<String>,
+}
+
+/// Parses `WIDTHxHEIGHT`.
+pub fn parse_size(text: &str) -> Result<[u32; 2], String> {
+    let (w, h) =
+        text.split_once(['x', 'X']).ok_or_else(|| format!("size {text:?}: expected WIDTHxHEIGHT, e.g. 1280x720"))?;
+    let parse = |s: &str| s.trim().parse::<u32>().map_err(|_| format!("size {text:?}: {s:?} is not a whole number"));
+    Ok([parse(w)?, parse(h)?])
+}

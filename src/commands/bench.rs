@@ -1,0 +1,104 @@
+//! `fogbook bench`: per-pass times over many frames, as JSON.
+//!
+//! On a real GPU the times come from timestamp queries around each pass; on a software driver
+//! (lavapipe) each pass is submitted alone and timed on the CPU, because its timestamps are not
+//! attributed to the right passes. Reports medians and the GPU memory the core allocates.
+
+use crate::cli::{BenchArgs, parse_size};
+use crate::registry;
+use crate::state::Setup;
+use anyhow::{Result, anyhow};
+use fogbook_core::headless::Headless;
+use fogbook_core::time::TimeControl;
+use fogbook_core::timing::{PassTimes, TimingMode};
+use fogbook_core::views::find_view;
+use serde_json::json;
+use std::collections::BTreeMap;
+
+fn median(v: &mut [f64]) -> f64 {
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+pub fn run(args: &BenchArgs) -> Result<serde_json::Value> {
+    let size = parse_size(&args.size).map_err(|e| anyhow!(e))?;
+    if args.frames == 0 {
+        anyhow::bail!("frames must be at least 1");
+    }
+    let ids: Vec<&'static str> = match args.chapters.as_str() {
+        "all" => registry::chapters().iter().map(|c| c.info().id).collect(),
+        id => vec![registry::find(id).map_err(|e| anyhow!(e))?.info().id],
+    };
+    let mut headless = Headless::new(&Default::default(), size)?;
+    let mode = TimingMode::best_for(&headless.gpu);
+    headless.renderer.timing = mode;
+    let mut chapters = Vec::new();
+    for id in ids {
+        let mut scene_args = args.scene.clone();
+        scene_args.chapter = id.to_string();
+        let mut setup = Setup::from_args(&scene_args)?;
+        let view = find_view(setup.chapter.views(), &args.view).map_err(|e| anyhow!(e))?;
+        headless.prepare(setup.chapter.as_mut())?;
+        let mut time = TimeControl::fixed(0.0);
+        let mut per_pass: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+        let mut order: Vec<String> = Vec::new();
+        let mut frame_ms = Vec::new();
+        for i in 0..args.warmup + args.frames {
+            let start = std::time::Instant::now();
+            let times = headless.run(setup.chapter.as_mut(), &setup.camera, &setup.scene, &mut time, view, 1);
+            let times: Option<PassTimes> = match mode {
+                TimingMode::Timestamps => {
+                    headless.renderer.timer.as_mut().and_then(|t| t.collect_blocking(&headless.gpu))
+                }
+                _ => {
+                    headless.gpu.wait();
+                    times
+                }
+            };
+            if i < args.warmup {
+                continue;
+            }
+            frame_ms.push(start.elapsed().as_secs_f64() * 1e3);
+            for (name, ms) in times.map(|t| t.passes).unwrap_or_default() {
+                if !order.contains(&name) {
+                    order.push(name.clone());
+                }
+                per_pass.entry(name).or_default().push(ms);
+            }
+        }
+        let passes: Vec<_> = order
+            .iter()
+            .map(|name| {
+                let v = per_pass.get_mut(name).unwrap();
+                json!({ "pass": name, "median_ms": median(v), "min_ms": v.iter().cloned().fold(f64::INFINITY, f64::min), "samples": v.len() })
+            })
+            .collect();
+        chapters.push(json!({
+            "chapter": id,
+            "view": args.view,
+            "passes": passes,
+            "cpu_frame_median_ms": median(&mut frame_ms),
+        }));
+    }
+    let report = json!({
+        "adapter": headless.gpu.describe(),
+        "size": size,
+        "timing": match mode { TimingMode::Timestamps => "gpu-timestamps", _ => "cpu-submit-wait" },
+        "warmup_frames": args.warmup,
+        "timed_frames": args.frames,
+        "core_gpu_memory_bytes": headless.renderer.frame.bytes(),
+        "chapters": chapters,
+    });
+    let text = serde_json::to_string_pretty(&report)?;
+    println!("{text}");
+    if let Some(path) = &args.out {
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(path, &text).map_err(|e| anyhow!("writing {}: {e}", path.display()))?;
+    }
+    Ok(report)
+}

@@ -1,0 +1,82 @@
+//! `fogbook figures`: every chapter's views, extra figures and plots, for the book.
+
+use crate::cli::{FiguresArgs, parse_size};
+use crate::registry;
+use crate::state::Setup;
+use anyhow::{Context, Result, anyhow};
+use fogbook_core::capture::save_png;
+use fogbook_core::headless::Headless;
+use fogbook_core::time::TimeControl;
+use fogbook_core::views::find_view;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::PathBuf;
+
+/// One image to render.
+struct Job {
+    chapter: &'static str,
+    file: String,
+    view: String,
+    settings: Vec<String>,
+    camera: Option<String>,
+}
+
+fn jobs() -> Vec<Job> {
+    let mut jobs = Vec::new();
+    for chapter in registry::chapters() {
+        let id = chapter.info().id;
+        for v in chapter.views() {
+            jobs.push(Job {
+                chapter: id,
+                file: format!("view-{}.png", v.name),
+                view: v.name.into(),
+                settings: vec![],
+                camera: None,
+            });
+        }
+        for f in chapter.figures() {
+            jobs.push(Job {
+                chapter: id,
+                file: format!("{}.png", f.name),
+                view: f.view.into(),
+                settings: f.settings.iter().map(|s| s.to_string()).collect(),
+                camera: f.camera.map(String::from),
+            });
+        }
+    }
+    jobs
+}
+
+pub fn run(args: &FiguresArgs) -> Result<PathBuf> {
+    let size = parse_size(&args.size).map_err(|e| anyhow!(e))?;
+    std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
+    // Plots need no GPU: write them first.
+    for chapter in registry::chapters() {
+        let dir = args.out.join(chapter.info().id);
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        for (name, svg) in chapter.plots() {
+            let path = dir.join(format!("{name}.svg"));
+            std::fs::write(&path, svg).with_context(|| format!("writing {}", path.display()))?;
+        }
+    }
+    let jobs = jobs();
+    let bar = ProgressBar::new(jobs.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}").unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut headless = Headless::new(&Default::default(), size)?;
+    for job in &jobs {
+        bar.set_message(format!("{}/{}", job.chapter, job.file));
+        // A fresh setup per job: every figure starts from the defaults.
+        let mut setup = Setup::new(job.chapter)?;
+        setup.apply(None, &job.settings, job.camera.as_deref())?;
+        headless.prepare(setup.chapter.as_mut())?;
+        let view = find_view(setup.chapter.views(), &job.view).map_err(|e| anyhow!(e))?;
+        let mut time = TimeControl::fixed(0.0);
+        headless.run(setup.chapter.as_mut(), &setup.camera, &setup.scene, &mut time, view, 1);
+        let capture = headless.capture()?;
+        save_png(&capture.display, &args.out.join(job.chapter).join(&job.file))?;
+        bar.inc(1);
+    }
+    bar.finish_with_message("done");
+    Ok(args.out.clone())
+}

@@ -1,0 +1,4 @@
+pub mod bench;
+pub mod figures;
+pub mod list;
+pub mod render;

@@ -1,0 +1,7 @@
+//! The fogbook app: one viewer and CLI hosting every chapter through the registry.
+
+pub mod cli;
+pub mod commands;
+pub mod registry;
+pub mod state;
+pub mod viewer;

@@ -1,0 +1,412 @@
+//! The interactive viewer: a winit window, the chapter's frame, and egui panels on top.
+
+mod input;
+mod panels;
+
+use crate::cli::ViewArgs;
+use crate::registry;
+use crate::state::Setup;
+use anyhow::{Context, Result, anyhow};
+use fogbook_core::camera::{CameraController, CameraMode};
+use fogbook_core::capture::{FloatImage, read_rgba8, save_png};
+use fogbook_core::gpu::{GpuContext, new_instance};
+use fogbook_core::hot_reload::ShaderWatcher;
+use fogbook_core::renderer::{FrameRequest, Renderer};
+use fogbook_core::shaders::ShaderStore;
+use fogbook_core::time::TimeControl;
+use fogbook_core::timing::{PassTimes, TimingMode};
+use fogbook_core::views::find_view;
+use input::{Action, InputState};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+use winit::application::ApplicationHandler;
+use winit::event::WindowEvent;
+use winit::event_loop::{ActiveEventLoop, EventLoop};
+use winit::window::{Window, WindowId};
+
+/// True when a window can be opened (X11 or Wayland on Linux; always elsewhere).
+pub fn display_available() -> bool {
+    if cfg!(target_os = "linux") {
+        std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some()
+    } else {
+        true
+    }
+}
+
+pub fn run(args: ViewArgs) -> Result<()> {
+    let mut setup = Setup::new(args.chapter.as_deref().unwrap_or("distance-fog"))?;
+    setup.apply(args.preset.as_deref(), &args.set, args.camera.as_deref())?;
+    let view = match &args.view {
+        Some(name) => find_view(setup.chapter.views(), name).map_err(|e| anyhow!(e))?,
+        None => 0,
+    };
+    let event_loop =
+        EventLoop::new().context("cannot open a window (no display?); try `fogbook figures` or `fogbook render`")?;
+    let mut app = App { viewer: Viewer::new(setup, view), gfx: None, error: None };
+    event_loop.run_app(&mut app).context("event loop")?;
+    match app.error {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Everything the panels edit.
+pub struct Viewer {
+    pub setup: Setup,
+    pub view: usize,
+    pub time: TimeControl,
+    pub camera_control: CameraController,
+    pub ui_visible: bool,
+    pub shader_error: Option<String>,
+    pub status: String,
+    pub timings: Option<PassTimes>,
+    pub frame_ms: f64,
+    pub adapter: String,
+    pub preset_path: String,
+    input: InputState,
+    last_frame: Instant,
+}
+
+impl Viewer {
+    fn new(setup: Setup, view: usize) -> Self {
+        let preset_path = format!("{}.ron", setup.chapter.info().id);
+        Self {
+            setup,
+            view,
+            time: TimeControl::default(),
+            camera_control: CameraController::default(),
+            ui_visible: true,
+            shader_error: None,
+            status: String::new(),
+            timings: None,
+            frame_ms: 0.0,
+            adapter: String::new(),
+            preset_path,
+            input: InputState::default(),
+            last_frame: Instant::now(),
+        }
+    }
+
+    pub fn reset_time(&mut self) {
+        self.time.reset();
+    }
+
+    fn cycle_view(&mut self, delta: isize) {
+        let n = self.setup.chapter.views().len() as isize;
+        self.view = ((self.view as isize + delta).rem_euclid(n)) as usize;
+    }
+}
+
+struct Gfx {
+    window: Arc<Window>,
+    surface: wgpu::Surface<'static>,
+    config: wgpu::SurfaceConfiguration,
+    gpu: GpuContext,
+    shaders: ShaderStore,
+    renderer: Renderer,
+    watcher: Option<ShaderWatcher>,
+    egui_ctx: egui::Context,
+    egui_state: egui_winit::State,
+    egui_renderer: egui_wgpu::Renderer,
+}
+
+struct App {
+    viewer: Viewer,
+    gfx: Option<Gfx>,
+    error: Option<anyhow::Error>,
+}
+
+impl App {
+    fn init(&mut self, event_loop: &ActiveEventLoop) -> Result<Gfx> {
+        let attrs = Window::default_attributes()
+            .with_title("fogbook")
+            .with_inner_size(winit::dpi::LogicalSize::new(1440.0, 810.0));
+        let window = Arc::new(event_loop.create_window(attrs)?);
+        let instance = new_instance(Some(Box::new(event_loop.owned_display_handle())));
+        let surface = instance.create_surface(window.clone())?;
+        let gpu = GpuContext::with_instance(instance, Some(&surface), &self.viewer.setup.chapter.requirements())?;
+        let size = window.inner_size();
+        let mut config = surface
+            .get_default_config(&gpu.adapter, size.width.max(1), size.height.max(1))
+            .ok_or_else(|| anyhow!("the surface is not supported by {}", gpu.describe()))?;
+        let caps = surface.get_capabilities(&gpu.adapter);
+        config.format = caps.formats.iter().copied().find(|f| f.is_srgb()).unwrap_or(config.format);
+        config.present_mode = wgpu::PresentMode::AutoVsync;
+        surface.configure(&gpu.device, &config);
+        let shaders = ShaderStore::discover();
+        let mut renderer = Renderer::new(&gpu, &shaders, [config.width, config.height], config.format)?;
+        renderer.timing = if gpu.timestamps && !gpu.is_cpu() { TimingMode::Timestamps } else { TimingMode::Off };
+        self.viewer.setup.chapter.create_gpu(&gpu, &renderer.frame.layouts, &shaders)?;
+        let watcher = shaders.disk_root.as_deref().and_then(ShaderWatcher::new);
+        let egui_ctx = egui::Context::default();
+        let egui_state = egui_winit::State::new(
+            egui_ctx.clone(),
+            egui::ViewportId::ROOT,
+            &window,
+            Some(window.scale_factor() as f32),
+            None,
+            Some(gpu.device.limits().max_texture_dimension_2d as usize),
+        );
+        let egui_renderer = egui_wgpu::Renderer::new(&gpu.device, config.format, Default::default());
+        self.viewer.adapter = gpu.describe();
+        Ok(Gfx { window, surface, config, gpu, shaders, renderer, watcher, egui_ctx, egui_state, egui_renderer })
+    }
+
+    fn handle_action(&mut self, action: Action, event_loop: &ActiveEventLoop) {
+        let v = &mut self.viewer;
+        match action {
+            Action::Quit => event_loop.exit(),
+            Action::TogglePause => v.time.toggle_pause(),
+            Action::Step => v.time.request_step(),
+            Action::ToggleUi => v.ui_visible = !v.ui_visible,
+            Action::NextView => v.cycle_view(1),
+            Action::PreviousView => v.cycle_view(-1),
+            Action::ResetTime => v.reset_time(),
+            Action::ToggleCameraMode => {
+                v.camera_control.mode = match v.camera_control.mode {
+                    CameraMode::Orbit => CameraMode::Fly,
+                    CameraMode::Fly => CameraMode::Orbit,
+                }
+            }
+        }
+    }
+
+    fn frame(&mut self) {
+        let Some(gfx) = self.gfx.as_mut() else { return };
+        let v = &mut self.viewer;
+        let now = Instant::now();
+        let real_dt = (now - v.last_frame).as_secs_f32();
+        v.frame_ms = real_dt as f64 * 1e3;
+        v.last_frame = now;
+
+        if gfx.watcher.as_ref().is_some_and(|w| w.take_changed()) {
+            match gfx.renderer.reload_shaders(&gfx.gpu, &gfx.shaders, v.setup.chapter.as_mut()) {
+                Ok(()) => {
+                    v.shader_error = None;
+                    v.status = "shaders reloaded".into();
+                }
+                Err(e) => v.shader_error = Some(format!("{e:#}")),
+            }
+        }
+
+        let camera_input = v.input.take_camera_input();
+        v.camera_control.apply(&mut v.setup.camera, &camera_input, real_dt);
+        let dt = v.time.tick(real_dt);
+
+        let frame = match gfx.surface.get_current_texture() {
+            wgpu::CurrentSurfaceTexture::Success(f) | wgpu::CurrentSurfaceTexture::Suboptimal(f) => f,
+            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
+                gfx.surface.configure(&gfx.gpu.device, &gfx.config);
+                return;
+            }
+            _ => return,
+        };
+        let target = frame.texture.create_view(&Default::default());
+        let req = FrameRequest {
+            camera: &v.setup.camera,
+            scene: &v.setup.scene,
+            time: &v.time,
+            dt,
+            view: v.view,
+            legend: true,
+        };
+        if let Some(t) = gfx.renderer.render(&gfx.gpu, v.setup.chapter.as_mut(), &req, &target) {
+            v.timings = Some(t);
+        }
+        if let Some(t) = gfx.renderer.timer.as_mut().and_then(|t| t.try_collect(&gfx.gpu)) {
+            v.timings = Some(t);
+        }
+
+        // UI on top.
+        let raw_input = gfx.egui_state.take_egui_input(&gfx.window);
+        let chapter_ids: Vec<(String, String)> = registry::chapters()
+            .iter()
+            .map(|c| {
+                let i = c.info();
+                (i.id.to_string(), format!("{} {}", i.number, i.title))
+            })
+            .collect();
+        let mut requests = panels::UiRequests::default();
+        let visible = v.ui_visible;
+        let output = gfx.egui_ctx.run_ui(raw_input, |ui| {
+            if visible {
+                requests = panels::side_panel(ui, v, &chapter_ids);
+            }
+        });
+        gfx.egui_state.handle_platform_output(&gfx.window, output.platform_output);
+        let jobs = gfx.egui_ctx.tessellate(output.shapes, output.pixels_per_point);
+        let screen = egui_wgpu::ScreenDescriptor {
+            size_in_pixels: [gfx.config.width, gfx.config.height],
+            pixels_per_point: output.pixels_per_point,
+        };
+        for (id, deltas) in &output.textures_delta.set {
+            for delta in deltas {
+                gfx.egui_renderer.update_texture(&gfx.gpu.device, &gfx.gpu.queue, *id, delta);
+            }
+        }
+        let mut encoder = gfx.gpu.device.create_command_encoder(&Default::default());
+        let extra = gfx.egui_renderer.update_buffers(&gfx.gpu.device, &gfx.gpu.queue, &mut encoder, &jobs, &screen);
+        {
+            let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("egui"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &target,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store },
+                })],
+                depth_stencil_attachment: None,
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            gfx.egui_renderer.render(&mut pass.forget_lifetime(), &jobs, &screen);
+        }
+        gfx.gpu.queue.submit(extra.into_iter().chain([encoder.finish()]));
+        for id in &output.textures_delta.free {
+            gfx.egui_renderer.free_texture(id);
+        }
+        gfx.gpu.queue.present(frame);
+        self.handle_requests(requests);
+    }
+
+    fn handle_requests(&mut self, req: panels::UiRequests) {
+        let Some(gfx) = self.gfx.as_mut() else { return };
+        let v = &mut self.viewer;
+        if let Some(id) = req.switch_chapter {
+            match Setup::new(&id).and_then(|mut s| {
+                s.camera = v.setup.camera;
+                s.scene = v.setup.scene.clone();
+                s.chapter.create_gpu(&gfx.gpu, &gfx.renderer.frame.layouts, &gfx.shaders)?;
+                Ok(s)
+            }) {
+                Ok(s) => {
+                    v.setup = s;
+                    v.view = 0;
+                    v.status = format!("chapter {id}");
+                }
+                Err(e) => v.status = format!("cannot open chapter {id}: {e:#}"),
+            }
+        }
+        if req.capture_png || req.capture_exr {
+            v.status = match capture(gfx, v, req.capture_exr) {
+                Ok(path) => format!("wrote {}", path.display()),
+                Err(e) => format!("capture failed: {e:#}"),
+            };
+        }
+        if req.save_preset {
+            let id = v.setup.chapter.info().id;
+            v.status = match fogbook_core::preset::save(
+                v.preset_path.as_ref(),
+                id,
+                &v.setup.camera,
+                &v.setup.scene,
+                v.setup.chapter.params(),
+            ) {
+                Ok(()) => format!("saved {}", v.preset_path),
+                Err(e) => format!("{e:#}"),
+            };
+        }
+        if req.load_preset {
+            let id = v.setup.chapter.info().id;
+            let s = &mut v.setup;
+            v.status = match fogbook_core::preset::load(
+                v.preset_path.as_ref(),
+                id,
+                &mut s.camera,
+                &mut s.scene,
+                s.chapter.params(),
+            ) {
+                Ok(()) => format!("loaded {}", v.preset_path),
+                Err(e) => format!("{e:#} (nothing changed)"),
+            };
+        }
+    }
+}
+
+/// Renders the current view offscreen-identical into the window's targets and saves it.
+fn capture(gfx: &mut Gfx, v: &mut Viewer, exr: bool) -> Result<PathBuf> {
+    std::fs::create_dir_all("captures")?;
+    let stem =
+        format!("captures/{}-{}-{}", v.setup.chapter.info().id, v.setup.chapter.views()[v.view].name, v.time.frame);
+    if exr {
+        let path = PathBuf::from(format!("{stem}.exr"));
+        FloatImage::read(&gfx.gpu, &gfx.renderer.frame.view.texture)?.save_exr(&path)?;
+        return Ok(path);
+    }
+    // PNG: render the display pass once more into an sRGB texture we can read.
+    let size = gfx.renderer.frame.size;
+    let texture = gfx.gpu.device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("capture"),
+        size: wgpu::Extent3d { width: size[0], height: size[1], depth_or_array_layers: 1 },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::Rgba8UnormSrgb,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+        view_formats: &[],
+    });
+    let mut display =
+        fogbook_core::display::DisplayPass::new(&gfx.gpu, &gfx.renderer.frame, &gfx.shaders, texture.format())?;
+    let settings = Renderer::display_settings(v.setup.chapter.as_mut(), v.view, &v.setup.scene, true);
+    let mut passes = fogbook_core::timing::PassRecorder::new(&gfx.gpu, None, TimingMode::Off);
+    display.record(&gfx.gpu, &mut passes, &settings, &texture.create_view(&Default::default()));
+    passes.submit();
+    display.rebind(&gfx.gpu, &gfx.renderer.frame);
+    let path = PathBuf::from(format!("{stem}.png"));
+    save_png(&read_rgba8(&gfx.gpu, &texture)?, &path)?;
+    Ok(path)
+}
+
+impl ApplicationHandler for App {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.gfx.is_some() {
+            return;
+        }
+        match self.init(event_loop) {
+            Ok(g) => {
+                g.window.request_redraw();
+                self.gfx = Some(g);
+            }
+            Err(e) => {
+                self.error = Some(e);
+                event_loop.exit();
+            }
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        let Some(gfx) = self.gfx.as_mut() else { return };
+        let consumed = gfx.egui_state.on_window_event(&gfx.window, &event).consumed;
+        match &event {
+            WindowEvent::CloseRequested => {
+                event_loop.exit();
+                return;
+            }
+            WindowEvent::Resized(size) if size.width > 0 && size.height > 0 => {
+                let size = [
+                    size.width.min(fogbook_core::frame::MAX_RENDER_SIDE),
+                    size.height.min(fogbook_core::frame::MAX_RENDER_SIDE),
+                ];
+                gfx.config.width = size[0];
+                gfx.config.height = size[1];
+                gfx.surface.configure(&gfx.gpu.device, &gfx.config);
+                gfx.renderer.resize(&gfx.gpu, size);
+            }
+            WindowEvent::RedrawRequested => {
+                self.frame();
+                if let Some(g) = &self.gfx {
+                    g.window.request_redraw();
+                }
+                return;
+            }
+            _ => {}
+        }
+        if !consumed {
+            if let Some(action) = self.viewer.input.on_event(&event) {
+                self.handle_action(action, event_loop);
+            }
+        }
+    }
+}
