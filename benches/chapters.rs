@@ -1,1 +1,48 @@
-fn main() {}
+//! Criterion benches: one whole frame (scene, shadow map, chapter pass, display) per chapter,
+//! submitted and waited for, at 640×360 and 1920×1080. For per-pass GPU times use
+//! `fogbook bench`, which reads timestamp queries; this measures what a frame costs end to end.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use fogbook::registry;
+use fogbook::state::Setup;
+use fogbook_core::headless::Headless;
+use fogbook_core::time::TimeControl;
+use std::time::Duration;
+
+fn frames(c: &mut Criterion) {
+    for size in [[640u32, 360], [1920, 1080]] {
+        let mut headless = Headless::new(&Default::default(), size).unwrap_or_else(|e| panic!("{e:#}"));
+        for chapter in registry::chapters() {
+            let id = chapter.info().id;
+            let mut setup = Setup::new(id).unwrap();
+            headless.prepare(setup.chapter.as_mut()).unwrap();
+            let mut time = TimeControl::fixed(0.0);
+            let mut group = c.benchmark_group(format!("{id}/{}x{}", size[0], size[1]));
+            group.sample_size(10).measurement_time(Duration::from_secs(5)).warm_up_time(Duration::from_secs(1));
+            group.bench_function("frame", |b| {
+                b.iter(|| {
+                    headless.run(setup.chapter.as_mut(), &setup.camera, &setup.scene, &mut time, 0, 1);
+                    headless.gpu.wait();
+                })
+            });
+            group.finish();
+        }
+    }
+}
+
+/// The CPU reference itself, for scale: one fog evaluation per pixel of a 1080p frame.
+fn cpu_reference(c: &mut Criterion) {
+    let fog = fogbook_distance_fog::reference::ResolvedFog::new(&Default::default());
+    c.bench_function("distance-fog/cpu-reference-1080p", |b| {
+        b.iter(|| {
+            let mut acc = 0.0;
+            for i in 0..1920 * 1080 {
+                acc += fog.fog_factor(std::hint::black_box(i as f64 * 1e-4));
+            }
+            acc
+        })
+    });
+}
+
+criterion_group!(benches, frames, cpu_reference);
+criterion_main!(benches);

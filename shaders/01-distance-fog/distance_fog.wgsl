@@ -11,9 +11,11 @@
 // the share of the fog it holds, f(t_{i+1}) − f(t_i), i.e. single scattering in the same medium.
 // Reference: Koschmieder (1924) for visibility; Bevy `bevy_pbr/src/fog.rs` for the model.
 // Output: the debug view selected by `fog.view` into `view_out`.
+// ANCHOR: imports
 // #import common/scene_inputs.wgsl
 // #import common/shadow.wgsl
 // #import common/noise.wgsl
+// ANCHOR_END: imports
 
 // ANCHOR: uniform
 struct FogParams {
@@ -84,7 +86,7 @@ fn glow_lit_fraction(dir: vec3<f32>, d: f32, pixel: vec2<f32>) -> f32 {
         let weight = f_here - previous; // the fog held between the previous sample and this one
         previous = f_here;
         let p = frame.camera_pos.xyz + dir * (t_end * (f32(i) - jitter) / f32(steps));
-        lit += weight * shadow_visibility(p, 0.002);
+        lit += weight * shadow_visibility(shadow_map, shadow_sampler, frame.sun_view_proj, p, 0.002);
     }
     // Fog beyond the marched range (at most 1% of it) counts as lit.
     let total = dot(fog_amount(d).inscattering, vec3(1.0 / 3.0));

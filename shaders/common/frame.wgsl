@@ -3,6 +3,7 @@
 // Conventions: right-handed, +Y up, metres; depth 0 (near) .. 1 (far); `sun_dir` points
 // from the scene towards the sun.
 
+// ANCHOR: frame
 struct Frame {
     view_proj: mat4x4<f32>,
     inv_view_proj: mat4x4<f32>,
@@ -14,6 +15,7 @@ struct Frame {
     viewport: vec4<f32>,     // width, height, 1/width, 1/height (pixels)
     misc: vec4<f32>,         // x: time (s); y: frame index; z: sky distance (m); w: exposure (EV)
 }
+// ANCHOR_END: frame
 
 // World-space unit view direction through the centre of pixel `pixel`.
 fn view_ray_dir(frame: Frame, pixel: vec2<f32>) -> vec3<f32> {

@@ -7,6 +7,7 @@
 //                    linear HDR radiance; scalar views store the quantity in .r (and .g, .b).
 // #import common/frame.wgsl
 
+// ANCHOR: bindings
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var scene_color: texture_2d<f32>;
 @group(0) @binding(2) var scene_distance: texture_2d<f32>;
@@ -22,3 +23,4 @@ fn write_scalar(pixel: vec2<u32>, value: f32) {
 fn write_color(pixel: vec2<u32>, value: vec3<f32>) {
     textureStore(view_out, pixel, vec4(value, 1.0));
 }
+// ANCHOR_END: bindings

@@ -41,6 +41,7 @@ fn false_colour(t: f32) -> vec3<f32> {
     return turbo(t);
 }
 
+// ANCHOR: display_fs
 @fragment
 fn display_fs(in: FullscreenOut) -> @location(0) vec4<f32> {
     let pixel = vec2<i32>(in.position.xy);
@@ -65,3 +66,4 @@ fn display_fs(in: FullscreenOut) -> @location(0) vec4<f32> {
     }
     return vec4(false_colour(clamp(normalised(v), 0.0, 1.0)), 1.0);
 }
+// ANCHOR_END: display_fs

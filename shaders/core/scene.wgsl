@@ -65,18 +65,20 @@ fn scene_fs(in: SceneVarying) -> SceneOut {
     if in.normal.y > 0.99 && in.world_pos.y < 0.01 {
         albedo = grid_albedo(in.world_pos, albedo);
     }
+    // ANCHOR: scene_fs_out
     let n = normalize(in.normal);
     let l = frame.sun_dir.xyz;
     let n_dot_l = max(dot(n, l), 0.0);
     // Normal-scaled bias keeps grazing faces free of acne without peter-panning the boxes.
     let bias = 0.0015 + 0.004 * (1.0 - n_dot_l);
-    let lit = shadow_visibility(in.world_pos + n * 0.05, bias);
+    let lit = shadow_visibility(shadow_map, shadow_sampler, frame.sun_view_proj, in.world_pos + n * 0.05, bias);
     let sun = frame.sun_color.rgb * frame.sun_dir.w * n_dot_l * lit;
     let sky = frame.ambient.rgb * (0.6 + 0.4 * n.y);
     var out: SceneOut;
     out.color = vec4(albedo * (sun + sky), 1.0);
     out.distance = length(in.world_pos - frame.camera_pos.xyz);
     return out;
+    // ANCHOR_END: scene_fs_out
 }
 
 @vertex

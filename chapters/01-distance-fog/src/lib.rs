@@ -160,6 +160,7 @@ impl Chapter for DistanceFog {
     }
     // ANCHOR_END: render
 
+    // ANCHOR: figures
     fn figures(&self) -> Vec<Figure> {
         let fig =
             |name, view, settings: &[&'static str]| Figure { name, view, settings: settings.to_vec(), camera: None };
@@ -173,6 +174,7 @@ impl Chapter for DistanceFog {
             fig("visibility-50m", "final", &["falloff=exponential", "use_visibility=true", "visibility_m=50"]),
         ]
     }
+    // ANCHOR_END: figures
 
     fn plots(&self) -> Vec<(&'static str, String)> {
         let curve = |label: &str, color, f: &dyn Fn(f64) -> f64| Series {

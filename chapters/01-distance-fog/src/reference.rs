@@ -61,6 +61,7 @@ fn rgb(c: [f32; 4]) -> [f64; 3] {
 }
 
 impl ResolvedFog {
+    // ANCHOR: resolve
     pub fn new(p: &DistanceFogParams) -> Self {
         let mut fog = Self {
             falloff: p.falloff,
@@ -89,6 +90,7 @@ impl ResolvedFog {
         }
         fog
     }
+    // ANCHOR_END: resolve
 
     /// Per-channel (extinction, inscattering) at distance `d`, before the colour's alpha.
     pub fn amounts(&self, d: f64) -> ([f64; 3], [f64; 3]) {
@@ -101,18 +103,23 @@ impl ResolvedFog {
         ([f; 3], [f; 3])
     }
 
+    // ANCHOR: fog_factor
     /// The `fog-factor` view: the mean extinction, scaled by the colour's alpha.
     pub fn fog_factor(&self, d: f64) -> f64 {
         let (e, _) = self.amounts(d);
         self.amount * (e[0] + e[1] + e[2]) / 3.0
     }
+    // ANCHOR_END: fog_factor
 
+    // ANCHOR: composite
     /// The final colour: c (1 − a·ext) + fog · a·ins.
     pub fn composite(&self, scene: [f64; 3], fog_color: [f64; 3], d: f64) -> [f64; 3] {
         let (e, i) = self.amounts(d);
         std::array::from_fn(|k| scene[k] * (1.0 - self.amount * e[k]) + fog_color[k] * self.amount * i[k])
     }
+    // ANCHOR_END: composite
 
+    // ANCHOR: march_limit
     /// Distance (m) past which at most 1% of the fog lies; the glow's shadow march stops there.
     pub fn march_limit(&self) -> f64 {
         let ln100 = 100f64.ln();
@@ -126,6 +133,7 @@ impl ResolvedFog {
             }
         }
     }
+    // ANCHOR_END: march_limit
 }
 
 /// The glow added to the fog colour: max(v·l, 0)^exponent · sun colour · glow colour · weight.
@@ -145,6 +153,7 @@ pub fn glow(
 mod tests {
     use super::*;
 
+    // ANCHOR: invariant_test
     #[test]
     fn atmospheric_with_equal_coefficients_is_exponential() {
         for &rho in &[1e-4, 0.003, 0.02, 0.5] {
@@ -172,6 +181,7 @@ mod tests {
             }
         }
     }
+    // ANCHOR_END: invariant_test
 
     #[test]
     fn koschmieder_constants_match_the_literature() {
@@ -180,6 +190,7 @@ mod tests {
         assert!((extinction_from_visibility(1.0, 0.02) - 3.9120).abs() < 1e-4);
     }
 
+    // ANCHOR: visibility_test
     #[test]
     fn visibility_leaves_exactly_the_threshold_contrast_for_every_falloff() {
         for falloff in [Falloff::Linear, Falloff::Exponential, Falloff::ExponentialSquared, Falloff::Atmospheric] {
@@ -198,6 +209,7 @@ mod tests {
             }
         }
     }
+    // ANCHOR_END: visibility_test
 
     #[test]
     fn falloffs_are_monotonic_and_bounded() {

@@ -50,6 +50,7 @@ pub struct Figure {
     pub camera: Option<&'static str>,
 }
 
+// ANCHOR: chapter
 pub trait Chapter: Send {
     fn info(&self) -> ChapterInfo;
 
@@ -92,3 +93,4 @@ pub trait Chapter: Send {
         Vec::new()
     }
 }
+// ANCHOR_END: chapter

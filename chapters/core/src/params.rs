@@ -107,6 +107,7 @@ impl fmt::Display for ParamValue {
     }
 }
 
+// ANCHOR: visitor
 /// Receives each parameter of a chapter in turn, with mutable access to its value.
 pub trait ParamVisitor {
     fn float(&mut self, info: &ParamInfo, value: &mut f32);
@@ -119,6 +120,7 @@ pub trait ParamVisitor {
     /// Starts a named group of parameters (a heading in the panel).
     fn group(&mut self, _title: &'static str) {}
 }
+// ANCHOR_END: visitor
 
 /// An enum that is edited as a choice parameter.
 pub trait ChoiceParam: Copy {
@@ -150,10 +152,12 @@ macro_rules! choice_enum {
     };
 }
 
+// ANCHOR: parameters
 /// A chapter's parameter struct.
 pub trait Parameters: Serialize + DeserializeOwned + Clone + Default + Send + 'static {
     fn visit(&mut self, v: &mut dyn ParamVisitor);
 }
+// ANCHOR_END: parameters
 
 /// Anything whose parameters can be visited (typed structs and `dyn DynParameters` alike).
 pub trait Visit {
@@ -172,8 +176,6 @@ pub trait DynParameters: Visit + Send {
     /// Parses a RON value into a new set of parameters, checks every range, and only then
     /// replaces the current values. On error nothing changes.
     fn load_ron(&mut self, text: &str) -> Result<(), ParamError>;
-    /// As `load_ron`, from an already parsed RON value (a section of a preset file).
-    fn load_value(&mut self, value: ron::Value) -> Result<(), ParamError>;
     fn reset(&mut self);
     /// Every parameter with its default value.
     fn defaults(&self) -> Vec<(ParamInfo, ParamValue)>;
@@ -185,12 +187,6 @@ impl<T: Parameters> DynParameters for T {
     }
     fn load_ron(&mut self, text: &str) -> Result<(), ParamError> {
         let mut candidate: T = ron::from_str(text).map_err(|e| ParamError::Parse(e.to_string()))?;
-        check(&mut candidate)?;
-        *self = candidate;
-        Ok(())
-    }
-    fn load_value(&mut self, value: ron::Value) -> Result<(), ParamError> {
-        let mut candidate: T = value.into_rust().map_err(|e| ParamError::Parse(e.to_string()))?;
         check(&mut candidate)?;
         *self = candidate;
         Ok(())
@@ -215,6 +211,7 @@ pub enum ParamError {
     Parse(String),
 }
 
+// ANCHOR: collect
 /// Lists every parameter with its current value.
 pub fn collect(params: &mut dyn Visit) -> Vec<(ParamInfo, ParamValue)> {
     struct Collect(Vec<(ParamInfo, ParamValue)>);
@@ -240,6 +237,7 @@ pub fn collect(params: &mut dyn Visit) -> Vec<(ParamInfo, ParamValue)> {
     params.visit_all(&mut c);
     c.0
 }
+// ANCHOR_END: collect
 
 /// Checks every value against its range (and rejects NaN and infinities).
 pub fn check(params: &mut dyn Visit) -> Result<(), ParamError> {

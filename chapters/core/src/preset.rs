@@ -1,13 +1,14 @@
 //! Presets: a chapter's parameters, the scene settings and the camera in one RON file.
 //!
-//! ```ron
+//! ```text
 //! (
 //!     chapter: "distance-fog",
-//!     camera: Some((position: (0.0, 2.0, 0.0), yaw_deg: 0.0, pitch_deg: -2.0, fov_y_deg: 60.0)),
-//!     scene: Some((sun_elevation_deg: 10.0)),
+//!     camera: (position: (0.0, 2.0, 0.0), yaw_deg: 0.0, pitch_deg: -2.0, fov_y_deg: 60.0),
+//!     scene: (sun_elevation_deg: 10.0),
 //!     params: (falloff: "exponential", density: 0.02),
 //! )
 //! ```
+//! Every section but `chapter` is optional; missing parameters keep their defaults.
 //! Loading checks everything (syntax, names, ranges) before changing anything.
 
 use crate::camera::CameraPose;
@@ -24,9 +25,9 @@ struct PresetFile {
     #[serde(default)]
     camera: Option<CameraPose>,
     #[serde(default)]
-    scene: Option<ron::Value>,
+    scene: Option<Box<ron::value::RawValue>>,
     #[serde(default)]
-    params: Option<ron::Value>,
+    params: Option<Box<ron::value::RawValue>>,
 }
 
 /// Writes a preset file.
@@ -41,7 +42,7 @@ pub fn save(
     let camera = ron::ser::to_string_pretty(camera, pretty.clone())?;
     let scene = ron::ser::to_string_pretty(scene, pretty)?;
     let text = format!(
-        "(\n    chapter: {chapter_id:?},\n    camera: Some({}),\n    scene: Some({}),\n    params: {},\n)\n",
+        "(\n    chapter: {chapter_id:?},\n    camera: {},\n    scene: {},\n    params: {},\n)\n",
         indent(&camera),
         indent(&scene),
         indent(&params.to_ron())
@@ -73,7 +74,9 @@ pub fn apply(
     scene: &mut SceneSettings,
     params: &mut dyn DynParameters,
 ) -> Result<()> {
-    let file: PresetFile = ron::from_str(text).map_err(|e| anyhow!("cannot parse: {e}"))?;
+    // Implicit `Some`: `camera: (...)` and `camera: Some((...))` both read as given.
+    let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+    let file: PresetFile = options.from_str(text).map_err(|e| anyhow!("cannot parse: {e}"))?;
     if file.chapter != chapter_id {
         bail!("is for chapter {:?}, not {chapter_id:?}", file.chapter);
     }
@@ -86,11 +89,11 @@ pub fn apply(
     };
     let mut new_scene = scene.clone();
     if let Some(v) = file.scene {
-        DynParameters::load_value(&mut new_scene, v).map_err(|e| anyhow!("scene: {e}"))?;
+        DynParameters::load_ron(&mut new_scene, v.get_ron()).map_err(|e| anyhow!("scene: {e}"))?;
     }
     // Parameters go last: they are the only part that can still fail, and they apply atomically.
     if let Some(v) = file.params {
-        params.load_value(v).map_err(|e| anyhow!("params: {e}"))?;
+        params.load_ron(v.get_ron()).map_err(|e| anyhow!("params: {e}"))?;
     }
     *camera = new_camera;
     *scene = new_scene;

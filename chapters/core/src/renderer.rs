@@ -54,6 +54,7 @@ impl Renderer {
         self.display.rebind(gpu, &self.frame);
     }
 
+    // ANCHOR: reload
     /// Rebuilds the core's pipelines and the chapter's. Nothing changes where a build fails.
     pub fn reload_shaders(
         &mut self,
@@ -65,7 +66,9 @@ impl Renderer {
         self.display.reload(gpu, shaders)?;
         chapter.create_gpu(gpu, &self.frame.layouts, shaders)
     }
+    // ANCHOR_END: reload
 
+    // ANCHOR: display_settings
     /// How the chapter's `view` is displayed (with the chapter's range override).
     pub fn display_settings(
         chapter: &mut dyn Chapter,
@@ -80,7 +83,9 @@ impl Renderer {
         };
         DisplaySettings { kind: info.kind, range, exposure_ev: scene.exposure_ev, legend }
     }
+    // ANCHOR_END: display_settings
 
+    // ANCHOR: render
     /// Records and submits one frame into `output`. Returns per-pass times when the timing mode
     /// gives them at once (CPU split); timestamp times arrive through `self.timer`.
     pub fn render(
@@ -108,4 +113,5 @@ impl Renderer {
         self.display.record(gpu, &mut passes, &display, output);
         passes.submit()
     }
+    // ANCHOR_END: render
 }

@@ -22,6 +22,7 @@ pub struct SceneBox {
 pub const GROUND_HALF_SIZE_M: f32 = 1000.0;
 pub const GROUND_ALBEDO: [f32; 3] = [0.55, 0.55, 0.52];
 
+// ANCHOR: scene_boxes
 /// Boxes centred 10, 25, 50, 100 and 200 m down −Z, plus the tower.
 pub fn scene_boxes() -> Vec<SceneBox> {
     let cube = |x: f32, z: f32, side: f32, albedo: [f32; 3]| SceneBox {
@@ -39,6 +40,7 @@ pub fn scene_boxes() -> Vec<SceneBox> {
         SceneBox { min: Vec3::new(40.0, 0.0, -160.0), max: Vec3::new(52.0, 40.0, -148.0), albedo: [0.6, 0.55, 0.5] },
     ]
 }
+// ANCHOR_END: scene_boxes
 
 #[repr(C)]
 #[derive(Clone, Copy, Pod, Zeroable)]

@@ -128,6 +128,7 @@ impl ShaderStore {
         Ok(composed)
     }
 
+    // ANCHOR: inline
     fn inline(
         &self,
         path: &str,
@@ -155,6 +156,7 @@ impl ShaderStore {
         stack.pop();
         Ok(())
     }
+    // ANCHOR_END: inline
 }
 
 /// Creates a wgpu shader module from a validated composition.

@@ -46,6 +46,7 @@ impl TimeControl {
         self.pending_steps += 1;
     }
 
+    // ANCHOR: tick
     /// Called once per displayed frame with the real elapsed time. Returns the simulation time
     /// step to apply this frame, or `None` when time stands still.
     pub fn tick(&mut self, real_dt: f32) -> Option<f32> {
@@ -66,6 +67,7 @@ impl TimeControl {
         self.frame += 1;
         dt
     }
+    // ANCHOR_END: tick
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ use std::time::Instant;
 /// The most passes timed in one frame.
 pub const MAX_TIMED_PASSES: u32 = 32;
 
+// ANCHOR: timing_mode
 /// How passes are timed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimingMode {
@@ -29,6 +30,7 @@ impl TimingMode {
         if gpu.is_cpu() || !gpu.timestamps { TimingMode::CpuSplit } else { TimingMode::Timestamps }
     }
 }
+// ANCHOR_END: timing_mode
 
 /// Times of one frame's passes, in milliseconds, in recording order.
 #[derive(Clone, Debug, Default)]
@@ -163,6 +165,7 @@ impl<'a> PassRecorder<'a> {
         Some((&t.queries, i * 2))
     }
 
+    // ANCHOR: split
     fn begin_split(&mut self) -> Option<Instant> {
         (self.mode == TimingMode::CpuSplit).then(|| {
             self.flush();
@@ -184,6 +187,7 @@ impl<'a> PassRecorder<'a> {
         }
         self.gpu.wait();
     }
+    // ANCHOR_END: split
 
     /// Records one compute pass.
     pub fn compute(&mut self, label: &str, f: impl FnOnce(&mut wgpu::ComputePass)) {

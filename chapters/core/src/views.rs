@@ -4,6 +4,7 @@
 //! pass then tonemaps colour views or maps scalar views through a false-colour map with a legend.
 //! Captures save both: PNG as displayed, EXR with the raw values.
 
+// ANCHOR: view_kind
 /// False-colour maps for scalar views.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ColorMap {
@@ -20,6 +21,7 @@ pub enum ViewKind {
     /// One quantity, stored in the red channel, shown in false colour between `min` and `max`.
     Scalar { min: f32, max: f32, unit: &'static str, map: ColorMap, log: bool },
 }
+// ANCHOR_END: view_kind
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ViewInfo {

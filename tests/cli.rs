@@ -1,0 +1,79 @@
+//! The command line as a user meets it: `list` output, and bad input of every kind giving one
+//! clear error line and a non-zero exit, never a panic.
+
+use std::process::Command;
+
+fn fogbook(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_fogbook")).args(args).output().unwrap();
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+#[test]
+fn list_prints_chapters_views_and_parameters() {
+    let (ok, stdout, _) = fogbook(&["list"]);
+    assert!(ok);
+    insta::assert_snapshot!("list", stdout);
+}
+
+/// Runs a command that must fail; returns its error line.
+fn fails(args: &[&str]) -> String {
+    let (ok, _, stderr) = fogbook(args);
+    assert!(!ok, "{args:?} should fail");
+    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error")).collect();
+    assert_eq!(errors.len(), 1, "{args:?}: expected one error line, got: {stderr}");
+    errors[0].to_string()
+}
+
+#[test]
+fn bad_input_gives_one_clear_error() {
+    let out = std::env::temp_dir().join("fogbook-cli-test.png");
+    let out = out.to_str().unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (&["render", "--chapter", "nope", "--out", out], "unknown chapter"),
+        (&["render", "--view", "nope", "--out", out], "unknown view"),
+        (&["render", "--set", "nope=1", "--out", out], "unknown parameter"),
+        (&["render", "--set", "density=2", "--out", out], "out of range"),
+        (&["render", "--set", "density=NaN", "--out", out], "finite"),
+        (&["render", "--set", "density=inf", "--out", out], "finite"),
+        (&["render", "--set", "falloff=cubic", "--out", out], "linear | exponential"),
+        (&["render", "--set", "density", "--out", out], "name=value"),
+        (&["render", "--set", "scene.sun_elevation_deg=200", "--out", out], "out of range"),
+        (&["render", "--size", "0x100", "--out", out], "zero"),
+        (&["render", "--size", "100000x100", "--out", out], "exceeds"),
+        (&["render", "--size", "big", "--out", out], "WIDTHxHEIGHT"),
+        (&["render", "--camera", "1,2,NaN,0,0", "--out", out], "finite"),
+        (&["render", "--camera", "1,2", "--out", out], "5 or 6 numbers"),
+        (&["render", "--out", "/nonexistent-folder/x.png"], "does not exist"),
+        (&["render", "--out", "image.jpg"], ".png or .exr"),
+        (&["render", "--frames", "0", "--out", out], "frames"),
+        (&["render", "--time", "NaN", "--out", out], "time"),
+        (&["render", "--preset", "/nonexistent.ron", "--out", out], "preset"),
+        (&["bench", "--chapters", "nope"], "unknown chapter"),
+    ];
+    for (args, expected) in cases {
+        let line = fails(args);
+        assert!(line.contains(expected), "{args:?}: {line:?} should mention {expected:?}");
+    }
+}
+
+#[test]
+fn render_writes_png_and_exr() {
+    let dir = std::env::temp_dir().join(format!("fogbook-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let png = dir.join("fog.png");
+    let exr = dir.join("fog.exr");
+    let (ok, stdout, stderr) =
+        fogbook(&["render", "--view", "fog-factor", "--size", "64x36", "--set", "falloff=exponential", "--out", png.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("wrote"));
+    let img = image::open(&png).unwrap();
+    assert_eq!((img.width(), img.height()), (64, 36));
+    let (ok, _, stderr) = fogbook(&["render", "--view", "distance", "--size", "64x36", "--out", exr.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    let raw = image::open(&exr).unwrap().to_rgba32f();
+    // Raw values, not colours: distances in metres, far beyond 1.
+    let max = raw.pixels().map(|p| p[0]).fold(0.0f32, f32::max);
+    assert_eq!(max, 4000.0, "sky pixels hold the sky distance");
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -1,0 +1,52 @@
+//! Shader hot reload: a broken shader is reported with its file and line, and the last good
+//! pipelines keep rendering the same image; fixing the file brings the change in.
+
+mod common;
+
+use common::*;
+use fogbook::state::Setup;
+use fogbook_core::shaders::ShaderStore;
+use fogbook_core::time::TimeControl;
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(e.file_name());
+        if e.path().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn broken_shader_keeps_the_last_good_pipeline() {
+    let root = std::env::temp_dir().join(format!("fogbook-hot-reload-{}", std::process::id()));
+    copy_dir(&ShaderStore::discover().disk_root.unwrap(), &root);
+    let mut h = headless([64, 36]);
+    h.shaders = ShaderStore { disk_root: Some(root.clone()) };
+    let mut setup = Setup::new("distance-fog").unwrap();
+    h.prepare(setup.chapter.as_mut()).unwrap();
+    let mut frame = |h: &mut fogbook_core::headless::Headless, setup: &mut Setup| {
+        let mut t = TimeControl::fixed(0.0);
+        h.run(setup.chapter.as_mut(), &setup.camera, &setup.scene, &mut t, 0, 1);
+        h.capture().unwrap().display
+    };
+    let good = frame(&mut h, &mut setup);
+
+    let fog = root.join("01-distance-fog/distance_fog.wgsl");
+    let original = std::fs::read_to_string(&fog).unwrap();
+    std::fs::write(&fog, original.replace("let a = fog.color.a;", "let a = fog.color.a +;")).unwrap();
+    let err = h.renderer.reload_shaders(&h.gpu, &h.shaders, setup.chapter.as_mut()).unwrap_err();
+    let msg = format!("{err:#}");
+    assert!(msg.contains("01-distance-fog/distance_fog.wgsl:"), "{msg}");
+    assert_eq!(frame(&mut h, &mut setup), good, "the last good pipeline keeps running");
+
+    // A visible edit: no fog at all.
+    std::fs::write(&fog, original.replace("let a = fog.color.a;", "let a = 0.0;")).unwrap();
+    h.renderer.reload_shaders(&h.gpu, &h.shaders, setup.chapter.as_mut()).unwrap();
+    let edited = frame(&mut h, &mut setup);
+    assert_ne!(edited, good, "the edit shows");
+    let _ = std::fs::remove_dir_all(root);
+}

@@ -1,0 +1,51 @@
+//! Presets round-trip, and a malformed or out-of-range file changes nothing.
+
+use fogbook::state::Setup;
+use fogbook_core::camera::CameraPose;
+use fogbook_core::preset;
+
+fn temp(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("fogbook-preset-{}-{name}", std::process::id()))
+}
+
+#[test]
+fn save_then_load_restores_everything() {
+    let mut a = Setup::new("distance-fog").unwrap();
+    a.set("falloff=atmospheric").unwrap();
+    a.set("glow_exponent=32").unwrap();
+    a.set("scene.sun_elevation_deg=25").unwrap();
+    a.camera = CameraPose::parse("1,2,3,40,-5,50").unwrap();
+    let path = temp("roundtrip.ron");
+    preset::save(&path, "distance-fog", &a.camera, &a.scene, a.chapter.params()).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    insta::assert_snapshot!("preset_file", text);
+
+    let mut b = Setup::new("distance-fog").unwrap();
+    b.apply(Some(&path), &[], None).unwrap();
+    assert_eq!(b.camera, a.camera);
+    assert_eq!(b.scene, a.scene);
+    assert_eq!(b.chapter.params().to_ron(), a.chapter.params().to_ron());
+    let _ = std::fs::remove_file(path);
+}
+
+#[test]
+fn bad_files_change_nothing() {
+    let cases = [
+        ("syntax.ron", "(chapter: \"distance-fog\", params: (density: ", "parse"),
+        ("range.ron", "(chapter: \"distance-fog\", camera: Some((position: (9.0, 9.0, 9.0), yaw_deg: 0.0, pitch_deg: 0.0, fov_y_deg: 60.0)), params: (density: 5.0))", "out of range"),
+        ("unknown.ron", "(chapter: \"distance-fog\", params: (densty: 0.1))", "densty"),
+        ("chapter.ron", "(chapter: \"smoke\", params: ())", "not \"distance-fog\""),
+        ("scene.ron", "(chapter: \"distance-fog\", scene: Some((sun_elevation_deg: 1000.0)))", "out of range"),
+        ("camera.ron", "(chapter: \"distance-fog\", camera: Some((position: (0.0, 1.0, 0.0), yaw_deg: 0.0, pitch_deg: 120.0, fov_y_deg: 60.0)))", "pitch"),
+    ];
+    for (name, text, expected) in cases {
+        let path = temp(name);
+        std::fs::write(&path, text).unwrap();
+        let mut s = Setup::new("distance-fog").unwrap();
+        let before = (s.camera, s.scene.clone(), s.chapter.params().to_ron());
+        let err = format!("{:#}", s.apply(Some(&path), &[], None).unwrap_err());
+        assert!(err.contains(expected), "{name}: {err}");
+        assert_eq!((s.camera, s.scene.clone(), s.chapter.params().to_ron()), before, "{name} changed the state");
+        let _ = std::fs::remove_file(path);
+    }
+}

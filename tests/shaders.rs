@@ -1,0 +1,53 @@
+//! Every WGSL file parses and validates with naga, with no GPU: shared modules on their own,
+//! entry files after composition. Also checks that composition errors name the right file.
+
+use fogbook::registry;
+use fogbook_core::shaders::ShaderStore;
+
+#[test]
+fn every_shader_file_validates() {
+    let store = ShaderStore::discover();
+    let mut checked = 0;
+    for path in ShaderStore::all_files() {
+        let composed = store.compose(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        composed.validate().unwrap_or_else(|e| panic!("{e}"));
+        checked += 1;
+    }
+    assert!(checked >= 9, "only {checked} shader files found");
+}
+
+#[test]
+fn disk_and_embedded_copies_agree() {
+    let disk = ShaderStore::discover();
+    assert!(disk.disk_root.is_some(), "tests run from a checkout with shaders/ on disk");
+    let embedded = ShaderStore::embedded();
+    for path in ShaderStore::all_files() {
+        assert_eq!(disk.read(path).unwrap(), embedded.read(path).unwrap(), "{path}: rebuild to refresh the embedded copy");
+    }
+}
+
+#[test]
+fn every_chapter_shader_exists_and_validates() {
+    let store = ShaderStore::discover();
+    for chapter in registry::chapters() {
+        for path in chapter.shader_files() {
+            store.load(path).unwrap_or_else(|e| panic!("{}: {e}", chapter.info().id));
+        }
+    }
+}
+
+#[test]
+fn errors_point_at_the_file_and_line_that_hold_them() {
+    let dir = std::env::temp_dir().join(format!("fogbook-shader-error-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("common")).unwrap();
+    let store = ShaderStore::discover();
+    std::fs::write(dir.join("common/frame.wgsl"), store.read("common/frame.wgsl").unwrap()).unwrap();
+    std::fs::write(dir.join("broken.wgsl"), "// #import common/frame.wgsl\n\nfn f() -> f32 {\n    return undefined_thing;\n}\n").unwrap();
+    let broken = ShaderStore { disk_root: Some(dir.clone()) };
+    let err = broken.load("broken.wgsl").err().expect("must fail").to_string();
+    assert!(err.starts_with("broken.wgsl:4:"), "{err}");
+    std::fs::write(dir.join("cycle.wgsl"), "// #import cycle.wgsl\n").unwrap();
+    assert!(broken.load("cycle.wgsl").is_err());
+    assert!(broken.load("missing.wgsl").is_err());
+    let _ = std::fs::remove_dir_all(dir);
+}
