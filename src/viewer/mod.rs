@@ -131,12 +131,16 @@ impl App {
             .get_default_config(&gpu.adapter, size.width.max(1), size.height.max(1))
             .ok_or_else(|| anyhow!("the surface is not supported by {}", gpu.describe()))?;
         let caps = surface.get_capabilities(&gpu.adapter);
-        config.format = caps.formats.iter().copied().find(|f| f.is_srgb()).unwrap_or(config.format);
+        // The surface is linear (egui blends in gamma space and wants that); the display pass
+        // writes through an sRGB view of the same texture, so the hardware encodes its output.
+        config.format = caps.formats.iter().copied().find(|f| !f.is_srgb() && f.add_srgb_suffix().is_srgb()).unwrap_or(config.format);
+        config.view_formats = vec![config.format.add_srgb_suffix()];
         config.present_mode = wgpu::PresentMode::AutoVsync;
         surface.configure(&gpu.device, &config);
         let shaders = ShaderStore::discover();
-        let mut renderer = Renderer::new(&gpu, &shaders, [config.width, config.height], config.format)?;
-        renderer.timing = if gpu.timestamps && !gpu.is_cpu() { TimingMode::Timestamps } else { TimingMode::Off };
+        let mut renderer = Renderer::new(&gpu, &shaders, [config.width, config.height], config.format.add_srgb_suffix())?;
+        // Software drivers get per-pass CPU timing (their timestamps are misattributed).
+        renderer.timing = TimingMode::best_for(&gpu);
         self.viewer.setup.chapter.create_gpu(&gpu, &renderer.frame.layouts, &shaders)?;
         let watcher = shaders.disk_root.as_deref().and_then(ShaderWatcher::new);
         let egui_ctx = egui::Context::default();
@@ -202,7 +206,11 @@ impl App {
             }
             _ => return,
         };
-        let target = frame.texture.create_view(&Default::default());
+        let target = frame.texture.create_view(&wgpu::TextureViewDescriptor {
+            format: Some(gfx.config.format.add_srgb_suffix()),
+            ..Default::default()
+        });
+        let ui_target = frame.texture.create_view(&Default::default());
         let req = FrameRequest {
             camera: &v.setup.camera,
             scene: &v.setup.scene,
@@ -229,7 +237,7 @@ impl App {
             .collect();
         let mut requests = panels::UiRequests::default();
         let visible = v.ui_visible;
-        let output = gfx.egui_ctx.run_ui(raw_input, |ui| {
+        let mut output = gfx.egui_ctx.run_ui(raw_input, |ui| {
             if visible {
                 requests = panels::side_panel(ui, v, &chapter_ids);
             }
@@ -240,9 +248,9 @@ impl App {
             size_in_pixels: [gfx.config.width, gfx.config.height],
             pixels_per_point: output.pixels_per_point,
         };
-        for (id, deltas) in &output.textures_delta.set {
-            for delta in deltas {
-                gfx.egui_renderer.update_texture(&gfx.gpu.device, &gfx.gpu.queue, *id, delta);
+        for (id, deltas) in output.textures_delta.set.drain() {
+            for delta in &deltas {
+                gfx.egui_renderer.update_texture(&gfx.gpu.device, &gfx.gpu.queue, id, delta);
             }
         }
         let mut encoder = gfx.gpu.device.create_command_encoder(&Default::default());
@@ -251,7 +259,7 @@ impl App {
             let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("egui"),
                 color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &target,
+                    view: &ui_target,
                     depth_slice: None,
                     resolve_target: None,
                     ops: wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store },
@@ -264,8 +272,8 @@ impl App {
             gfx.egui_renderer.render(&mut pass.forget_lifetime(), &jobs, &screen);
         }
         gfx.gpu.queue.submit(extra.into_iter().chain([encoder.finish()]));
-        for id in &output.textures_delta.free {
-            gfx.egui_renderer.free_texture(id);
+        for id in output.textures_delta.free.drain() {
+            gfx.egui_renderer.free_texture(&id);
         }
         gfx.gpu.queue.present(frame);
         self.handle_requests(requests);

@@ -48,7 +48,7 @@ pub fn side_panel(ui: &mut egui::Ui, v: &mut Viewer, chapter_ids: &[(String, Str
             ui.separator();
             ui.strong("Time (P pause, N step)");
             ui.horizontal(|ui| {
-                if ui.button(if v.time.paused { "▶ Resume" } else { "⏸ Pause" }).clicked() {
+                if ui.button(if v.time.paused { "Resume" } else { "Pause" }).clicked() {
                     v.time.toggle_pause();
                 }
                 if ui.button("Step").clicked() {
@@ -105,7 +105,7 @@ pub fn side_panel(ui: &mut egui::Ui, v: &mut Viewer, chapter_ids: &[(String, Str
                     ui.small(format!("clock: {}", t.source));
                 }
                 None => {
-                    ui.label("(no timestamps on this device)");
+                    ui.label("(waiting for the first timings)");
                 }
             }
             ui.label(format!("frame {:.2} ms (CPU)", v.frame_ms));
