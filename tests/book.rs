@@ -52,9 +52,12 @@ fn every_include_resolves_to_non_empty_text() {
                 _ => (spec, None),
             };
             let path = md.parent().unwrap().join(file);
-            let source = std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("{}: include of missing {}", md.display(), path.display()));
+            let source = std::fs::read_to_string(&path)
+                .unwrap_or_else(|_| panic!("{}: include of missing {}", md.display(), path.display()));
             let body = match anchor {
-                Some(a) => anchored(&source, a).unwrap_or_else(|| panic!("{}: no anchor {a:?} in {file}", md.display())),
+                Some(a) => {
+                    anchored(&source, a).unwrap_or_else(|| panic!("{}: no anchor {a:?} in {file}", md.display()))
+                }
                 None => source,
             };
             assert!(!body.trim().is_empty(), "{}: {spec} includes nothing", md.display());

@@ -151,7 +151,8 @@ fn atmospheric_channels_match_the_reference() {
 fn final_image_is_the_reference_composite_of_scene_and_fog_colour() {
     let sets = &["falloff=atmospheric", "color=0.9,0.8,0.7,0.8"][..];
     let fog = ResolvedFog::new(&params(sets));
-    let (d, scene, fog_color, fin) = (raw("distance", sets), raw("scene", sets), raw("fog-color", sets), raw("final", sets));
+    let (d, scene, fog_color, fin) =
+        (raw("distance", sets), raw("scene", sets), raw("fog-color", sets), raw("final", sets));
     for y in 0..SIZE[1] {
         for x in 0..SIZE[0] {
             let c = |img: &FloatImage| {
@@ -161,7 +162,12 @@ fn final_image_is_the_reference_composite_of_scene_and_fog_colour() {
             let want = fog.composite(c(&scene), c(&fog_color), d.pixel(x, y)[0] as f64);
             let got = c(&fin);
             for k in 0..3 {
-                assert!((got[k] - want[k]).abs() <= 1e-5 * (1.0 + want[k].abs()), "({x},{y}) ch {k}: {} vs {}", got[k], want[k]);
+                assert!(
+                    (got[k] - want[k]).abs() <= 1e-5 * (1.0 + want[k].abs()),
+                    "({x},{y}) ch {k}: {} vs {}",
+                    got[k],
+                    want[k]
+                );
             }
         }
     }
@@ -181,7 +187,13 @@ fn unshadowed_glow_matches_the_reference() {
         for x in 0..SIZE[0] {
             let dir = ray_for(camera, x, y).1;
             let sc = scene.sun_color.map(|c| c as f64);
-            let want = reference::glow(dir.into(), sun.into(), p.glow_exponent as f64, [sc[0], sc[1], sc[2]], p.glow_color.map(|c| c as f64));
+            let want = reference::glow(
+                dir.into(),
+                sun.into(),
+                p.glow_exponent as f64,
+                [sc[0], sc[1], sc[2]],
+                p.glow_color.map(|c| c as f64),
+            );
             let got = img.pixel(x, y);
             for k in 0..3 {
                 assert!((got[k] as f64 - want[k]).abs() < 2e-5, "({x},{y}) ch {k}: {} vs {}", got[k], want[k]);
@@ -196,13 +208,20 @@ fn unshadowed_glow_matches_the_reference() {
 fn the_tower_shadow_masks_the_glow() {
     // Looking at the sun past the tower: part of the view lies in its shadow volume.
     let camera = "0,2,0,-20,5,60";
-    let shadowed = render("distance-fog", "glow-shadow", &["falloff=exponential", "density=0.01"], Some(camera), SIZE).raw;
+    let shadowed =
+        render("distance-fog", "glow-shadow", &["falloff=exponential", "density=0.01"], Some(camera), SIZE).raw;
     let (lo, hi, bad) = shadowed.red_stats();
     assert_eq!(bad, 0);
     assert!(hi <= 1.0 + 1e-6 && lo >= 0.0, "a fraction: {lo}..{hi}");
     assert!(lo < 0.5, "some rays should be mostly in the tower's shadow (min lit share {lo})");
-    let unshadowed =
-        render("distance-fog", "glow-shadow", &["falloff=exponential", "density=0.01", "glow_shadowed=false"], Some(camera), SIZE).raw;
+    let unshadowed = render(
+        "distance-fog",
+        "glow-shadow",
+        &["falloff=exponential", "density=0.01", "glow_shadowed=false"],
+        Some(camera),
+        SIZE,
+    )
+    .raw;
     assert_eq!(unshadowed.red_stats().0, 1.0, "without masking every ray is fully lit");
 }
 

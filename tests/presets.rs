@@ -32,11 +32,19 @@ fn save_then_load_restores_everything() {
 fn bad_files_change_nothing() {
     let cases = [
         ("syntax.ron", "(chapter: \"distance-fog\", params: (density: ", "parse"),
-        ("range.ron", "(chapter: \"distance-fog\", camera: Some((position: (9.0, 9.0, 9.0), yaw_deg: 0.0, pitch_deg: 0.0, fov_y_deg: 60.0)), params: (density: 5.0))", "out of range"),
+        (
+            "range.ron",
+            "(chapter: \"distance-fog\", camera: Some((position: (9.0, 9.0, 9.0), yaw_deg: 0.0, pitch_deg: 0.0, fov_y_deg: 60.0)), params: (density: 5.0))",
+            "out of range",
+        ),
         ("unknown.ron", "(chapter: \"distance-fog\", params: (densty: 0.1))", "densty"),
         ("chapter.ron", "(chapter: \"smoke\", params: ())", "not \"distance-fog\""),
         ("scene.ron", "(chapter: \"distance-fog\", scene: Some((sun_elevation_deg: 1000.0)))", "out of range"),
-        ("camera.ron", "(chapter: \"distance-fog\", camera: Some((position: (0.0, 1.0, 0.0), yaw_deg: 0.0, pitch_deg: 120.0, fov_y_deg: 60.0)))", "pitch"),
+        (
+            "camera.ron",
+            "(chapter: \"distance-fog\", camera: Some((position: (0.0, 1.0, 0.0), yaw_deg: 0.0, pitch_deg: 120.0, fov_y_deg: 60.0)))",
+            "pitch",
+        ),
     ];
     for (name, text, expected) in cases {
         let path = temp(name);

@@ -22,7 +22,11 @@ fn disk_and_embedded_copies_agree() {
     assert!(disk.disk_root.is_some(), "tests run from a checkout with shaders/ on disk");
     let embedded = ShaderStore::embedded();
     for path in ShaderStore::all_files() {
-        assert_eq!(disk.read(path).unwrap(), embedded.read(path).unwrap(), "{path}: rebuild to refresh the embedded copy");
+        assert_eq!(
+            disk.read(path).unwrap(),
+            embedded.read(path).unwrap(),
+            "{path}: rebuild to refresh the embedded copy"
+        );
     }
 }
 
@@ -42,7 +46,11 @@ fn errors_point_at_the_file_and_line_that_hold_them() {
     std::fs::create_dir_all(dir.join("common")).unwrap();
     let store = ShaderStore::discover();
     std::fs::write(dir.join("common/frame.wgsl"), store.read("common/frame.wgsl").unwrap()).unwrap();
-    std::fs::write(dir.join("broken.wgsl"), "// #import common/frame.wgsl\n\nfn f() -> f32 {\n    return undefined_thing;\n}\n").unwrap();
+    std::fs::write(
+        dir.join("broken.wgsl"),
+        "// #import common/frame.wgsl\n\nfn f() -> f32 {\n    return undefined_thing;\n}\n",
+    )
+    .unwrap();
     let broken = ShaderStore { disk_root: Some(dir.clone()) };
     let err = broken.load("broken.wgsl").err().expect("must fail").to_string();
     assert!(err.starts_with("broken.wgsl:4:"), "{err}");

@@ -47,7 +47,10 @@ fn snapshot_comparison_rejects_a_ten_percent_density_change() {
     assert_eq!(flip_mean(&base.display, &same.display), 0.0, "rendering is deterministic");
     let changed = flip_mean(&base.display, &denser.display);
     eprintln!("FLIP mean of a 10% density change: {changed:.4}");
-    assert!(changed > FLIP_TOLERANCE, "a 10% density change scores only {changed}, under the tolerance {FLIP_TOLERANCE}");
+    assert!(
+        changed > FLIP_TOLERANCE,
+        "a 10% density change scores only {changed}, under the tolerance {FLIP_TOLERANCE}"
+    );
 }
 
 #[test]

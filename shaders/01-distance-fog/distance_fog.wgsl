@@ -13,93 +13,8 @@
 // Output: the debug view selected by `fog.view` into `view_out`.
 // ANCHOR: imports
 // #import common/scene_inputs.wgsl
-// #import common/shadow.wgsl
-// #import common/noise.wgsl
+// #import 01-distance-fog/fog_functions.wgsl
 // ANCHOR_END: imports
-
-// ANCHOR: uniform
-struct FogParams {
-    color: vec4<f32>,        // rgb: fog colour (linear); a: how much of the fog is applied
-    extinction: vec4<f32>,   // rgb: β_e (1/m), atmospheric falloff only
-    inscattering: vec4<f32>, // rgb: β_i (1/m), atmospheric falloff only
-    glow_color: vec4<f32>,   // rgb: glow colour; a: its weight
-    shape: vec4<f32>,        // x: start (m); y: end (m); z: density ρ (1/m); w: glow exponent
-    march: vec4<f32>,        // x: distance (m) past which 99% of the fog lies; shadow marching stops there
-    mode: vec4<u32>,         // x: falloff (0 linear, 1 exp, 2 exp², 3 atmospheric);
-                             // y: shadow-mask the glow; z: shadow steps; w: debug view
-}
-// ANCHOR_END: uniform
-
-@group(2) @binding(0) var<uniform> fog: FogParams;
-
-const FALLOFF_LINEAR: u32 = 0u;
-const FALLOFF_EXPONENTIAL: u32 = 1u;
-const FALLOFF_EXPONENTIAL_SQUARED: u32 = 2u;
-
-// ANCHOR: falloff
-// Extinction (how much of the surface is hidden) and inscattering (how much fog colour is
-// added), per channel, at distance d.
-struct FogAmount {
-    extinction: vec3<f32>,
-    inscattering: vec3<f32>,
-}
-
-fn fog_amount(d: f32) -> FogAmount {
-    var f: f32;
-    switch fog.mode.x {
-        case FALLOFF_LINEAR: {
-            let span = max(fog.shape.y - fog.shape.x, 1e-6);
-            f = 1.0 - clamp((fog.shape.y - d) / span, 0.0, 1.0);
-        }
-        case FALLOFF_EXPONENTIAL: {
-            f = 1.0 - exp(-fog.shape.z * d);
-        }
-        case FALLOFF_EXPONENTIAL_SQUARED: {
-            let x = fog.shape.z * d;
-            f = 1.0 - exp(-x * x);
-        }
-        default: { // atmospheric: separate coefficients per channel
-            return FogAmount(
-                vec3(1.0) - exp(-d * fog.extinction.rgb),
-                vec3(1.0) - exp(-d * fog.inscattering.rgb),
-            );
-        }
-    }
-    return FogAmount(vec3(f), vec3(f));
-}
-// ANCHOR_END: falloff
-
-// ANCHOR: glow
-// Share of the fog in front of the surface that the sun reaches (1 without shadow masking).
-fn glow_lit_fraction(dir: vec3<f32>, d: f32, pixel: vec2<f32>) -> f32 {
-    if fog.mode.y == 0u {
-        return 1.0;
-    }
-    let steps = max(fog.mode.z, 1u);
-    let jitter = interleaved_gradient_noise(pixel);
-    let t_end = min(d, fog.march.x);
-    var lit = 0.0;
-    var previous = 0.0;
-    for (var i = 1u; i <= steps; i++) {
-        let t = t_end * f32(i) / f32(steps);
-        let f_here = dot(fog_amount(t).inscattering, vec3(1.0 / 3.0));
-        let weight = f_here - previous; // the fog held between the previous sample and this one
-        previous = f_here;
-        let p = frame.camera_pos.xyz + dir * (t_end * (f32(i) - jitter) / f32(steps));
-        lit += weight * shadow_visibility(shadow_map, shadow_sampler, frame.sun_view_proj, p, 0.002);
-    }
-    // Fog beyond the marched range (at most 1% of it) counts as lit.
-    let total = dot(fog_amount(d).inscattering, vec3(1.0 / 3.0));
-    lit += total - previous;
-    return select(1.0, lit / total, total > 1e-6);
-}
-
-// Radiance the sun adds to the fog colour when looking towards it.
-fn glow_term(dir: vec3<f32>) -> vec3<f32> {
-    let towards_sun = max(dot(dir, frame.sun_dir.xyz), 0.0);
-    return pow(towards_sun, fog.shape.w) * frame.sun_color.rgb * fog.glow_color.rgb * fog.glow_color.a;
-}
-// ANCHOR_END: glow
 
 // Debug views, in the order of `DistanceFog::views()`.
 const VIEW_FINAL: u32 = 0u;
@@ -111,6 +26,10 @@ const VIEW_INSCATTERING_R: u32 = 7u;
 const VIEW_FOG_COLOR: u32 = 10u;
 const VIEW_GLOW: u32 = 11u;
 const VIEW_GLOW_SHADOW: u32 = 12u;
+
+// Glow radiance below which the shadow march is skipped: under 1/40 of an 8-bit step at
+// exposure 0, so skipping it cannot change a displayed pixel.
+const GLOW_VISIBLE: f32 = 1e-4;
 
 // ANCHOR: main
 @compute @workgroup_size(8, 8, 1)
@@ -127,12 +46,17 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let a = fog.color.a;
     let view = fog.mode.w;
 
-    // The glow is only needed by the views that show it.
+    // The glow is only needed by the views that show it, and the shadow march only where the
+    // glow is visible at all (it falls off as a power of the angle to the sun); the
+    // glow-shadow view always marches, to show the whole lit-share field.
     var glow = vec3(0.0);
     var lit = 1.0;
     if view == VIEW_FINAL || view >= VIEW_FOG_COLOR {
-        lit = glow_lit_fraction(dir, d, vec2<f32>(id.xy));
-        glow = glow_term(dir) * lit;
+        let unmasked = glow_term(dir);
+        if view == VIEW_GLOW_SHADOW || max(unmasked.r, max(unmasked.g, unmasked.b)) > GLOW_VISIBLE {
+            lit = glow_lit_fraction(dir, d, vec2<f32>(id.xy));
+        }
+        glow = unmasked * lit;
     }
     let fog_color = fog.color.rgb + glow;
 

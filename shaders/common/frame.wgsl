@@ -14,6 +14,12 @@ struct Frame {
     ambient: vec4<f32>,      // rgb: ambient sky colour (linear); w: unused
     viewport: vec4<f32>,     // width, height, 1/width, 1/height (pixels)
     misc: vec4<f32>,         // x: time (s); y: frame index; z: sky distance (m); w: exposure (EV)
+    // Camera basis for view rays: forward (unit), and right / up scaled so that
+    // forward + ndc.x·right + ndc.y·up passes through the pixel. More precise than unprojecting
+    // through `inv_view_proj`, whose far-plane point loses digits in f32.
+    cam_forward: vec4<f32>,
+    cam_right: vec4<f32>,
+    cam_up: vec4<f32>,
 }
 // ANCHOR_END: frame
 
@@ -21,7 +27,5 @@ struct Frame {
 fn view_ray_dir(frame: Frame, pixel: vec2<f32>) -> vec3<f32> {
     let uv = (pixel + vec2(0.5)) * frame.viewport.zw;
     let ndc = vec2(uv.x * 2.0 - 1.0, 1.0 - uv.y * 2.0);
-    let far = frame.inv_view_proj * vec4(ndc, 1.0, 1.0);
-    let near = frame.inv_view_proj * vec4(ndc, 0.0, 1.0);
-    return normalize(far.xyz / far.w - near.xyz / near.w);
+    return normalize(frame.cam_forward.xyz + ndc.x * frame.cam_right.xyz + ndc.y * frame.cam_up.xyz);
 }

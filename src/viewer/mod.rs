@@ -133,12 +133,18 @@ impl App {
         let caps = surface.get_capabilities(&gpu.adapter);
         // The surface is linear (egui blends in gamma space and wants that); the display pass
         // writes through an sRGB view of the same texture, so the hardware encodes its output.
-        config.format = caps.formats.iter().copied().find(|f| !f.is_srgb() && f.add_srgb_suffix().is_srgb()).unwrap_or(config.format);
+        config.format = caps
+            .formats
+            .iter()
+            .copied()
+            .find(|f| !f.is_srgb() && f.add_srgb_suffix().is_srgb())
+            .unwrap_or(config.format);
         config.view_formats = vec![config.format.add_srgb_suffix()];
         config.present_mode = wgpu::PresentMode::AutoVsync;
         surface.configure(&gpu.device, &config);
         let shaders = ShaderStore::discover();
-        let mut renderer = Renderer::new(&gpu, &shaders, [config.width, config.height], config.format.add_srgb_suffix())?;
+        let mut renderer =
+            Renderer::new(&gpu, &shaders, [config.width, config.height], config.format.add_srgb_suffix())?;
         // Software drivers get per-pass CPU timing (their timestamps are misattributed).
         renderer.timing = TimingMode::best_for(&gpu);
         self.viewer.setup.chapter.create_gpu(&gpu, &renderer.frame.layouts, &shaders)?;

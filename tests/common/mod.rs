@@ -30,7 +30,14 @@ pub fn render(chapter: &str, view: &str, sets: &[&str], camera: Option<&str>, si
     render_with(&mut h, chapter, view, sets, camera, 1)
 }
 
-pub fn render_with<S: AsRef<str>>(h: &mut Headless, chapter: &str, view: &str, sets: &[S], camera: Option<&str>, frames: u32) -> Capture {
+pub fn render_with<S: AsRef<str>>(
+    h: &mut Headless,
+    chapter: &str,
+    view: &str,
+    sets: &[S],
+    camera: Option<&str>,
+    frames: u32,
+) -> Capture {
     let mut setup = Setup::new(chapter).unwrap();
     let sets: Vec<String> = sets.iter().map(|s| s.as_ref().to_string()).collect();
     setup.apply(None, &sets, camera).unwrap();
@@ -76,7 +83,12 @@ pub fn check_snapshot(chapter: &str, name: &str, image: &image::RgbaImage) -> Re
     };
     let reference = reference.to_rgba8();
     if reference.dimensions() != image.dimensions() {
-        return Err(format!("{}: size {:?} differs from the render's {:?}", path.display(), reference.dimensions(), image.dimensions()));
+        return Err(format!(
+            "{}: size {:?} differs from the render's {:?}",
+            path.display(),
+            reference.dimensions(),
+            image.dimensions()
+        ));
     }
     let size = std::fs::metadata(&path).unwrap().len();
     if size > MAX_REFERENCE_BYTES {
@@ -93,7 +105,10 @@ pub fn check_snapshot(chapter: &str, name: &str, image: &image::RgbaImage) -> Re
             image::Rgba([v, v, v, 255])
         });
         let _ = save_png(&diff, &PathBuf::from(format!("{}-difference.png", stem.display())));
-        return Err(format!("{chapter}/{name}: FLIP mean {mean:.5} > {FLIP_TOLERANCE} (see {}-actual.png)", stem.display()));
+        return Err(format!(
+            "{chapter}/{name}: FLIP mean {mean:.5} > {FLIP_TOLERANCE} (see {}-actual.png)",
+            stem.display()
+        ));
     }
     Ok(mean)
 }

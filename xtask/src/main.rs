@@ -11,9 +11,14 @@ use std::process::{Command, ExitCode};
 const INSTALL: &str = "apt-get install -y --no-install-recommends mesa-vulkan-drivers libvulkan1";
 
 fn vulkan_present() -> bool {
-    let loader = ["/usr/lib/x86_64-linux-gnu/libvulkan.so.1", "/usr/lib/aarch64-linux-gnu/libvulkan.so.1", "/usr/lib/libvulkan.so.1", "/usr/lib64/libvulkan.so.1"]
-        .iter()
-        .any(|p| Path::new(p).exists());
+    let loader = [
+        "/usr/lib/x86_64-linux-gnu/libvulkan.so.1",
+        "/usr/lib/aarch64-linux-gnu/libvulkan.so.1",
+        "/usr/lib/libvulkan.so.1",
+        "/usr/lib64/libvulkan.so.1",
+    ]
+    .iter()
+    .any(|p| Path::new(p).exists());
     let icd_dirs = ["/usr/share/vulkan/icd.d", "/etc/vulkan/icd.d", "/usr/local/share/vulkan/icd.d"];
     let icd = icd_dirs.iter().any(|d| std::fs::read_dir(d).map(|mut e| e.next().is_some()).unwrap_or(false))
         || std::env::var_os("VK_DRIVER_FILES").is_some()

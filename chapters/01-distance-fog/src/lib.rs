@@ -171,6 +171,9 @@ impl Chapter for DistanceFog {
             fig("falloff-atmospheric", "final", &["falloff=atmospheric"]),
             fig("glow-unshadowed", "final", &["falloff=exponential", "density=0.01", "glow_shadowed=false"]),
             fig("glow-shadowed", "final", &["falloff=exponential", "density=0.01", "glow_shadowed=true"]),
+            // The glow term alone shows the mask: the tower's shadow volume cuts a dark wedge.
+            fig("glow-term-unshadowed", "glow", &["falloff=exponential", "density=0.01", "glow_shadowed=false"]),
+            fig("glow-term-shadowed", "glow", &["falloff=exponential", "density=0.01", "glow_shadowed=true"]),
             fig("visibility-50m", "final", &["falloff=exponential", "use_visibility=true", "visibility_m=50"]),
         ]
     }

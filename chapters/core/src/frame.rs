@@ -30,6 +30,9 @@ pub struct FrameUniform {
     pub ambient: [f32; 4],
     pub viewport: [f32; 4],
     pub misc: [f32; 4],
+    pub cam_forward: [f32; 4],
+    pub cam_right: [f32; 4],
+    pub cam_up: [f32; 4],
 }
 
 impl FrameUniform {
@@ -37,6 +40,13 @@ impl FrameUniform {
         let (w, h) = (size[0] as f32, size[1] as f32);
         let view_proj = camera.projection(w / h) * camera.view();
         let sun = scene.sun_direction();
+        // Built in f64 so the ray basis is good to the last f32 digit.
+        let forward = camera.forward().as_dvec3();
+        let right = forward.cross(glam::DVec3::Y).normalize_or(glam::DVec3::X);
+        let up = right.cross(forward);
+        let tan_half = (camera.fov_y_deg as f64).to_radians().mul_add(0.5, 0.0).tan();
+        let aspect = w as f64 / h as f64;
+        let v4 = |v: glam::DVec3| [v.x as f32, v.y as f32, v.z as f32, 0.0];
         Self {
             view_proj: view_proj.to_cols_array_2d(),
             inv_view_proj: view_proj.inverse().to_cols_array_2d(),
@@ -47,6 +57,9 @@ impl FrameUniform {
             ambient: [scene.ambient[0], scene.ambient[1], scene.ambient[2], 0.0],
             viewport: [w, h, 1.0 / w, 1.0 / h],
             misc: [time_s as f32, frame as f32, scene.sky_distance_m, scene.exposure_ev],
+            cam_forward: v4(forward),
+            cam_right: v4(right * tan_half * aspect),
+            cam_up: v4(up * tan_half),
         }
     }
 }

@@ -1,0 +1,91 @@
+// Distance fog functions shared by chapter 1's pass and by later chapters that compose with it
+// (chapter 2 applies height fog on top): the parameter block, the four falloffs, and the sun glow
+// with its shadow-map mask. See distance_fog.wgsl for the model and its references.
+// Binds the parameters at group 2, binding 0.
+// #import common/scene_inputs.wgsl
+// #import common/shadow.wgsl
+// #import common/noise.wgsl
+
+// ANCHOR: uniform
+struct FogParams {
+    color: vec4<f32>,        // rgb: fog colour (linear); a: how much of the fog is applied
+    extinction: vec4<f32>,   // rgb: β_e (1/m), atmospheric falloff only
+    inscattering: vec4<f32>, // rgb: β_i (1/m), atmospheric falloff only
+    glow_color: vec4<f32>,   // rgb: glow colour; a: its weight
+    shape: vec4<f32>,        // x: start (m); y: end (m); z: density ρ (1/m); w: glow exponent
+    march: vec4<f32>,        // x: distance (m) past which 99% of the fog lies; shadow marching stops there
+    mode: vec4<u32>,         // x: falloff (0 linear, 1 exp, 2 exp², 3 atmospheric);
+                             // y: shadow-mask the glow; z: shadow steps; w: debug view
+}
+// ANCHOR_END: uniform
+
+@group(2) @binding(0) var<uniform> fog: FogParams;
+
+const FALLOFF_LINEAR: u32 = 0u;
+const FALLOFF_EXPONENTIAL: u32 = 1u;
+const FALLOFF_EXPONENTIAL_SQUARED: u32 = 2u;
+
+// ANCHOR: falloff
+// Extinction (how much of the surface is hidden) and inscattering (how much fog colour is
+// added), per channel, at distance d.
+struct FogAmount {
+    extinction: vec3<f32>,
+    inscattering: vec3<f32>,
+}
+
+fn fog_amount(d: f32) -> FogAmount {
+    var f: f32;
+    switch fog.mode.x {
+        case FALLOFF_LINEAR: {
+            let span = max(fog.shape.y - fog.shape.x, 1e-6);
+            f = 1.0 - clamp((fog.shape.y - d) / span, 0.0, 1.0);
+        }
+        case FALLOFF_EXPONENTIAL: {
+            f = 1.0 - exp(-fog.shape.z * d);
+        }
+        case FALLOFF_EXPONENTIAL_SQUARED: {
+            let x = fog.shape.z * d;
+            f = 1.0 - exp(-x * x);
+        }
+        default: { // atmospheric: separate coefficients per channel
+            return FogAmount(
+                vec3(1.0) - exp(-d * fog.extinction.rgb),
+                vec3(1.0) - exp(-d * fog.inscattering.rgb),
+            );
+        }
+    }
+    return FogAmount(vec3(f), vec3(f));
+}
+// ANCHOR_END: falloff
+
+// ANCHOR: glow
+// Share of the fog in front of the surface that the sun reaches (1 without shadow masking).
+fn glow_lit_fraction(dir: vec3<f32>, d: f32, pixel: vec2<f32>) -> f32 {
+    if fog.mode.y == 0u {
+        return 1.0;
+    }
+    let steps = max(fog.mode.z, 1u);
+    let jitter = interleaved_gradient_noise(pixel);
+    let t_end = min(d, fog.march.x);
+    var lit = 0.0;
+    var previous = 0.0;
+    for (var i = 1u; i <= steps; i++) {
+        let t = t_end * f32(i) / f32(steps);
+        let f_here = dot(fog_amount(t).inscattering, vec3(1.0 / 3.0));
+        let weight = f_here - previous; // the fog held between the previous sample and this one
+        previous = f_here;
+        let p = frame.camera_pos.xyz + dir * (t_end * (f32(i) - jitter) / f32(steps));
+        lit += weight * shadow_visibility(shadow_map, shadow_sampler, frame.sun_view_proj, p, 0.002);
+    }
+    // Fog beyond the marched range (at most 1% of it) counts as lit.
+    let total = dot(fog_amount(d).inscattering, vec3(1.0 / 3.0));
+    lit += total - previous;
+    return select(1.0, lit / total, total > 1e-6);
+}
+
+// Radiance the sun adds to the fog colour when looking towards it.
+fn glow_term(dir: vec3<f32>) -> vec3<f32> {
+    let towards_sun = max(dot(dir, frame.sun_dir.xyz), 0.0);
+    return pow(towards_sun, fog.shape.w) * frame.sun_color.rgb * fog.glow_color.rgb * fog.glow_color.a;
+}
+// ANCHOR_END: glow
