@@ -4,7 +4,7 @@ use fogbook_core::Chapter;
 
 // ANCHOR: registry
 pub fn chapters() -> Vec<Box<dyn Chapter>> {
-    vec![Box::new(fogbook_distance_fog::DistanceFog::new())]
+    vec![Box::new(fogbook_distance_fog::DistanceFog::new()), Box::new(fogbook_height_fog::HeightFog::new())]
 }
 // ANCHOR_END: registry
 

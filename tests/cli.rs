@@ -63,8 +63,17 @@ fn render_writes_png_and_exr() {
     std::fs::create_dir_all(&dir).unwrap();
     let png = dir.join("fog.png");
     let exr = dir.join("fog.exr");
-    let (ok, stdout, stderr) =
-        fogbook(&["render", "--view", "fog-factor", "--size", "64x36", "--set", "falloff=exponential", "--out", png.to_str().unwrap()]);
+    let (ok, stdout, stderr) = fogbook(&[
+        "render",
+        "--view",
+        "fog-factor",
+        "--size",
+        "64x36",
+        "--set",
+        "falloff=exponential",
+        "--out",
+        png.to_str().unwrap(),
+    ]);
     assert!(ok, "{stderr}");
     assert!(stdout.contains("wrote"));
     let img = image::open(&png).unwrap();
@@ -76,4 +85,23 @@ fn render_writes_png_and_exr() {
     let max = raw.pixels().map(|p| p[0]).fold(0.0f32, f32::max);
     assert_eq!(max, 4000.0, "sky pixels hold the sky distance");
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// `--set name=value` must reach exactly one field: names are unique within each chapter, and
+/// every chapter and view name is unique too.
+#[test]
+fn names_are_unique() {
+    let mut chapter_ids = std::collections::HashSet::new();
+    for mut chapter in fogbook::registry::chapters() {
+        let id = chapter.info().id;
+        assert!(chapter_ids.insert(id), "chapter {id} twice");
+        let mut names = std::collections::HashSet::new();
+        for (p, _) in chapter.params().defaults() {
+            assert!(names.insert(p.name), "{id}: parameter {} twice", p.name);
+        }
+        let mut views = std::collections::HashSet::new();
+        for v in chapter.views() {
+            assert!(views.insert(v.name), "{id}: view {} twice", v.name);
+        }
+    }
 }

@@ -4,6 +4,7 @@
 use crate::frame::{FrameLayouts, FrameResources};
 use crate::gpu::{GpuContext, Requirements};
 use crate::params::DynParameters;
+use crate::scene_settings::SceneSettings;
 use crate::shaders::ShaderStore;
 use crate::time::TimeControl;
 use crate::timing::PassRecorder;
@@ -29,6 +30,8 @@ pub struct ChapterContext<'a, 'r> {
     /// Index into `Chapter::views()` of the view to write into the view target.
     pub view: usize,
     pub time: &'a TimeControl,
+    /// The shared scene's settings (sun, ambient sky, exposure) this frame.
+    pub scene: &'a SceneSettings,
 }
 
 /// What a chapter's `update` may use (simulation steps record GPU passes too).

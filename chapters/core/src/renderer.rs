@@ -109,6 +109,7 @@ impl Renderer {
             passes: &mut passes,
             view: req.view,
             time: req.time,
+            scene: req.scene,
         });
         self.display.record(gpu, &mut passes, &display, output);
         passes.submit()

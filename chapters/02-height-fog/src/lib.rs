@@ -1,0 +1,285 @@
+//! Chapter 2 — analytic exponential height fog: two exponential layers integrated in closed form
+//! along each view ray, with start and cutoff distances, a maximum opacity, sun inscattering, and
+//! chapter 1's distance fog composable underneath.
+
+pub mod params;
+pub mod reference;
+
+use bytemuck::{Pod, Zeroable};
+use fogbook_core::frame::{FrameLayouts, uniform_entry};
+use fogbook_core::gpu::GpuContext;
+use fogbook_core::params::DynParameters;
+use fogbook_core::plot::{Series, line_chart};
+use fogbook_core::shaders::{ShaderStore, create_module};
+use fogbook_core::{Chapter, ChapterContext, ChapterInfo, Figure, ViewInfo};
+use fogbook_distance_fog::FogUniform;
+pub use params::HeightFogParams;
+use reference::{HeightFogModel, Layer};
+use wgpu::util::DeviceExt;
+
+pub const SHADER: &str = "02-height-fog/height_fog.wgsl";
+
+// ANCHOR: views
+pub const VIEWS: &[ViewInfo] = &[
+    ViewInfo::color("final", "The scene with height fog (and distance fog when enabled)"),
+    ViewInfo::scalar("optical-depth", "Optical depth τ along the ray, both layers", 1e-3, 10.0, "").log_scale(),
+    ViewInfo::fraction("transmittance", "Transmittance e^(−τ)"),
+    ViewInfo::fraction("fog-amount", "Fog amount min(1 − e^(−τ), max opacity)"),
+    ViewInfo::scalar("density", "Fog density ρ(h) at the shaded point", 1e-5, 0.1, "1/m").log_scale(),
+    ViewInfo::scalar("layer-1", "Optical depth of layer 1", 1e-3, 10.0, "").log_scale(),
+    ViewInfo::scalar("layer-2", "Optical depth of layer 2", 1e-3, 10.0, "").log_scale(),
+    ViewInfo::color("directional", "Sun inscattering added to the fog"),
+    ViewInfo::color("masks", "Red: nearer than the start distance; green: beyond the cutoff"),
+    ViewInfo::color(
+        "density-profile",
+        "ρ(h) from −2 to 60 m: layer 1 red, layer 2 blue, their sum white, eye height yellow, ground grey",
+    ),
+];
+// ANCHOR_END: views
+
+/// Mirrors `struct HeightFogParams` in the shader.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct HeightFogUniform {
+    pub layer1: [f32; 4],
+    pub layer2: [f32; 4],
+    pub distances: [f32; 4],
+    pub inscattering: [f32; 4],
+    pub directional: [f32; 4],
+    pub plot: [f32; 4],
+    pub mode: [u32; 4],
+}
+
+/// Height range shown by the density-profile view (m).
+pub const PROFILE_RANGE_M: (f32, f32) = (-2.0, 60.0);
+
+impl HeightFogUniform {
+    pub fn new(p: &HeightFogParams, ambient: [f32; 4], view: usize) -> Self {
+        let model = model(p);
+        let largest = (0..=140)
+            .map(|i| {
+                let h = PROFILE_RANGE_M.0 as f64 + (PROFILE_RANGE_M.1 - PROFILE_RANGE_M.0) as f64 * i as f64 / 140.0;
+                model.layers[0].density_at(h) + model.layers[1].density_at(h)
+            })
+            .fold(0.0f64, f64::max);
+        let fog_color = if p.use_sky_color {
+            std::array::from_fn(|i| if i < 3 { ambient[i] * p.inscattering_color[i] } else { 1.0 })
+        } else {
+            p.inscattering_color
+        };
+        let c = p.directional_color;
+        Self {
+            layer1: [p.fog_density, p.height_falloff, p.fog_height_m, 0.0],
+            layer2: [p.second_fog_density, p.second_height_falloff, p.second_fog_height_m, 0.0],
+            distances: [p.start_distance_m, p.cutoff_distance_m, p.directional_start_m, p.max_opacity],
+            inscattering: fog_color,
+            directional: [c[0], c[1], c[2], p.directional_exponent],
+            plot: [PROFILE_RANGE_M.0, PROFILE_RANGE_M.1, largest as f32, 0.0],
+            mode: [view as u32, p.height_fog as u32, p.distance_fog as u32, 0],
+        }
+    }
+}
+
+/// The f64 model of the same parameters.
+pub fn model(p: &HeightFogParams) -> HeightFogModel {
+    let layer = |density: f32, falloff: f32, height: f32| Layer {
+        density: density as f64,
+        falloff: falloff as f64,
+        height: height as f64,
+    };
+    HeightFogModel {
+        layers: [
+            layer(p.fog_density, p.height_falloff, p.fog_height_m),
+            layer(p.second_fog_density, p.second_height_falloff, p.second_fog_height_m),
+        ],
+        start: p.start_distance_m as f64,
+        cutoff: p.cutoff_distance_m as f64,
+        max_opacity: p.max_opacity as f64,
+    }
+}
+
+struct Gpu {
+    pipeline: wgpu::ComputePipeline,
+    distance_uniform: wgpu::Buffer,
+    height_uniform: wgpu::Buffer,
+    distance_group: wgpu::BindGroup,
+    height_group: wgpu::BindGroup,
+}
+
+#[derive(Default)]
+pub struct HeightFog {
+    pub params: HeightFogParams,
+    gpu: Option<Gpu>,
+}
+
+impl HeightFog {
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+fn uniform_group(
+    device: &wgpu::Device,
+    label: &str,
+    contents: &[u8],
+) -> (wgpu::Buffer, wgpu::BindGroupLayout, wgpu::BindGroup) {
+    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some(label),
+        entries: &[uniform_entry(0, wgpu::ShaderStages::COMPUTE)],
+    });
+    let buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some(label),
+        contents,
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+    });
+    let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(label),
+        layout: &layout,
+        entries: &[wgpu::BindGroupEntry { binding: 0, resource: buffer.as_entire_binding() }],
+    });
+    (buffer, layout, group)
+}
+
+impl Chapter for HeightFog {
+    fn info(&self) -> ChapterInfo {
+        ChapterInfo {
+            id: "height-fog",
+            number: 2,
+            title: "Height fog",
+            summary: "Two exponential height-fog layers integrated in closed form along each ray, with sun inscattering; composes with distance fog",
+        }
+    }
+
+    fn params(&mut self) -> &mut dyn DynParameters {
+        &mut self.params
+    }
+
+    fn views(&self) -> &'static [ViewInfo] {
+        VIEWS
+    }
+
+    fn shader_files(&self) -> &'static [&'static str] {
+        &[SHADER]
+    }
+
+    fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> anyhow::Result<()> {
+        let device = &gpu.device;
+        let module = create_module(device, &shaders.load(SHADER)?);
+        let (distance_uniform, distance_layout, distance_group) = uniform_group(
+            device,
+            "height fog: distance fog",
+            bytemuck::bytes_of(&FogUniform::new(&self.params.distance, 0)),
+        );
+        let (height_uniform, height_layout, height_group) =
+            uniform_group(device, "height fog", bytemuck::bytes_of(&HeightFogUniform::new(&self.params, [0.0; 4], 0)));
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("height fog"),
+            bind_group_layouts: &[
+                Some(&layouts.scene_inputs),
+                Some(&layouts.view_out),
+                Some(&distance_layout),
+                Some(&height_layout),
+            ],
+            immediate_size: 0,
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("height fog"),
+            layout: Some(&pipeline_layout),
+            module: &module,
+            entry_point: Some("height_fog"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        self.gpu = Some(Gpu { pipeline, distance_uniform, height_uniform, distance_group, height_group });
+        Ok(())
+    }
+
+    // ANCHOR: render
+    fn render(&mut self, ctx: &mut ChapterContext) {
+        let Some(gpu) = &self.gpu else { return };
+        let queue = &ctx.gpu.queue;
+        queue.write_buffer(&gpu.distance_uniform, 0, bytemuck::bytes_of(&FogUniform::new(&self.params.distance, 0)));
+        let uniform = HeightFogUniform::new(&self.params, ctx.scene.ambient, ctx.view);
+        queue.write_buffer(&gpu.height_uniform, 0, bytemuck::bytes_of(&uniform));
+        let [w, h] = ctx.frame.size;
+        ctx.passes.compute("height fog", |pass| {
+            pass.set_pipeline(&gpu.pipeline);
+            pass.set_bind_group(0, &ctx.frame.scene_inputs, &[]);
+            pass.set_bind_group(1, &ctx.frame.view_out, &[]);
+            pass.set_bind_group(2, &gpu.distance_group, &[]);
+            pass.set_bind_group(3, &gpu.height_group, &[]);
+            pass.dispatch_workgroups(w.div_ceil(8), h.div_ceil(8), 1);
+        });
+    }
+    // ANCHOR_END: render
+
+    fn figures(&self) -> Vec<Figure> {
+        let fig =
+            |name, view, settings: &[&'static str], camera| Figure { name, view, settings: settings.to_vec(), camera };
+        vec![
+            fig(
+                "two-layers",
+                "final",
+                &["second_fog_density=0.004", "second_height_falloff=0.05", "second_fog_height_m=20"],
+                None,
+            ),
+            fig("from-above", "final", &["fog_height_m=-2"], Some("0,40,60,0,-25,60")),
+            fig("from-above-optical-depth", "optical-depth", &["fog_height_m=-2"], Some("0,40,60,0,-25,60")),
+            fig("with-distance-fog", "final", &["distance_fog=true", "fog_density=0.01"], None),
+            fig("start-and-cutoff", "masks", &["start_distance_m=20", "cutoff_distance_m=150"], None),
+            fig("falloff-zero", "final", &["height_falloff=0"], None),
+        ]
+    }
+
+    fn plots(&self) -> Vec<(&'static str, String)> {
+        // ρ(h) for a few falloffs, and fog against distance for horizontal rays at eye height 2 m.
+        let falloffs = [(0.05, "#1f77b4"), (0.2, "#d62728"), (1.0, "#2ca02c")];
+        let density = line_chart(
+            "Density against height (density 0.02 /m at h = 0)",
+            "height h (m)",
+            "ρ(h) (1/m)",
+            (-5.0, 40.0),
+            (0.0, 0.05),
+            &falloffs
+                .iter()
+                .map(|&(k, color)| Series {
+                    label: format!("falloff {k} /m"),
+                    color,
+                    points: (0..=180)
+                        .map(|i| {
+                            let h = -5.0 + i as f64 * 0.25;
+                            (h, Layer { density: 0.02, falloff: k, height: 0.0 }.density_at(h))
+                        })
+                        .collect(),
+                })
+                .collect::<Vec<_>>(),
+        );
+        let fog = line_chart(
+            "Fog amount against distance, horizontal ray at 2 m",
+            "distance (m)",
+            "1 − e^(−τ)",
+            (0.0, 300.0),
+            (0.0, 1.0),
+            &falloffs
+                .iter()
+                .map(|&(k, color)| {
+                    let m = HeightFogModel {
+                        layers: [
+                            Layer { density: 0.02, falloff: k, height: 0.0 },
+                            Layer { density: 0.0, falloff: 0.0, height: 0.0 },
+                        ],
+                        start: 0.0,
+                        cutoff: 1e9,
+                        max_opacity: 1.0,
+                    };
+                    Series {
+                        label: format!("falloff {k} /m"),
+                        color,
+                        points: (0..=150).map(|i| (i as f64 * 2.0, m.fog_amount(2.0, 0.0, i as f64 * 2.0))).collect(),
+                    }
+                })
+                .collect::<Vec<_>>(),
+        );
+        vec![("density-profile", density), ("fog-vs-distance", fog)]
+    }
+}

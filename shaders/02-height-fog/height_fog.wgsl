@@ -1,0 +1,169 @@
+// Analytic exponential height fog: density ρ(h) = d · e^(−k (h − h₀)) per layer, two layers,
+// integrated in closed form along each view ray from the start distance to the surface:
+//   τ = ρ(y₀) · L · (1 − e^(−x)) / x,   x = k · v_y · L
+// with the series 1 − x/2 + x²/6 − x³/24 where |x| < 0.01 (horizontal rays, k → 0), exponents
+// clamped to ±80 so f32 never overflows, and τ capped at 1e4. Fog = min(1 − e^(−τ), max opacity);
+// surfaces beyond the cutoff get none. Sun inscattering follows the engines' "directional
+// inscattering": colour · max(v·l, 0)^n · (1 − e^(−τ_dir)), τ_dir from its own start distance.
+// References: Wenzel, "Real-time Atmospheric Effects in Games" (SIGGRAPH 2006 course) for the
+// closed form; Unreal Engine's ExponentialHeightFog for the parameter set.
+// Optionally chapter 1's distance fog is applied first (its functions and parameters at group 2).
+// Output: the debug view selected by `height.mode.x` into `view_out`.
+// #import common/scene_inputs.wgsl
+// #import 01-distance-fog/fog_functions.wgsl
+
+// ANCHOR: uniform
+struct HeightFogParams {
+    layer1: vec4<f32>,       // x: density (1/m); y: falloff k (1/m); z: height h₀ (m)
+    layer2: vec4<f32>,       // the second layer, same layout
+    distances: vec4<f32>,    // x: start (m); y: cutoff (m); z: directional start (m); w: max opacity
+    inscattering: vec4<f32>, // rgb: fog colour (sky colour already applied when chosen)
+    directional: vec4<f32>,  // rgb: sun inscattering colour; w: exponent
+    plot: vec4<f32>,         // density-profile view: x, y: height range (m); z: largest density
+    mode: vec4<u32>,         // x: debug view; y: height fog on; z: distance fog on
+}
+// ANCHOR_END: uniform
+
+@group(3) @binding(0) var<uniform> height: HeightFogParams;
+
+const MAX_EXPONENT: f32 = 80.0;
+const MAX_OPTICAL_DEPTH: f32 = 1.0e4;
+const SERIES_THRESHOLD: f32 = 0.01;
+
+fn layer_density(layer: vec4<f32>, h: f32) -> f32 {
+    return layer.x * exp(clamp(-layer.y * (h - layer.z), -MAX_EXPONENT, MAX_EXPONENT));
+}
+
+// ANCHOR: optical_depth
+// τ = ∫ ρ(o_y + v_y t) dt over [t0, t1] for one layer, in closed form.
+fn layer_optical_depth(layer: vec4<f32>, origin_y: f32, dir_y: f32, t0: f32, t1: f32) -> f32 {
+    let len = max(t1 - t0, 0.0);
+    if layer.x <= 0.0 || len <= 0.0 {
+        return 0.0;
+    }
+    let base = layer_density(layer, origin_y + dir_y * t0);
+    let x = layer.y * dir_y * len; // how much the exponent changes along the segment
+    var shape: f32;                // (1 − e^(−x)) / x, which tends to 1 as x → 0
+    if abs(x) < SERIES_THRESHOLD {
+        shape = 1.0 - x * (0.5 - x * (1.0 / 6.0 - x / 24.0));
+    } else {
+        shape = (1.0 - exp(clamp(-x, -MAX_EXPONENT, MAX_EXPONENT))) / x;
+    }
+    return min(base * len * shape, MAX_OPTICAL_DEPTH);
+}
+// ANCHOR_END: optical_depth
+
+struct HeightFogSample {
+    tau1: f32,
+    tau2: f32,
+    tau_directional: f32,
+    beyond_cutoff: bool,
+    before_start: bool,
+}
+
+fn height_fog_along(dir: vec3<f32>, d: f32) -> HeightFogSample {
+    var s: HeightFogSample;
+    s.beyond_cutoff = d > height.distances.y;
+    s.before_start = d < height.distances.x;
+    if s.beyond_cutoff {
+        return s;
+    }
+    let o = frame.camera_pos.y;
+    let t0 = min(height.distances.x, d);
+    s.tau1 = layer_optical_depth(height.layer1, o, dir.y, t0, d);
+    s.tau2 = layer_optical_depth(height.layer2, o, dir.y, t0, d);
+    let td = min(height.distances.z, d);
+    s.tau_directional = layer_optical_depth(height.layer1, o, dir.y, td, d) + layer_optical_depth(height.layer2, o, dir.y, td, d);
+    return s;
+}
+
+// Views, in the order of `HeightFog::views()`.
+const VIEW_FINAL: u32 = 0u;
+const VIEW_OPTICAL_DEPTH: u32 = 1u;
+const VIEW_TRANSMITTANCE: u32 = 2u;
+const VIEW_FOG_AMOUNT: u32 = 3u;
+const VIEW_DENSITY: u32 = 4u;
+const VIEW_LAYER1: u32 = 5u;
+const VIEW_LAYER2: u32 = 6u;
+const VIEW_DIRECTIONAL: u32 = 7u;
+const VIEW_MASKS: u32 = 8u;
+const VIEW_PROFILE: u32 = 9u;
+
+// The density-profile view: ρ(h) as a plot, height up the image, density across it (linear,
+// full width = the largest density in the range). Each curve is drawn as the span it covers
+// between this pixel row's top and bottom edges, so steep and flat parts both stay connected.
+fn on_curve(pixel_x: f32, x_top: f32, x_bottom: f32) -> bool {
+    return pixel_x >= min(x_top, x_bottom) - 1.0 && pixel_x <= max(x_top, x_bottom) + 1.0;
+}
+
+fn profile_height(y: f32, rows: f32) -> f32 {
+    return mix(height.plot.y, height.plot.x, y / rows);
+}
+
+fn density_profile(pixel: vec2<f32>, size: vec2<f32>) -> vec3<f32> {
+    let h = profile_height(pixel.y + 0.5, size.y);
+    let h_top = profile_height(pixel.y, size.y);
+    let h_bottom = profile_height(pixel.y + 1.0, size.y);
+    let px_per_m = size.y / (height.plot.y - height.plot.x);
+    let scale = size.x * 0.95 / max(height.plot.z, 1e-30);
+    var c = vec3(0.02);
+    if abs(h) * px_per_m < 0.75 { c = vec3(0.35); }                                   // ground
+    if abs(h - frame.camera_pos.y) * px_per_m < 0.75 { c = vec3(0.9, 0.8, 0.1); }     // eye height
+    let l1 = vec2(layer_density(height.layer1, h_top), layer_density(height.layer1, h_bottom)) * scale;
+    let l2 = vec2(layer_density(height.layer2, h_top), layer_density(height.layer2, h_bottom)) * scale;
+    if on_curve(pixel.x, l1.x, l1.y) { c = vec3(0.95, 0.25, 0.2); }                  // layer 1
+    if height.layer2.x > 0.0 && on_curve(pixel.x, l2.x, l2.y) { c = vec3(0.2, 0.45, 0.95); } // layer 2
+    if height.layer2.x > 0.0 && on_curve(pixel.x, l1.x + l2.x, l1.y + l2.y) { c = vec3(1.0); } // total
+    return c;
+}
+
+// ANCHOR: main
+@compute @workgroup_size(8, 8, 1)
+fn height_fog(@builtin(global_invocation_id) id: vec3<u32>) {
+    let size = textureDimensions(view_out);
+    if id.x >= size.x || id.y >= size.y {
+        return;
+    }
+    let pixel = vec2<i32>(id.xy);
+    let d = textureLoad(scene_distance, pixel, 0).r;
+    let dir = view_ray_dir(frame, vec2<f32>(id.xy));
+    var color = textureLoad(scene_color, pixel, 0).rgb;
+
+    // Chapter 1 first, when enabled: its full composite, glow included.
+    if height.mode.z == 1u {
+        let amount = fog_amount(d);
+        var glow = glow_term(dir);
+        if max(glow.r, max(glow.g, glow.b)) > 1e-4 {
+            glow *= glow_lit_fraction(dir, d, vec2<f32>(id.xy));
+        }
+        let a = fog.color.a;
+        color = color * (1.0 - a * amount.extinction) + (fog.color.rgb + glow) * a * amount.inscattering;
+    }
+
+    let s = height_fog_along(dir, d);
+    let tau = s.tau1 + s.tau2;
+    let fog_amount = min(1.0 - exp(-tau), height.distances.w);
+    let sun = pow(max(dot(dir, frame.sun_dir.xyz), 0.0), height.directional.w);
+    let directional = height.directional.rgb * sun * min(1.0 - exp(-s.tau_directional), height.distances.w);
+    if height.mode.y == 1u {
+        color = color * (1.0 - fog_amount) + height.inscattering.rgb * fog_amount + directional;
+    }
+
+    switch height.mode.x {
+        case VIEW_FINAL: { write_color(id.xy, color); }
+        case VIEW_OPTICAL_DEPTH: { write_scalar(id.xy, tau); }
+        case VIEW_TRANSMITTANCE: { write_scalar(id.xy, exp(-tau)); }
+        case VIEW_FOG_AMOUNT: { write_scalar(id.xy, fog_amount); }
+        case VIEW_DENSITY: {
+            let h = frame.camera_pos.y + dir.y * d;
+            write_scalar(id.xy, layer_density(height.layer1, h) + layer_density(height.layer2, h));
+        }
+        case VIEW_LAYER1: { write_scalar(id.xy, s.tau1); }
+        case VIEW_LAYER2: { write_scalar(id.xy, s.tau2); }
+        case VIEW_DIRECTIONAL: { write_color(id.xy, directional); }
+        case VIEW_MASKS: { write_color(id.xy, vec3(f32(s.before_start), f32(s.beyond_cutoff), 0.0)); }
+        case VIEW_PROFILE: { write_color(id.xy, density_profile(vec2<f32>(id.xy), vec2<f32>(size))); }
+        default: { write_scalar(id.xy, 0.0); }
+    }
+}
+// ANCHOR_END: main
