@@ -62,12 +62,14 @@ fn distance_view_matches_the_closed_form() {
         for x in 0..SIZE[0] {
             let gpu = img.pixel(x, y)[0] as f64;
             match ground_distance(x, y) {
-                // Grazing rays amplify f32 rounding (measured on lavapipe: 2.6e-6 relative at
-                // 400 m, 7e-7 below 200 m); the band towards the horizon beyond 400 m is skipped.
+                // Measured worst relative error: 2.6e-6 on lavapipe (at 400 m), 3e-4 on an H200
+                // (at 400 m, 1.4° above grazing); the bound covers both (see
+                // `distance_error_bound`). Beyond 400 m towards the horizon is skipped.
                 Some(d) if d < 400.0 => {
                     let rel = (gpu - d).abs() / d;
                     worst = worst.max(rel);
-                    assert!(rel < 1e-5, "pixel ({x},{y}): GPU {gpu} m, closed form {d} m");
+                    let bound = distance_error_bound(d, ray(x, y).1.y, 60.0, SIZE[1]);
+                    assert!((gpu - d).abs() <= bound, "pixel ({x},{y}): GPU {gpu} m, closed form {d} m, bound {bound}");
                     ground += 1;
                 }
                 None if ray(x, y).1.y > 0.01 => {

@@ -83,9 +83,11 @@ fn check_optical_depth(camera: &str, sets: &[&str]) -> f64 {
             if let Some(d) = distance(o, v).filter(|_| v.y.abs() > 0.05) {
                 let independent = m.optical_depth(o.y, v.y, d);
                 // Plus what the rasterised distance may add: ρ at the surface times its error
-                // (1e-5 of d, the bound distance_fog.rs holds the distance view to).
+                // (the bound distance_fog.rs holds the distance view to, `distance_error_bound`).
                 let end = o.y + v.y * d;
-                let slack = (m.layers[0].density_at(end) + m.layers[1].density_at(end)) * 1e-5 * d;
+                let fov = CameraPose::parse(camera).unwrap().fov_y_deg as f64;
+                let slack = (m.layers[0].density_at(end) + m.layers[1].density_at(end))
+                    * distance_error_bound(d, v.y, fov, SIZE[1]);
                 assert!(
                     (got - independent).abs() <= 1e-4 * independent + 1e-7 + slack,
                     "{camera} {sets:?} ({x},{y}): GPU {got}, CPU at its own distance {independent}"

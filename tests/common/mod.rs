@@ -1,5 +1,5 @@
 //! Helpers shared by the integration tests: headless rendering of a chapter view and
-//! snapshot comparison with NVIDIA's FLIP metric.
+//! snapshot comparison.
 #![allow(dead_code)]
 
 use fogbook::state::Setup;
@@ -52,31 +52,50 @@ pub fn snapshot_path(chapter: &str, name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots").join(chapter).join(format!("{name}.png"))
 }
 
-/// Mean FLIP error between two images of the same size (0 = identical, 1 = opposite).
-pub fn flip_mean(reference: &image::RgbaImage, test: &image::RgbaImage) -> f32 {
-    let rgb = |img: &image::RgbaImage| {
-        let data: Vec<u8> = img.pixels().flat_map(|p| [p[0], p[1], p[2]]).collect();
-        nv_flip::FlipImageRgb8::with_data(img.width(), img.height(), &data)
-    };
-    let error = nv_flip::flip(rgb(reference), rgb(test), nv_flip::DEFAULT_PIXELS_PER_DEGREE);
-    nv_flip::FlipPool::from_image(&error).mean()
+/// How two 8-bit images differ: the largest per-pixel channel difference, and the fraction of
+/// pixels whose largest channel difference exceeds `LSB_TOLERANCE` steps.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ImageDiff {
+    pub max_steps: u8,
+    pub fraction_over: f64,
 }
 
-/// Largest FLIP mean accepted for a snapshot. Measured: lavapipe against itself 0; lavapipe
-/// against an NVIDIA H200 below 0.002 (see the book's testing section); a 10% density change in
-/// exponential fog scores above 0.01.
-pub const FLIP_TOLERANCE: f32 = 0.005;
+/// Steps of 1/255 that a pixel may differ by on another GPU: drivers round the sRGB encode and
+/// transcendental functions differently. Measured: lavapipe against an NVIDIA H200 differs by at
+/// most 1 step (3 on a few silhouette pixels of the scene view).
+pub const LSB_TOLERANCE: u8 = 2;
+/// Share of pixels allowed beyond `LSB_TOLERANCE` (silhouettes and shadow edges may rasterise
+/// differently). Measured on the H200: none of the 36 864 pixels in any snapshot; a 10% change of
+/// fog density moves 26% of pixels by more than 2 steps.
+pub const MAX_FRACTION_OVER: f64 = 0.002;
 
-/// Compares `image` with the stored reference. Writes `-actual` and `-difference` images next to
-/// the reference on failure. With `FOGBOOK_UPDATE_SNAPSHOTS=1` (or a missing reference and the
+pub fn image_diff(reference: &image::RgbaImage, test: &image::RgbaImage) -> ImageDiff {
+    let mut max_steps = 0u8;
+    let mut over = 0usize;
+    for (a, b) in reference.pixels().zip(test.pixels()) {
+        let d = (0..3).map(|c| a[c].abs_diff(b[c])).max().unwrap();
+        max_steps = max_steps.max(d);
+        over += (d > LSB_TOLERANCE) as usize;
+    }
+    ImageDiff { max_steps, fraction_over: over as f64 / (reference.width() * reference.height()).max(1) as f64 }
+}
+
+impl ImageDiff {
+    pub fn passes(&self) -> bool {
+        self.fraction_over <= MAX_FRACTION_OVER
+    }
+}
+
+/// Compares `image` with the stored reference (see `image_diff`). Writes `-actual` and
+/// `-difference` (differences × 8) images next to the reference on failure. With `FOGBOOK_UPDATE_SNAPSHOTS=1` (or a missing reference and the
 /// variable set) rewrites the reference instead.
-pub fn check_snapshot(chapter: &str, name: &str, image: &image::RgbaImage) -> Result<f32, String> {
+pub fn check_snapshot(chapter: &str, name: &str, image: &image::RgbaImage) -> Result<ImageDiff, String> {
     let path = snapshot_path(chapter, name);
     let update = std::env::var_os(UPDATE_VAR).is_some_and(|v| v == "1");
     if update {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         save_png(image, &path).unwrap();
-        return Ok(0.0);
+        return Ok(ImageDiff { max_steps: 0, fraction_over: 0.0 });
     }
     let Ok(reference) = image::open(&path) else {
         return Err(format!("no reference image {}; run the tests with {UPDATE_VAR}=1 to create it", path.display()));
@@ -94,21 +113,33 @@ pub fn check_snapshot(chapter: &str, name: &str, image: &image::RgbaImage) -> Re
     if size > MAX_REFERENCE_BYTES {
         return Err(format!("{} is {size} bytes, over the {MAX_REFERENCE_BYTES}-byte cap", path.display()));
     }
-    let mean = flip_mean(&reference, image);
-    if mean > FLIP_TOLERANCE {
+    let diff = image_diff(&reference, image);
+    if !diff.passes() {
         let stem = path.with_extension("");
         let _ = save_png(image, &PathBuf::from(format!("{}-actual.png", stem.display())));
-        let diff = image::RgbaImage::from_fn(image.width(), image.height(), |x, y| {
+        let picture = image::RgbaImage::from_fn(image.width(), image.height(), |x, y| {
             let (a, b) = (reference.get_pixel(x, y), image.get_pixel(x, y));
             let d = (0..3).map(|c| a[c].abs_diff(b[c])).max().unwrap();
             let v = (d as u32 * 8).min(255) as u8;
             image::Rgba([v, v, v, 255])
         });
-        let _ = save_png(&diff, &PathBuf::from(format!("{}-difference.png", stem.display())));
+        let _ = save_png(&picture, &PathBuf::from(format!("{}-difference.png", stem.display())));
         return Err(format!(
-            "{chapter}/{name}: FLIP mean {mean:.5} > {FLIP_TOLERANCE} (see {}-actual.png)",
+            "{chapter}/{name}: {:.3}% of pixels differ by more than {LSB_TOLERANCE}/255 (allowed {:.3}%; largest {}/255; see {}-actual.png)",
+            diff.fraction_over * 100.0,
+            MAX_FRACTION_OVER * 100.0,
+            diff.max_steps,
             stem.display()
         ));
     }
-    Ok(mean)
+    Ok(diff)
+}
+
+/// Bound on the error of a rasterised surface distance `d` along a ray with vertical component
+/// `v_y`, relative to the exact ray cast: f32 rounding (1e-5 of d), plus the shift of the hit
+/// point when vertices snap to the rasteriser's sub-pixel grid (1/256 pixel, the usual 8 bits):
+/// an angle of one sub-pixel step, δθ, moves a grazing hit by d·δθ/|v_y|.
+pub fn distance_error_bound(d: f64, v_y: f64, fov_y_deg: f64, rows: u32) -> f64 {
+    let subpixel_angle = fov_y_deg.to_radians() / rows as f64 / 256.0;
+    d * (1e-5 + subpixel_angle / v_y.abs().max(1e-6))
 }
