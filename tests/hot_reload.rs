@@ -28,7 +28,7 @@ fn broken_shader_keeps_the_last_good_pipeline() {
     h.shaders = ShaderStore { disk_root: Some(root.clone()) };
     let mut setup = Setup::new("distance-fog").unwrap();
     h.prepare(setup.chapter.as_mut()).unwrap();
-    let mut frame = |h: &mut fogbook_core::headless::Headless, setup: &mut Setup| {
+    let frame = |h: &mut fogbook_core::headless::Headless, setup: &mut Setup| {
         let mut t = TimeControl::fixed(0.0);
         h.run(setup.chapter.as_mut(), &setup.camera, &setup.scene, &mut t, 0, 1);
         h.capture().unwrap().display
