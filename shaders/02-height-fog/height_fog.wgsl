@@ -26,6 +26,7 @@ struct HeightFogParams {
 
 @group(3) @binding(0) var<uniform> height: HeightFogParams;
 
+// ANCHOR: density
 const MAX_EXPONENT: f32 = 80.0;
 const MAX_OPTICAL_DEPTH: f32 = 1.0e4;
 const SERIES_THRESHOLD: f32 = 0.01;
@@ -33,6 +34,7 @@ const SERIES_THRESHOLD: f32 = 0.01;
 fn layer_density(layer: vec4<f32>, h: f32) -> f32 {
     return layer.x * exp(clamp(-layer.y * (h - layer.z), -MAX_EXPONENT, MAX_EXPONENT));
 }
+// ANCHOR_END: density
 
 // ANCHOR: optical_depth
 // τ = ∫ ρ(o_y + v_y t) dt over [t0, t1] for one layer, in closed form.
@@ -53,6 +55,7 @@ fn layer_optical_depth(layer: vec4<f32>, origin_y: f32, dir_y: f32, t0: f32, t1:
 }
 // ANCHOR_END: optical_depth
 
+// ANCHOR: along
 struct HeightFogSample {
     tau1: f32,
     tau2: f32,
@@ -76,6 +79,7 @@ fn height_fog_along(dir: vec3<f32>, d: f32) -> HeightFogSample {
     s.tau_directional = layer_optical_depth(height.layer1, o, dir.y, td, d) + layer_optical_depth(height.layer2, o, dir.y, td, d);
     return s;
 }
+// ANCHOR_END: along
 
 // Views, in the order of `HeightFog::views()`.
 const VIEW_FINAL: u32 = 0u;
@@ -89,6 +93,7 @@ const VIEW_DIRECTIONAL: u32 = 7u;
 const VIEW_MASKS: u32 = 8u;
 const VIEW_PROFILE: u32 = 9u;
 
+// ANCHOR: density_profile
 // The density-profile view: ρ(h) as a plot, height up the image, density across it (linear,
 // full width = the largest density in the range). Each curve is drawn as the span it covers
 // between this pixel row's top and bottom edges, so steep and flat parts both stay connected.
@@ -116,6 +121,7 @@ fn density_profile(pixel: vec2<f32>, size: vec2<f32>) -> vec3<f32> {
     if height.layer2.x > 0.0 && on_curve(pixel.x, l1.x + l2.x, l1.y + l2.y) { c = vec3(1.0); } // total
     return c;
 }
+// ANCHOR_END: density_profile
 
 // ANCHOR: main
 @compute @workgroup_size(8, 8, 1)

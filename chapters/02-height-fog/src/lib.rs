@@ -54,6 +54,7 @@ pub struct HeightFogUniform {
 pub const PROFILE_RANGE_M: (f32, f32) = (-2.0, 60.0);
 
 impl HeightFogUniform {
+    // ANCHOR: uniform_new
     pub fn new(p: &HeightFogParams, ambient: [f32; 4], view: usize) -> Self {
         let model = model(p);
         let largest = (0..=140)
@@ -78,6 +79,7 @@ impl HeightFogUniform {
             mode: [view as u32, p.height_fog as u32, p.distance_fog as u32, 0],
         }
     }
+    // ANCHOR_END: uniform_new
 }
 
 /// The f64 model of the same parameters.
@@ -213,6 +215,7 @@ impl Chapter for HeightFog {
     }
     // ANCHOR_END: render
 
+    // ANCHOR: figures
     fn figures(&self) -> Vec<Figure> {
         let fig =
             |name, view, settings: &[&'static str], camera| Figure { name, view, settings: settings.to_vec(), camera };
@@ -230,6 +233,7 @@ impl Chapter for HeightFog {
             fig("falloff-zero", "final", &["height_falloff=0"], None),
         ]
     }
+    // ANCHOR_END: figures
 
     fn plots(&self) -> Vec<(&'static str, String)> {
         // ρ(h) for a few falloffs, and fog against distance for horizontal rays at eye height 2 m.

@@ -12,12 +12,14 @@ pub struct Layer {
     pub height: f64,
 }
 
+// ANCHOR: constants
 /// Exponents are clamped here so that f32 on the GPU never overflows (e^80 ≈ 5.5e34).
 pub const MAX_EXPONENT: f64 = 80.0;
 /// Optical depth is capped here: beyond it the fog is total in any precision.
 pub const MAX_OPTICAL_DEPTH: f64 = 1.0e4;
 /// Below this |k·v_y·L| the closed form's (1 − e^(−x))/x is replaced by its series.
 pub const SERIES_THRESHOLD: f64 = 0.01;
+// ANCHOR_END: constants
 
 impl Layer {
     pub fn density_at(&self, h: f64) -> f64 {
@@ -45,6 +47,7 @@ impl Layer {
     }
     // ANCHOR_END: closed_form
 
+    // ANCHOR: simpson
     /// The same integral by composite Simpson's rule with `steps` (even) intervals.
     pub fn optical_depth_simpson(&self, origin_y: f64, dir_y: f64, t0: f64, t1: f64, steps: usize) -> f64 {
         let n = steps + steps % 2;
@@ -56,6 +59,7 @@ impl Layer {
         }
         sum * h / 3.0
     }
+    // ANCHOR_END: simpson
 }
 
 /// The fog seen along one ray, as the shader computes it.
@@ -67,6 +71,7 @@ pub struct HeightFogModel {
     pub max_opacity: f64,
 }
 
+// ANCHOR: model
 impl HeightFogModel {
     /// Total optical depth from the camera at `origin_y` along `dir_y` to distance `d`,
     /// honouring the start distance and the cutoff (no fog at all beyond it).
@@ -83,6 +88,7 @@ impl HeightFogModel {
         (1.0 - (-self.optical_depth(origin_y, dir_y, d)).exp()).min(self.max_opacity)
     }
 }
+// ANCHOR_END: model
 
 #[cfg(test)]
 mod tests {
@@ -98,6 +104,7 @@ mod tests {
         Layer { density: 0.1, falloff: 1.0, height: -5.0 },
     ];
 
+    // ANCHOR: simpson_test
     #[test]
     fn closed_form_matches_simpson_for_every_direction() {
         // Camera inside (y = 2), above (y = 80) and below (y = −3) the fog's reference height.
@@ -127,7 +134,9 @@ mod tests {
             }
         }
     }
+    // ANCHOR_END: simpson_test
 
+    // ANCHOR: zero_falloff_test
     #[test]
     fn zero_falloff_is_plain_exponential_fog() {
         let layer = Layer { density: 0.03, falloff: 0.0, height: 12.0 };
@@ -136,7 +145,9 @@ mod tests {
             assert_eq!(tau, 0.03 * 150.0);
         }
     }
+    // ANCHOR_END: zero_falloff_test
 
+    // ANCHOR: series_test
     #[test]
     fn series_and_exact_forms_agree_at_the_threshold() {
         let layer = Layer { density: 1.0, falloff: 1.0, height: 0.0 };
@@ -149,6 +160,7 @@ mod tests {
         let above = layer.optical_depth(0.0, x * 1.001, 0.0, 1.0);
         assert!(rel(below, above) < 1e-5);
     }
+    // ANCHOR_END: series_test
 
     #[test]
     fn two_layers_add() {
