@@ -5,6 +5,7 @@
 // #import common/fullscreen.wgsl
 // #import common/tonemap.wgsl
 // #import common/colormap.wgsl
+// #import common/range.wgsl
 
 struct Display {
     range_min: f32,
@@ -13,12 +14,26 @@ struct Display {
     mode: u32,       // 0 colour (tonemap), 1 scalar turbo, 2 scalar viridis
     log_scale: u32,  // 1: map log10(value) between log10(min) and log10(max)
     legend: u32,     // 1: draw the colour bar
-    _pad0: u32,
-    _pad1: u32,
+    auto_range: u32, // 1: take the range from `view_range` (the field's min / max this frame)
+    _pad: u32,
 }
 
 @group(0) @binding(0) var<uniform> display: Display;
 @group(0) @binding(1) var view_in: texture_2d<f32>;
+@group(0) @binding(2) var<storage, read> view_range: array<u32, 2>;
+
+// The range in use: the uniform's, or this frame's field min / max when the view asks for it
+// and the chapter wrote one (an empty range decodes to NaN and keeps the uniform's).
+fn display_range() -> vec2<f32> {
+    if display.auto_range == 1u {
+        let lo = range_decode(view_range[0]);
+        let hi = range_decode(view_range[1]);
+        if lo == lo && hi == hi && hi >= lo {
+            return vec2(lo, max(hi, lo + 1e-20));
+        }
+    }
+    return vec2(display.range_min, display.range_max);
+}
 
 @vertex
 fn display_vs(@builtin(vertex_index) index: u32) -> FullscreenOut {
@@ -26,12 +41,13 @@ fn display_vs(@builtin(vertex_index) index: u32) -> FullscreenOut {
 }
 
 fn normalised(v: f32) -> f32 {
+    let range = display_range();
     if display.log_scale == 1u {
-        let lo = log2(max(display.range_min, 1e-30));
-        let hi = log2(max(display.range_max, 1e-30));
+        let lo = log2(max(range.x, 1e-30));
+        let hi = log2(max(range.y, 1e-30));
         return (log2(max(v, 1e-30)) - lo) / max(hi - lo, 1e-30);
     }
-    return (v - display.range_min) / max(display.range_max - display.range_min, 1e-30);
+    return (v - range.x) / max(range.y - range.x, 1e-30);
 }
 
 fn false_colour(t: f32) -> vec3<f32> {

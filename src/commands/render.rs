@@ -54,6 +54,10 @@ pub fn run(args: &RenderArgs) -> Result<Capture> {
         OutputKind::Exr => capture.raw.save_exr(&args.out)?,
     }
     let range = match setup.chapter.views()[view].kind {
+        fogbook_core::ViewKind::Scalar { auto: true, .. } if capture.auto_range.is_some() => {
+            let r = capture.auto_range.unwrap_or_default();
+            format!("; legend = field range {} .. {}", r.0, r.1)
+        }
         fogbook_core::ViewKind::Scalar { .. } => {
             let r =
                 fogbook_core::renderer::Renderer::display_settings(setup.chapter.as_mut(), view, &setup.scene, true)

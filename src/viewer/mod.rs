@@ -64,6 +64,8 @@ pub struct Viewer {
     pub frame_ms: f64,
     pub adapter: String,
     pub preset_path: String,
+    /// The field min / max of an auto-ranged view, as last read back.
+    pub auto_range: Option<(f32, f32)>,
     input: InputState,
     last_frame: Instant,
 }
@@ -83,6 +85,7 @@ impl Viewer {
             frame_ms: 0.0,
             adapter: String::new(),
             preset_path,
+            auto_range: None,
             input: InputState::default(),
             last_frame: Instant::now(),
         }
@@ -172,7 +175,12 @@ impl App {
             Action::ToggleUi => v.ui_visible = !v.ui_visible,
             Action::NextView => v.cycle_view(1),
             Action::PreviousView => v.cycle_view(-1),
-            Action::ResetTime => v.reset_time(),
+            Action::ResetTime => {
+                v.reset_time();
+                if let Some(g) = &self.gfx {
+                    v.setup.chapter.reset(&g.gpu);
+                }
+            }
             Action::ToggleCameraMode => {
                 v.camera_control.mode = match v.camera_control.mode {
                     CameraMode::Orbit => CameraMode::Fly,
@@ -231,6 +239,7 @@ impl App {
         if let Some(t) = gfx.renderer.timer.as_mut().and_then(|t| t.try_collect(&gfx.gpu)) {
             v.timings = Some(t);
         }
+        v.auto_range = gfx.renderer.auto_range.poll(&gfx.gpu);
 
         // UI on top.
         let raw_input = gfx.egui_state.take_egui_input(&gfx.window);
@@ -302,6 +311,9 @@ impl App {
                 }
                 Err(e) => v.status = format!("cannot open chapter {id}: {e:#}"),
             }
+        }
+        if req.reset_chapter {
+            v.setup.chapter.reset(&gfx.gpu);
         }
         if req.capture_png || req.capture_exr {
             v.status = match capture(gfx, v, req.capture_exr) {

@@ -14,6 +14,7 @@ pub struct UiRequests {
     pub capture_exr: bool,
     pub save_preset: bool,
     pub load_preset: bool,
+    pub reset_chapter: bool,
 }
 
 pub fn side_panel(ui: &mut egui::Ui, v: &mut Viewer, chapter_ids: &[(String, String)]) -> UiRequests {
@@ -43,7 +44,11 @@ pub fn side_panel(ui: &mut egui::Ui, v: &mut Viewer, chapter_ids: &[(String, Str
             });
             ui.label(views[v.view].description);
             let display = Renderer::display_settings(v.setup.chapter.as_mut(), v.view, &v.setup.scene, true);
-            legend(ui, &display.kind, display.range);
+            let range = match (display.kind, v.auto_range) {
+                (fogbook_core::ViewKind::Scalar { auto: true, .. }, Some(r)) => r,
+                _ => display.range,
+            };
+            legend(ui, &display.kind, range);
 
             ui.separator();
             ui.strong("Time (P pause, N step)");
@@ -56,6 +61,7 @@ pub fn side_panel(ui: &mut egui::Ui, v: &mut Viewer, chapter_ids: &[(String, Str
                 }
                 if ui.button("Reset").clicked() {
                     v.reset_time();
+                    req.reset_chapter = true;
                 }
             });
             ui.add(egui::Slider::new(&mut v.time.speed, 0.0..=8.0).text("speed ×"));
@@ -124,6 +130,10 @@ pub fn side_panel(ui: &mut egui::Ui, v: &mut Viewer, chapter_ids: &[(String, Str
                 req.save_preset = ui.button("Save preset").clicked();
                 req.load_preset = ui.button("Load preset").clicked();
             });
+            if let Some(status) = v.setup.chapter.status() {
+                ui.separator();
+                ui.colored_label(egui::Color32::YELLOW, status);
+            }
             if let Some(err) = &v.shader_error {
                 ui.separator();
                 ui.colored_label(egui::Color32::LIGHT_RED, "Shader error (last good pipeline still running):");

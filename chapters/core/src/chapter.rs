@@ -83,6 +83,14 @@ pub trait Chapter: Send {
     /// Advances the chapter's own simulation, if it has one.
     fn update(&mut self, _ctx: &mut UpdateContext) {}
 
+    /// Puts a simulation back to its initial state (the viewer's R key).
+    fn reset(&mut self, _gpu: &GpuContext) {}
+
+    /// A message for the user about the chapter's state (e.g. a refused grid size).
+    fn status(&self) -> Option<String> {
+        None
+    }
+
     /// Writes the selected view into `ctx.frame.view` (the core has rendered the scene).
     fn render(&mut self, ctx: &mut ChapterContext);
 

@@ -19,7 +19,8 @@ struct DisplayUniform {
     mode: u32,
     log_scale: u32,
     legend: u32,
-    _pad: [u32; 2],
+    auto_range: u32,
+    _pad: u32,
 }
 
 /// How the current view is shown.
@@ -62,6 +63,16 @@ impl DisplayPass {
                     },
                     count: None,
                 },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 2,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Storage { read_only: true },
+                        has_dynamic_offset: false,
+                        min_binding_size: None,
+                    },
+                    count: None,
+                },
             ],
         });
         let uniform = device.create_buffer(&wgpu::BufferDescriptor {
@@ -87,6 +98,7 @@ impl DisplayPass {
             entries: &[
                 wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
                 wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(&frame.view.view) },
+                wgpu::BindGroupEntry { binding: 2, resource: frame.view_range.as_entire_binding() },
             ],
         })
     }
@@ -142,10 +154,10 @@ impl DisplayPass {
         settings: &DisplaySettings,
         output: &wgpu::TextureView,
     ) {
-        let (mode, log) = match settings.kind {
-            ViewKind::Color => (0, false),
-            ViewKind::Scalar { map: ColorMap::Turbo, log, .. } => (1, log),
-            ViewKind::Scalar { map: ColorMap::Viridis, log, .. } => (2, log),
+        let (mode, log, auto) = match settings.kind {
+            ViewKind::Color => (0, false, false),
+            ViewKind::Scalar { map: ColorMap::Turbo, log, auto, .. } => (1, log, auto),
+            ViewKind::Scalar { map: ColorMap::Viridis, log, auto, .. } => (2, log, auto),
         };
         let u = DisplayUniform {
             range_min: settings.range.0,
@@ -154,7 +166,8 @@ impl DisplayPass {
             mode,
             log_scale: log as u32,
             legend: settings.legend as u32,
-            _pad: [0; 2],
+            auto_range: auto as u32,
+            _pad: 0,
         };
         gpu.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&u));
         passes.render(

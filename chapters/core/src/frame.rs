@@ -77,7 +77,8 @@ pub fn sun_view_proj(towards_sun: Vec3) -> Mat4 {
 pub struct FrameLayouts {
     /// Group 0: frame uniform, scene colour, scene distance, shadow map, comparison sampler.
     pub scene_inputs: wgpu::BindGroupLayout,
-    /// Group 1: the view target as a write-only rgba32float storage texture.
+    /// Group 1: the view target as a write-only rgba32float storage texture, and the range
+    /// buffer of auto-ranged views.
     pub view_out: wgpu::BindGroupLayout,
 }
 
@@ -120,16 +121,28 @@ impl FrameLayouts {
         });
         let view_out = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("view out"),
-            entries: &[wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: vis,
-                ty: wgpu::BindingType::StorageTexture {
-                    access: wgpu::StorageTextureAccess::WriteOnly,
-                    format: VIEW_FORMAT,
-                    view_dimension: wgpu::TextureViewDimension::D2,
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: vis,
+                    ty: wgpu::BindingType::StorageTexture {
+                        access: wgpu::StorageTextureAccess::WriteOnly,
+                        format: VIEW_FORMAT,
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                    },
+                    count: None,
                 },
-                count: None,
-            }],
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: vis,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Storage { read_only: false },
+                        has_dynamic_offset: false,
+                        min_binding_size: None,
+                    },
+                    count: None,
+                },
+            ],
         });
         Self { scene_inputs, view_out }
     }
@@ -194,6 +207,8 @@ pub struct FrameResources {
     pub view: Target,
     pub shadow_map: Target,
     pub shadow_sampler: wgpu::Sampler,
+    /// [min, max] of an auto-ranged view as order-preserving u32s (shaders/common/range.wgsl).
+    pub view_range: wgpu::Buffer,
     pub scene_inputs: wgpu::BindGroup,
     pub view_out: wgpu::BindGroup,
 }
@@ -234,10 +249,38 @@ impl FrameResources {
             compare: Some(wgpu::CompareFunction::LessEqual),
             ..Default::default()
         });
+        let view_range = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("view range"),
+            size: 8,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
         let (hdr, distance, depth, view) = Self::targets(device, size);
-        let (scene_inputs, view_out) =
-            Self::bind_groups(device, &layouts, &uniform, &hdr, &distance, &shadow_map, &shadow_sampler, &view);
-        Self { size, layouts, uniform, hdr, distance, depth, view, shadow_map, shadow_sampler, scene_inputs, view_out }
+        let (scene_inputs, view_out) = Self::bind_groups(
+            device,
+            &layouts,
+            &uniform,
+            &hdr,
+            &distance,
+            &shadow_map,
+            &shadow_sampler,
+            &view,
+            &view_range,
+        );
+        Self {
+            size,
+            layouts,
+            uniform,
+            hdr,
+            distance,
+            depth,
+            view,
+            shadow_map,
+            shadow_sampler,
+            view_range,
+            scene_inputs,
+            view_out,
+        }
     }
 
     fn targets(device: &wgpu::Device, size: [u32; 2]) -> (Target, Target, Target, Target) {
@@ -267,6 +310,7 @@ impl FrameResources {
         shadow: &Target,
         sampler: &wgpu::Sampler,
         view: &Target,
+        view_range: &wgpu::Buffer,
     ) -> (wgpu::BindGroup, wgpu::BindGroup) {
         let inputs = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("scene inputs"),
@@ -282,7 +326,10 @@ impl FrameResources {
         let out = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("view out"),
             layout: &layouts.view_out,
-            entries: &[wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&view.view) }],
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&view.view) },
+                wgpu::BindGroupEntry { binding: 1, resource: view_range.as_entire_binding() },
+            ],
         });
         (inputs, out)
     }
@@ -302,12 +349,18 @@ impl FrameResources {
             &self.shadow_map,
             &self.shadow_sampler,
             &self.view,
+            &self.view_range,
         );
         self.size = size;
     }
 
     pub fn write_uniform(&self, gpu: &GpuContext, uniform: &FrameUniform) {
         gpu.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(uniform));
+    }
+
+    /// Empties the auto range (min slot all ones, max slot zero) before the chapter runs.
+    pub fn reset_view_range(&self, gpu: &GpuContext) {
+        gpu.queue.write_buffer(&self.view_range, 0, bytemuck::cast_slice(&[u32::MAX, 0u32]));
     }
 
     /// GPU memory held by these resources (bytes).

@@ -26,6 +26,8 @@ pub struct Headless {
 pub struct Capture {
     pub display: image::RgbaImage,
     pub raw: FloatImage,
+    /// The range an auto-ranged view was displayed with (the field's min / max).
+    pub auto_range: Option<(f32, f32)>,
 }
 
 impl Headless {
@@ -88,10 +90,12 @@ impl Headless {
     }
 
     /// Reads back the last rendered frame.
-    pub fn capture(&self) -> Result<Capture> {
+    pub fn capture(&mut self) -> Result<Capture> {
+        let auto_range = self.renderer.auto_range.read_now(&self.gpu, &self.renderer.frame.view_range);
         Ok(Capture {
             display: read_rgba8(&self.gpu, &self.output)?,
             raw: FloatImage::read(&self.gpu, &self.renderer.frame.view.texture)?,
+            auto_range,
         })
     }
 }

@@ -8,6 +8,7 @@
 //! ([`timing`]), captures ([`capture`]) and WGSL composition with hot reload ([`shaders`],
 //! [`hot_reload`]).
 
+pub mod auto_range;
 pub mod camera;
 pub mod capture;
 pub mod chapter;

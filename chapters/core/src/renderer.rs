@@ -1,6 +1,7 @@
 //! One frame, the same in the window and headless:
 //! frame uniform → shadow map → scene → chapter (writes the selected view) → display.
 
+use crate::auto_range::RangeReadback;
 use crate::camera::CameraPose;
 use crate::chapter::{Chapter, ChapterContext, UpdateContext};
 use crate::display::{DisplayPass, DisplaySettings};
@@ -30,6 +31,8 @@ pub struct Renderer {
     pub display: DisplayPass,
     pub timer: Option<GpuTimer>,
     pub timing: TimingMode,
+    /// Read-back of auto-ranged views' min / max, for the legend's numbers.
+    pub auto_range: RangeReadback,
 }
 
 impl Renderer {
@@ -42,7 +45,8 @@ impl Renderer {
         let frame = FrameResources::new(gpu, size);
         let scene = TestScene::new(gpu, &frame, shaders)?;
         let display = DisplayPass::new(gpu, &frame, shaders, output_format)?;
-        Ok(Self { frame, scene, display, timer: GpuTimer::new(gpu), timing: TimingMode::Off })
+        let auto_range = RangeReadback::new(gpu);
+        Ok(Self { frame, scene, display, timer: GpuTimer::new(gpu), timing: TimingMode::Off, auto_range })
     }
 
     pub fn resize(&mut self, gpu: &GpuContext, size: [u32; 2]) {
@@ -97,6 +101,7 @@ impl Renderer {
     ) -> Option<PassTimes> {
         let uniform = FrameUniform::new(req.camera, req.scene, self.frame.size, req.time.time, req.time.frame);
         self.frame.write_uniform(gpu, &uniform);
+        self.frame.reset_view_range(gpu);
         let display = Self::display_settings(chapter, req.view, req.scene, req.legend);
         let mut passes = PassRecorder::new(gpu, self.timer.as_mut(), self.timing);
         if let Some(dt) = req.dt {
@@ -112,7 +117,11 @@ impl Renderer {
             scene: req.scene,
         });
         self.display.record(gpu, &mut passes, &display, output);
-        passes.submit()
+        let times = passes.submit();
+        if matches!(display.kind, ViewKind::Scalar { auto: true, .. }) {
+            self.auto_range.request(gpu, &self.frame.view_range);
+        }
+        times
     }
     // ANCHOR_END: render
 }

@@ -19,7 +19,9 @@ pub enum ViewKind {
     /// Linear HDR radiance, tonemapped for display.
     Color,
     /// One quantity, stored in the red channel, shown in false colour between `min` and `max`.
-    Scalar { min: f32, max: f32, unit: &'static str, map: ColorMap, log: bool },
+    /// With `auto`, the display range is the min / max the chapter wrote into the frame's range
+    /// buffer this frame (`min`, `max` are the fallback until it has).
+    Scalar { min: f32, max: f32, unit: &'static str, map: ColorMap, log: bool, auto: bool },
 }
 // ANCHOR_END: view_kind
 
@@ -36,18 +38,29 @@ impl ViewInfo {
         Self { name, description, kind: ViewKind::Color }
     }
     pub const fn scalar(name: &'static str, description: &'static str, min: f32, max: f32, unit: &'static str) -> Self {
-        Self { name, description, kind: ViewKind::Scalar { min, max, unit, map: ColorMap::Turbo, log: false } }
+        Self {
+            name,
+            description,
+            kind: ViewKind::Scalar { min, max, unit, map: ColorMap::Turbo, log: false, auto: false },
+        }
     }
     pub const fn fraction(name: &'static str, description: &'static str) -> Self {
         Self {
             name,
             description,
-            kind: ViewKind::Scalar { min: 0.0, max: 1.0, unit: "", map: ColorMap::Viridis, log: false },
+            kind: ViewKind::Scalar { min: 0.0, max: 1.0, unit: "", map: ColorMap::Viridis, log: false, auto: false },
         }
     }
     pub const fn log_scale(mut self) -> Self {
-        if let ViewKind::Scalar { min, max, unit, map, .. } = self.kind {
-            self.kind = ViewKind::Scalar { min, max, unit, map, log: true };
+        if let ViewKind::Scalar { min, max, unit, map, auto, .. } = self.kind {
+            self.kind = ViewKind::Scalar { min, max, unit, map, log: true, auto };
+        }
+        self
+    }
+    /// Display range from the field's own min / max (see `ViewKind::Scalar::auto`).
+    pub const fn auto_range(mut self) -> Self {
+        if let ViewKind::Scalar { min, max, unit, map, log, .. } = self.kind {
+            self.kind = ViewKind::Scalar { min, max, unit, map, log, auto: true };
         }
         self
     }
