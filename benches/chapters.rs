@@ -5,6 +5,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use fogbook::registry;
 use fogbook::state::Setup;
+use fogbook_core::Chapter;
 use fogbook_core::headless::Headless;
 use fogbook_core::time::TimeControl;
 use std::time::Duration;
@@ -44,5 +45,22 @@ fn cpu_reference(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, frames, cpu_reference);
+/// One smoke step (advect, vorticity, divergence, 40 Jacobi sweeps) at 64³ and 128³, submitted
+/// and waited for. Per-pass GPU times come from `fogbook bench --chapters smoke`.
+fn smoke_step(c: &mut Criterion) {
+    let headless =
+        Headless::new(&fogbook_smoke::Smoke::new().requirements(), [64, 36]).unwrap_or_else(|e| panic!("{e:#}"));
+    for n in [64u32, 128] {
+        let mut smoke = fogbook_smoke::Smoke::new();
+        smoke.params.grid_size = n;
+        smoke.params.pressure_iterations = 40;
+        headless.prepare(&mut smoke).unwrap();
+        let mut group = c.benchmark_group(format!("smoke/step-{n}"));
+        group.sample_size(10).measurement_time(Duration::from_secs(5)).warm_up_time(Duration::from_secs(1));
+        group.bench_function("step", |b| b.iter(|| smoke.run_now(&headless.gpu, |s, p| s.step(&headless.gpu, p))));
+        group.finish();
+    }
+}
+
+criterion_group!(benches, frames, cpu_reference, smoke_step);
 criterion_main!(benches);

@@ -4,7 +4,11 @@ use fogbook_core::Chapter;
 
 // ANCHOR: registry
 pub fn chapters() -> Vec<Box<dyn Chapter>> {
-    vec![Box::new(fogbook_distance_fog::DistanceFog::new()), Box::new(fogbook_height_fog::HeightFog::new())]
+    vec![
+        Box::new(fogbook_distance_fog::DistanceFog::new()),
+        Box::new(fogbook_height_fog::HeightFog::new()),
+        Box::new(fogbook_smoke::Smoke::new()),
+    ]
 }
 // ANCHOR_END: registry
 

@@ -21,8 +21,10 @@ fn every_view_of_every_chapter_matches_its_reference() {
     };
     for chapter in registry::chapters() {
         let id = chapter.info().id;
+        let frames = chapter.warmup_frames();
+        let base = chapter.test_settings();
         for view in chapter.views() {
-            let capture = render_with::<&str>(&mut h, id, view.name, &[], None, 1);
+            let capture = render_with(&mut h, id, view.name, &base, None, frames);
             let (_, _, non_finite) = capture.raw.red_stats();
             if non_finite > 0 {
                 failures.push(format!("{id}/{}: {non_finite} non-finite pixels", view.name));
@@ -36,7 +38,8 @@ fn every_view_of_every_chapter_matches_its_reference() {
         }
         // The book's figures: the same views under other settings (each falloff, glow masking).
         for figure in chapter.figures() {
-            let capture = render_with(&mut h, id, figure.view, &figure.settings, figure.camera, 1);
+            let settings: Vec<&str> = base.iter().chain(&figure.settings).copied().collect();
+            let capture = render_with(&mut h, id, figure.view, &settings, figure.camera, frames);
             let result = check_snapshot(id, figure.name, &capture.display);
             note(format!("{id}/{}", figure.name), &result);
             match result {

@@ -5,7 +5,8 @@
 //                    `frame.misc.z` (the sky distance)
 //   view_range     : [min, max] of auto-ranged views, order-preserving u32 (common/range.wgsl)
 //   view_out       : the selected debug view's raw values (rgba32float). Colour views store
-//                    linear HDR radiance; scalar views store the quantity in .r (and .g, .b).
+//                    linear HDR radiance; scalar views store the quantity in .r (and .g, .b)
+//                    and alpha 1, or alpha 0 where the view has no data.
 // #import common/frame.wgsl
 
 // ANCHOR: bindings

@@ -1,7 +1,8 @@
 // Display pass: turns the selected debug view's raw values into what the screen shows.
 // Colour views: exposure + ACES filmic tonemap (Narkowicz 2015). Scalar views: the value mapped
 // linearly (or logarithmically) from [range_min, range_max] into a false-colour map, with a
-// legend bar along the bottom edge. The output format applies the sRGB transfer function.
+// legend bar along the bottom edge. Scalar pixels with alpha 0 hold no data and show dark grey.
+// The output format applies the sRGB transfer function.
 // #import common/fullscreen.wgsl
 // #import common/tonemap.wgsl
 // #import common/colormap.wgsl
@@ -75,6 +76,9 @@ fn display_fs(in: FullscreenOut) -> @location(0) vec4<f32> {
             let t = (in.position.x - left) / (right - left);
             return vec4(false_colour(t), 1.0);
         }
+    }
+    if raw.a == 0.0 { // outside the view's data (e.g. around a slice panel)
+        return vec4(0.03, 0.03, 0.03, 1.0);
     }
     let v = raw.r;
     if v != v { // NaN shows as magenta so it can never hide

@@ -14,6 +14,7 @@ use std::path::PathBuf;
 /// One image to render.
 struct Job {
     chapter: &'static str,
+    frames: u32,
     file: String,
     view: String,
     settings: Vec<String>,
@@ -24,9 +25,11 @@ fn jobs() -> Vec<Job> {
     let mut jobs = Vec::new();
     for chapter in registry::chapters() {
         let id = chapter.info().id;
+        let frames = chapter.warmup_frames();
         for v in chapter.views() {
             jobs.push(Job {
                 chapter: id,
+                frames,
                 file: format!("view-{}.png", v.name),
                 view: v.name.into(),
                 settings: vec![],
@@ -36,6 +39,7 @@ fn jobs() -> Vec<Job> {
         for f in chapter.figures() {
             jobs.push(Job {
                 chapter: id,
+                frames,
                 file: format!("{}.png", f.name),
                 view: f.view.into(),
                 settings: f.settings.iter().map(|s| s.to_string()).collect(),
@@ -72,7 +76,7 @@ pub fn run(args: &FiguresArgs) -> Result<PathBuf> {
         headless.prepare(setup.chapter.as_mut())?;
         let view = find_view(setup.chapter.views(), &job.view).map_err(|e| anyhow!(e))?;
         let mut time = TimeControl::fixed(0.0);
-        headless.run(setup.chapter.as_mut(), &setup.camera, &setup.scene, &mut time, view, 1);
+        headless.run(setup.chapter.as_mut(), &setup.camera, &setup.scene, &mut time, view, job.frames);
         let capture = headless.capture()?;
         save_png(&capture.display, &args.out.join(job.chapter).join(&job.file))?;
         bar.inc(1);

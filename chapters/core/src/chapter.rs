@@ -94,6 +94,17 @@ pub trait Chapter: Send {
     /// Writes the selected view into `ctx.frame.view` (the core has rendered the scene).
     fn render(&mut self, ctx: &mut ChapterContext);
 
+    /// Frames to advance before a figure or snapshot is captured (a simulation needs time to
+    /// develop; 1 for chapters without one).
+    fn warmup_frames(&self) -> u32 {
+        1
+    }
+
+    /// Settings the snapshot tests add, to stay fast on a software driver (e.g. a coarser grid).
+    fn test_settings(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+
     /// Extra figures for the book, beyond one image per view with default parameters.
     fn figures(&self) -> Vec<Figure> {
         Vec::new()

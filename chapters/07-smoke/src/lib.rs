@@ -1,0 +1,328 @@
+//! Chapter 7 — 3D smoke: an Eulerian smoke solver on 3D textures (Stam 1999; Fedkiw, Stam and
+//! Jensen 2001), stepped with the core's time control, every field inspectable as a slice or a
+//! maximum-intensity projection, and the smoke itself ray-marched into the scene.
+
+pub mod fields;
+pub mod params;
+pub mod passes;
+pub mod reference;
+
+use anyhow::Result;
+use bytemuck::{Pod, Zeroable};
+use fields::{FieldId, Fields, check_grid};
+use fogbook_core::frame::FrameLayouts;
+use fogbook_core::gpu::{GpuContext, Requirements};
+use fogbook_core::params::DynParameters;
+use fogbook_core::shaders::ShaderStore;
+use fogbook_core::timing::{PassRecorder, TimingMode};
+use fogbook_core::{Chapter, ChapterContext, ChapterInfo, Figure, UpdateContext, ViewInfo};
+pub use params::SmokeParams;
+use params::{Axis, FieldDisplay};
+use passes::Pipelines;
+
+// ANCHOR: views
+pub const VIEWS: &[ViewInfo] = &[
+    ViewInfo::color("fluid", "The smoke, ray-marched through the density and lit by the sun with self-shadowing"),
+    ViewInfo::scalar("velocity", "Speed |u − ∇q| after projection", 0.0, 1.0, "m/s").auto_range(),
+    ViewInfo::scalar("pressure", "Pressure q of the projection (∇²q = ∇·u)", 0.0, 1.0, "m²/s").auto_range(),
+    ViewInfo::scalar("divergence", "Divergence ∇·u before the pressure solve", 0.0, 1.0, "1/s").auto_range(),
+    ViewInfo::scalar("residual", "Divergence left after the sweeps: ∇·u − ∇²q", 0.0, 1.0, "1/s").auto_range(),
+    ViewInfo::scalar("pressure-gradient", "|∇q|, the velocity the projection removes", 0.0, 1.0, "m/s").auto_range(),
+    ViewInfo::scalar("vorticity", "Vorticity magnitude |∇ × u|", 0.0, 1.0, "1/s").auto_range(),
+    ViewInfo::scalar("density", "Smoke density", 0.0, 1.0, "").auto_range(),
+];
+// ANCHOR_END: views
+
+/// Distance of the box's centre from the default camera, down −Z (m).
+pub const BOX_DISTANCE_M: f32 = 28.0;
+
+/// Mirrors `struct SmokeParams` in shaders/07-smoke/common.wgsl.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+pub struct SmokeUniform {
+    pub grid: [f32; 4],
+    pub keep: [f32; 4],
+    pub injection: [f32; 4],
+    pub injection_velocity: [f32; 4],
+    pub injection_color: [f32; 4],
+    pub box_min: [f32; 4],
+    pub sun: [f32; 4],
+    pub view: [u32; 4],
+    pub slice: [f32; 4],
+}
+
+impl SmokeUniform {
+    pub fn new(p: &SmokeParams, n: u32, towards_sun: [f32; 3], view: usize) -> Self {
+        let dt = p.time_step_s as f64;
+        let keep = |k: f32| (1.0 / (1.0 + k as f64 * dt)) as f32;
+        let s = p.box_size_m;
+        Self {
+            grid: [n as f32, s / n as f32, s, p.time_step_s],
+            keep: [keep(p.velocity_dissipation), keep(p.density_dissipation), p.pressure_gradient_scale, p.vorticity],
+            injection: [
+                0.5 + p.injection_offset_x,
+                0.12 + p.injection_offset_y,
+                0.5 + p.injection_offset_z,
+                p.injection_radius,
+            ],
+            injection_velocity: [
+                p.injection_velocity_x,
+                p.injection_velocity_y,
+                p.injection_velocity_z,
+                p.injection_rate,
+            ],
+            injection_color: [p.injection_color[0], p.injection_color[1], p.injection_color[2], p.buoyancy],
+            box_min: [-s / 2.0, 0.0, -BOX_DISTANCE_M - s / 2.0, p.extinction],
+            sun: [towards_sun[0], towards_sun[1], towards_sun[2], p.sun_intensity],
+            view: [
+                view as u32,
+                (p.field_display == FieldDisplay::MaxProjection) as u32,
+                match p.slice_axis {
+                    Axis::X => 0,
+                    Axis::Y => 1,
+                    Axis::Z => 2,
+                },
+                p.march_steps,
+            ],
+            slice: [p.slice_position, p.shadow_steps as f32, 0.0, 0.0],
+        }
+    }
+}
+
+/// GPU state: pipelines, the parameter block and the fields.
+pub struct SmokeGpu {
+    pub pipelines: Pipelines,
+    pub uniform: wgpu::Buffer,
+    pub params_group: wgpu::BindGroup,
+    pub fields: Fields,
+}
+
+pub struct Smoke {
+    pub params: SmokeParams,
+    pub gpu: Option<SmokeGpu>,
+    /// Sun direction and view of the last frame (the step's parameter block carries them too).
+    last_sun: [f32; 3],
+    last_view: usize,
+    status: Option<String>,
+}
+
+impl Default for Smoke {
+    fn default() -> Self {
+        Self { params: SmokeParams::default(), gpu: None, last_sun: [0.0, 1.0, 0.0], last_view: 0, status: None }
+    }
+}
+
+impl Smoke {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn uniform(&self, n: u32) -> SmokeUniform {
+        SmokeUniform::new(&self.params, n, self.last_sun, self.last_view)
+    }
+
+    /// Reallocates the fields when `grid_size` changed; a size the device cannot hold is refused
+    /// with a message and the parameter goes back to the size in use.
+    fn follow_grid_size(&mut self, gpu: &GpuContext) {
+        let Some(g) = self.gpu.as_mut() else { return };
+        if g.fields.n == self.params.grid_size {
+            return;
+        }
+        match Fields::new(gpu, self.params.grid_size) {
+            Ok(f) => {
+                g.fields = f;
+                self.status = None;
+            }
+            Err(e) => {
+                self.status = Some(format!("{e:#}; keeping {}³", g.fields.n));
+                self.params.grid_size = g.fields.n;
+            }
+        }
+    }
+
+    fn write_uniform(&self, gpu: &GpuContext) {
+        if let Some(g) = &self.gpu {
+            gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&self.uniform(g.fields.n)));
+        }
+    }
+
+    /// Records one simulation step.
+    pub fn step(&mut self, gpu: &GpuContext, passes: &mut PassRecorder) {
+        self.follow_grid_size(gpu);
+        self.write_uniform(gpu);
+        let iterations = self.params.pressure_iterations;
+        if let Some(g) = self.gpu.as_mut() {
+            passes::record_step(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields, iterations);
+        }
+    }
+
+    /// Runs `f` with a recorder of its own and submits (tests and tools).
+    pub fn run_now(&mut self, gpu: &GpuContext, f: impl FnOnce(&mut Self, &mut PassRecorder)) {
+        let mut passes = PassRecorder::new(gpu, None, TimingMode::Off);
+        f(self, &mut passes);
+        passes.submit();
+        gpu.wait();
+    }
+
+    /// Current values of a field (see `Fields::download` for the layout).
+    pub fn download(&self, gpu: &GpuContext, id: FieldId) -> Result<Vec<f32>> {
+        let g = self.gpu.as_ref().ok_or_else(|| anyhow::anyhow!("smoke: no GPU state yet"))?;
+        g.fields.download(gpu, id)
+    }
+
+    pub fn upload(&self, gpu: &GpuContext, id: FieldId, values: &[f32]) -> Result<()> {
+        let g = self.gpu.as_ref().ok_or_else(|| anyhow::anyhow!("smoke: no GPU state yet"))?;
+        g.fields.upload(gpu, id, values)
+    }
+
+    /// Records `iterations` Jacobi sweeps on the current divergence.
+    pub fn jacobi(&mut self, gpu: &GpuContext, passes: &mut PassRecorder, iterations: u32) {
+        self.write_uniform(gpu);
+        if let Some(g) = self.gpu.as_mut() {
+            passes::record_jacobi(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields, iterations);
+        }
+    }
+
+    /// Records divergence → `iterations` sweeps → u − ∇q: a full projection of the current velocity.
+    pub fn project(&mut self, gpu: &GpuContext, passes: &mut PassRecorder, iterations: u32) {
+        self.write_uniform(gpu);
+        if let Some(g) = self.gpu.as_mut() {
+            passes::record_divergence(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields);
+            passes::record_jacobi(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields, iterations);
+            passes::record_project(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields);
+        }
+    }
+
+    /// GPU memory of the fields at the current grid size (bytes).
+    pub fn field_bytes(&self) -> u64 {
+        fields::memory_bytes(self.params.grid_size)
+    }
+}
+
+impl Chapter for Smoke {
+    fn info(&self) -> ChapterInfo {
+        ChapterInfo {
+            id: "smoke",
+            number: 7,
+            title: "3D smoke",
+            summary: "An Eulerian smoke solver on 3D textures: advection, vorticity confinement, Jacobi pressure projection; every field inspectable",
+        }
+    }
+
+    fn requirements(&self) -> Requirements {
+        // Trilinear sampling of the r32float pressure during advection.
+        Requirements { features: wgpu::Features::FLOAT32_FILTERABLE, limits: None }
+    }
+
+    fn params(&mut self) -> &mut dyn DynParameters {
+        &mut self.params
+    }
+
+    fn views(&self) -> &'static [ViewInfo] {
+        VIEWS
+    }
+
+    fn shader_files(&self) -> &'static [&'static str] {
+        &[
+            "07-smoke/advect.wgsl",
+            "07-smoke/vorticity.wgsl",
+            "07-smoke/divergence.wgsl",
+            "07-smoke/jacobi.wgsl",
+            "07-smoke/project.wgsl",
+            "07-smoke/light.wgsl",
+            "07-smoke/view.wgsl",
+        ]
+    }
+
+    fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> Result<()> {
+        check_grid(gpu, self.params.grid_size)?;
+        let pipelines = Pipelines::new(gpu, layouts, shaders)?;
+        let device = &gpu.device;
+        let uniform = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("smoke params"),
+            size: std::mem::size_of::<SmokeUniform>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("smoke trilinear"),
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            ..Default::default()
+        });
+        let params_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("smoke params"),
+            layout: &pipelines.params_layout,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::Sampler(&sampler) },
+            ],
+        });
+        // Hot reload keeps the simulation running: reuse fields of the right size.
+        let fields = match self.gpu.take() {
+            Some(old) if old.fields.n == self.params.grid_size => old.fields,
+            _ => Fields::new(gpu, self.params.grid_size)?,
+        };
+        self.gpu = Some(SmokeGpu { pipelines, uniform, params_group, fields });
+        self.write_uniform(gpu);
+        Ok(())
+    }
+
+    fn reset(&mut self, gpu: &GpuContext) {
+        if let Some(g) = self.gpu.as_mut() {
+            if let Ok(f) = Fields::new(gpu, g.fields.n) {
+                g.fields = f;
+            }
+        }
+    }
+
+    fn status(&self) -> Option<String> {
+        self.status.clone()
+    }
+
+    fn update(&mut self, ctx: &mut UpdateContext) {
+        self.step(ctx.gpu, ctx.passes);
+    }
+
+    // ANCHOR: render
+    fn render(&mut self, ctx: &mut ChapterContext) {
+        self.last_sun = ctx.scene.sun_direction().into();
+        self.last_view = ctx.view;
+        self.follow_grid_size(ctx.gpu);
+        self.write_uniform(ctx.gpu);
+        let Some(g) = &self.gpu else { return };
+        if ctx.view == 0 {
+            passes::record_light(ctx.gpu, ctx.passes, &g.pipelines, &g.params_group, &g.fields);
+        }
+        let textures = passes::view_textures(ctx.gpu, &g.pipelines, &g.fields);
+        let [w, h] = ctx.frame.size;
+        ctx.passes.compute("smoke: view", |pass| {
+            pass.set_pipeline(&g.pipelines.view.pipeline);
+            pass.set_bind_group(0, &ctx.frame.scene_inputs, &[]);
+            pass.set_bind_group(1, &ctx.frame.view_out, &[]);
+            pass.set_bind_group(2, &g.params_group, &[]);
+            pass.set_bind_group(3, &textures, &[]);
+            pass.dispatch_workgroups(w.div_ceil(8), h.div_ceil(8), 1);
+        });
+    }
+    // ANCHOR_END: render
+
+    fn warmup_frames(&self) -> u32 {
+        60
+    }
+
+    fn test_settings(&self) -> Vec<&'static str> {
+        vec!["grid_size=32"]
+    }
+
+    fn figures(&self) -> Vec<Figure> {
+        let fig =
+            |name, view, settings: &[&'static str]| Figure { name, view, settings: settings.to_vec(), camera: None };
+        vec![
+            fig("velocity-max-projection", "velocity", &["field_display=max-projection"]),
+            fig("vorticity-side-slice", "vorticity", &["slice_axis=x"]),
+            fig("divergence-no-solve", "divergence", &["pressure_iterations=0"]),
+            fig("residual-200-sweeps", "residual", &["pressure_iterations=200"]),
+        ]
+    }
+}

@@ -1,0 +1,48 @@
+// Smoke step, pass 1 of 4 — "one pass": finish the previous step's projection (u − ∇q), advect
+// velocity and fluid semi-Lagrangian (trace back along the projected velocity, trilinear
+// sample; Stam 1999, "Stable Fluids"), damp both, add buoyancy, inject at the emitter, write.
+// Projecting at the traced-back point keeps the order of the classic step (project, then
+// advect) with one pass fewer: the gradient is evaluated where the sample is taken.
+// Inputs: velocity, pressure q, fluid (read side). Outputs: velocity, fluid (write side).
+// References: Stam 1999; GPU Gems ch. 38 (Harris 2004); GPU Gems 3 ch. 30 (Crane et al. 2007).
+// #import 07-smoke/common.wgsl
+
+@group(3) @binding(0) var velocity_in: texture_3d<f32>;
+@group(3) @binding(1) var pressure_in: texture_3d<f32>;
+@group(3) @binding(2) var fluid_in: texture_3d<f32>;
+@group(3) @binding(3) var velocity_out: texture_storage_3d<rgba16float, write>;
+@group(3) @binding(4) var fluid_out: texture_storage_3d<rgba16float, write>;
+
+// ANCHOR: advect
+@compute @workgroup_size(8, 8, 4)
+fn advect(@builtin(global_invocation_id) id: vec3<u32>) {
+    let cell = vec3<i32>(id);
+    if !in_grid(cell) {
+        return;
+    }
+    let dt = smoke.grid.w;
+    let g = smoke.keep.z; // pressure-gradient multiplier (1: full projection)
+    let uv = cell_uv(cell);
+    // The projected velocity here, and where the fluid arriving here came from.
+    let u_here = textureLoad(velocity_in, cell, 0).xyz - g * pressure_gradient_at(pressure_in, cell);
+    let from_uv = clamp_uv(uv - dt * u_here / smoke.grid.z);
+    var u = textureSampleLevel(velocity_in, linear_clamp, from_uv, 0.0).xyz - g * pressure_gradient_sampled(pressure_in, from_uv);
+    var fluid = textureSampleLevel(fluid_in, linear_clamp, from_uv, 0.0);
+
+    // Dissipation as x / (1 + k dt): unconditionally stable, and exact to test against.
+    u *= smoke.keep.x;
+    fluid *= smoke.keep.y;
+    u.y += dt * smoke.injection_color.w * fluid.a; // buoyancy: density rises
+
+    // Emitter: a sphere with a smooth edge; inside, the velocity is set and density added.
+    let to_centre = (uv - smoke.injection.xyz) / max(smoke.injection.w, 1e-6);
+    let w = 1.0 - smoothstep(0.5, 1.0, length(to_centre));
+    if w > 0.0 {
+        u = mix(u, smoke.injection_velocity.xyz, w);
+        let added = dt * smoke.injection_velocity.w * w;
+        fluid += vec4(smoke.injection_color.rgb * added, added);
+    }
+    textureStore(velocity_out, cell, vec4(u, 0.0));
+    textureStore(fluid_out, cell, fluid);
+}
+// ANCHOR_END: advect

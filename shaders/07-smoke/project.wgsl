@@ -1,0 +1,19 @@
+// Subtracts the pressure gradient on its own: u ← u − ∇q. The simulation folds this into the
+// next step's first pass; this standalone pass serves tests of the projection identities and
+// the "velocity after projection" readback.
+// Inputs: velocity, q (read side). Output: velocity (write side).
+// #import 07-smoke/common.wgsl
+
+@group(3) @binding(0) var velocity_in: texture_3d<f32>;
+@group(3) @binding(1) var pressure_in: texture_3d<f32>;
+@group(3) @binding(2) var velocity_out: texture_storage_3d<rgba16float, write>;
+
+@compute @workgroup_size(8, 8, 4)
+fn project(@builtin(global_invocation_id) id: vec3<u32>) {
+    let cell = vec3<i32>(id);
+    if !in_grid(cell) {
+        return;
+    }
+    let u = textureLoad(velocity_in, cell, 0).xyz - smoke.keep.z * pressure_gradient_at(pressure_in, cell);
+    textureStore(velocity_out, cell, vec4(u, 0.0));
+}

@@ -1,0 +1,180 @@
+// Smoke display views.
+// fluid: the smoke ray-marched through the density volume inside the test scene, single
+// scattering of the sun with self-shadowing from the light volume, plus ambient; composited over
+// the scene with the scene's distance as the far end (emission–absorption model, Max 1995,
+// "Optical Models for Direct Volume Rendering").
+// Field views: velocity |u − ∇q|, pressure q, divergence ∇·u (before the solve), residual
+// ∇·u − ∇²q (after it), pressure gradient |∇q|, vorticity |∇ × u|, density — as an axis-aligned
+// slice or a maximum-intensity projection (for signed fields, the value of largest magnitude),
+// fitted to the screen. Their display range is the field's min / max over what is shown,
+// reduced here per workgroup and then with one global atomic (common/range.wgsl).
+// #import common/scene_inputs.wgsl
+// #import common/range.wgsl
+// #import 07-smoke/common.wgsl
+
+@group(3) @binding(0) var velocity_in: texture_3d<f32>;
+@group(3) @binding(1) var pressure_in: texture_3d<f32>;
+@group(3) @binding(2) var divergence_in: texture_3d<f32>;
+@group(3) @binding(3) var fluid_in: texture_3d<f32>;
+@group(3) @binding(4) var light_in: texture_3d<f32>;
+
+
+const VIEW_FLUID: u32 = 0u;
+const VIEW_VELOCITY: u32 = 1u;
+const VIEW_PRESSURE: u32 = 2u;
+const VIEW_DIVERGENCE: u32 = 3u;
+const VIEW_RESIDUAL: u32 = 4u;
+const VIEW_GRADIENT: u32 = 5u;
+const VIEW_VORTICITY: u32 = 6u;
+const VIEW_DENSITY: u32 = 7u;
+
+// The shown quantity at one cell.
+fn field_value(view: u32, cell: vec3<i32>) -> f32 {
+    switch view {
+        case VIEW_VELOCITY: {
+            return length(textureLoad(velocity_in, cell, 0).xyz - smoke.keep.z * pressure_gradient_at(pressure_in, cell));
+        }
+        case VIEW_PRESSURE: { return pressure_at(pressure_in, cell); }
+        case VIEW_DIVERGENCE: { return textureLoad(divergence_in, cell, 0).r; }
+        case VIEW_RESIDUAL: {
+            let h = smoke.grid.y;
+            let lap = (pressure_at(pressure_in, cell + vec3(1, 0, 0)) + pressure_at(pressure_in, cell - vec3(1, 0, 0))
+                + pressure_at(pressure_in, cell + vec3(0, 1, 0)) + pressure_at(pressure_in, cell - vec3(0, 1, 0))
+                + pressure_at(pressure_in, cell + vec3(0, 0, 1)) + pressure_at(pressure_in, cell - vec3(0, 0, 1))
+                - 6.0 * pressure_at(pressure_in, cell)) / (h * h);
+            return textureLoad(divergence_in, cell, 0).r - lap;
+        }
+        case VIEW_GRADIENT: { return length(pressure_gradient_at(pressure_in, cell)); }
+        case VIEW_VORTICITY: { return length(curl_at(velocity_in, cell)); }
+        default: { return textureLoad(fluid_in, cell, 0).a; }
+    }
+}
+
+// The cell that screen position `uv` (0..1 within the square panel) shows on a slice at depth k.
+fn panel_cell(uv: vec2<f32>, k: i32) -> vec3<i32> {
+    let n = grid_n();
+    let ij = clamp(vec2<i32>(uv * f32(n)), vec2(0), vec2(n - 1));
+    let flipped = vec2(ij.x, n - 1 - ij.y); // image rows go down, the grid's y goes up
+    switch smoke.view.z {
+        case 0u: { return vec3(k, flipped.y, flipped.x); }   // x slice: z across, y up
+        case 1u: { return vec3(flipped.x, k, ij.y); }        // y slice: x across, z down
+        default: { return vec3(flipped.x, flipped.y, k); }   // z slice: x across, y up
+    }
+}
+
+fn field_view(view: u32, pixel: vec2<u32>, size: vec2<u32>) -> vec2<f32> {
+    // A square panel, as tall as the image, centred; x = 1 marks "inside the panel".
+    let side = f32(size.y);
+    let left = (f32(size.x) - side) * 0.5;
+    let uv = vec2((f32(pixel.x) + 0.5 - left) / side, (f32(pixel.y) + 0.5) / side);
+    if any(uv < vec2(0.0)) || any(uv >= vec2(1.0)) {
+        return vec2(0.0, 0.0);
+    }
+    let n = grid_n();
+    if smoke.view.y == 0u {
+        let k = clamp(i32(smoke.slice.x * f32(n)), 0, n - 1);
+        return vec2(field_value(view, panel_cell(uv, k)), 1.0);
+    }
+    var best = 0.0;
+    for (var k = 0; k < n; k++) {
+        let v = field_value(view, panel_cell(uv, k));
+        if abs(v) > abs(best) {
+            best = v;
+        }
+    }
+    return vec2(best, 1.0);
+}
+
+fn box_world_size() -> f32 {
+    return smoke.grid.z;
+}
+
+// Ray-box intersection in box units: (t_near, t_far) along `dir` from `origin`, in metres.
+fn box_hit(origin: vec3<f32>, dir: vec3<f32>) -> vec2<f32> {
+    let lo = smoke.box_min.xyz;
+    let hi = lo + vec3(box_world_size());
+    let inv = 1.0 / select(dir, vec3(1e-9), abs(dir) < vec3(1e-9));
+    let t0 = (lo - origin) * inv;
+    let t1 = (hi - origin) * inv;
+    let near = max(max(min(t0.x, t1.x), min(t0.y, t1.y)), min(t0.z, t1.z));
+    let far = min(min(max(t0.x, t1.x), max(t0.y, t1.y)), max(t0.z, t1.z));
+    return vec2(max(near, 0.0), far);
+}
+
+// ANCHOR: march
+fn fluid_view(pixel: vec2<u32>) -> vec3<f32> {
+    let scene = textureLoad(scene_color, vec2<i32>(pixel), 0).rgb;
+    let d = textureLoad(scene_distance, vec2<i32>(pixel), 0).r;
+    let origin = frame.camera_pos.xyz;
+    let dir = view_ray_dir(frame, vec2<f32>(pixel));
+    let hit = box_hit(origin, dir);
+    let t_end = min(hit.y, d);
+    if t_end <= hit.x {
+        return scene;
+    }
+    let steps = max(smoke.view.w, 1u);
+    let ds = (t_end - hit.x) / f32(steps);
+    let sigma = smoke.box_min.w;
+    let sun = smoke.sun.w * frame.sun_color.rgb;
+    let ambient = frame.ambient.rgb;
+    var transmittance = 1.0;
+    var light = vec3(0.0);
+    for (var i = 0u; i < steps; i++) {
+        let p = origin + dir * (hit.x + ds * (f32(i) + 0.5));
+        let uv = (p - smoke.box_min.xyz) / box_world_size();
+        let fluid = textureSampleLevel(fluid_in, linear_clamp, uv, 0.0);
+        let density = max(fluid.a, 0.0);
+        if density < 1e-5 {
+            continue;
+        }
+        let albedo = clamp(fluid.rgb / density, vec3(0.0), vec3(1.0));
+        let to_sun = textureSampleLevel(light_in, linear_clamp, uv, 0.0).r;
+        // Isotropic phase 1/4π folded into the sun's scale; energy-conserving step integral.
+        let step_t = exp(-sigma * density * ds);
+        let lit = albedo * (sun * to_sun * 0.25 + ambient);
+        light += transmittance * (1.0 - step_t) * lit;
+        transmittance *= step_t;
+        if transmittance < 1e-3 {
+            break;
+        }
+    }
+    return scene * transmittance + light;
+}
+// ANCHOR_END: march
+
+var<workgroup> group_min: atomic<u32>;
+var<workgroup> group_max: atomic<u32>;
+
+@compute @workgroup_size(8, 8, 1)
+fn smoke_view(@builtin(global_invocation_id) id: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+    if local == 0u {
+        atomicStore(&group_min, 0xffffffffu);
+        atomicStore(&group_max, 0u);
+    }
+    workgroupBarrier();
+    let size = textureDimensions(view_out);
+    let inside = id.x < size.x && id.y < size.y;
+    let view = smoke.view.x;
+    if inside {
+        if view == VIEW_FLUID {
+            textureStore(view_out, id.xy, vec4(fluid_view(id.xy), 1.0));
+        } else {
+            let v = field_view(view, id.xy, size);
+            // Alpha 0 outside the panel: "no data" to the display pass.
+            textureStore(view_out, id.xy, vec4(v.x, v.x, v.x, v.y));
+            if v.y > 0.0 && v.x == v.x {
+                atomicMin(&group_min, range_encode(v.x));
+                atomicMax(&group_max, range_encode(v.x));
+            }
+        }
+    }
+    workgroupBarrier();
+    if local == 0u && view != VIEW_FLUID {
+        let lo = atomicLoad(&group_min);
+        let hi = atomicLoad(&group_max);
+        if lo != 0xffffffffu {
+            atomicMin(&view_range[0], lo);
+            atomicMax(&view_range[1], hi);
+        }
+    }
+}

@@ -1,0 +1,265 @@
+//! Chapter 7: the smoke solver on the GPU against theory and the CPU (f64 where useful).
+//! Grids of 32³ keep these fast on a software driver.
+
+mod common;
+
+use common::*;
+use fogbook_core::Chapter;
+use fogbook_core::headless::Headless;
+use fogbook_core::params::set_by_name;
+use fogbook_smoke::Smoke;
+use fogbook_smoke::fields::{FieldId, round_f16, round_f16_toward_zero};
+use fogbook_smoke::reference::{dissipated_total, idx, jacobi_slowest_rate, residual_norm, slowest_mode};
+
+const N: usize = 32;
+
+/// A smoke chapter with GPU state on a fresh headless device, with `sets` applied.
+fn smoke(sets: &[&str]) -> (Headless, Smoke) {
+    let h = headless([64, 36]);
+    let mut s = Smoke::new();
+    set_by_name(&mut s.params, "grid_size", &N.to_string()).unwrap();
+    for a in sets {
+        let (k, v) = a.split_once('=').unwrap();
+        set_by_name(&mut s.params, k, v).unwrap();
+    }
+    h.prepare(&mut s).unwrap();
+    (h, s)
+}
+
+/// No sources, no forces, no motion: a field left alone except for what a test adds.
+const QUIET: &[&str] = &[
+    "injection_rate=0",
+    "injection_velocity_y=0",
+    "buoyancy=0",
+    "vorticity=0",
+    "velocity_dissipation=0",
+    "density_dissipation=0",
+];
+
+fn steps(h: &Headless, s: &mut Smoke, n: u32) {
+    for _ in 0..n {
+        s.run_now(&h.gpu, |s, p| s.step(&h.gpu, p));
+    }
+}
+
+fn norm(v: &[f32], components: usize) -> f64 {
+    v.chunks_exact(components)
+        .map(|c| c[..3.min(components)].iter().map(|x| (*x as f64).powi(2)).sum::<f64>())
+        .sum::<f64>()
+        .sqrt()
+}
+
+#[test]
+fn jacobi_residual_falls_at_the_theoretical_rate_of_the_slowest_mode() {
+    let (h, mut s) = smoke(QUIET);
+    let cell = s.params.box_size_m as f64 / N as f64;
+    let div = slowest_mode(N);
+    s.upload(&h.gpu, FieldId::Divergence, &div).unwrap();
+    s.upload(&h.gpu, FieldId::Pressure, &vec![0.0; N * N * N]).unwrap();
+    let r0 = residual_norm(N, &vec![0.0; N * N * N], &div, cell);
+    let theory = jacobi_slowest_rate(N);
+    let mut done = 0;
+    for k in [10u32, 40, 160] {
+        s.run_now(&h.gpu, |s, p| s.jacobi(&h.gpu, p, k - done));
+        done = k;
+        let q = s.download(&h.gpu, FieldId::Pressure).unwrap();
+        let measured = (residual_norm(N, &q, &div, cell) / r0).powf(1.0 / k as f64);
+        eprintln!("after {k} sweeps: rate {measured:.6} per sweep, theory {theory:.6}");
+        assert!(
+            (measured - theory).abs() < 2e-4,
+            "{k} sweeps: measured {measured}, theory (2 + cos(π/n))/3 = {theory}"
+        );
+    }
+}
+
+/// A smooth bump: φ = exp(−|x − c|² / (2 σ²)) in cells.
+fn bump(x: usize, y: usize, z: usize, sigma: f64) -> f64 {
+    let c = (N as f64 - 1.0) / 2.0;
+    let r2 = (x as f64 - c).powi(2) + (y as f64 - c).powi(2) + (z as f64 - c).powi(2);
+    (-r2 / (2.0 * sigma * sigma)).exp()
+}
+
+#[test]
+fn a_gradient_field_projects_to_nearly_zero() {
+    // u = ∇φ (central differences, as the solver's operators), φ a bump well inside the box.
+    let (h, mut s) = smoke(QUIET);
+    let cell = s.params.box_size_m as f64 / N as f64;
+    let mut u = vec![0.0f32; N * N * N * 4];
+    let phi = |x: isize, y: isize, z: isize| {
+        let c = |v: isize| v.clamp(0, N as isize - 1) as usize;
+        bump(c(x), c(y), c(z), 4.0) * 10.0
+    };
+    for z in 0..N as isize {
+        for y in 0..N as isize {
+            for x in 0..N as isize {
+                let i = 4 * idx(N, x as usize, y as usize, z as usize);
+                u[i] = ((phi(x + 1, y, z) - phi(x - 1, y, z)) / (2.0 * cell)) as f32;
+                u[i + 1] = ((phi(x, y + 1, z) - phi(x, y - 1, z)) / (2.0 * cell)) as f32;
+                u[i + 2] = ((phi(x, y, z + 1) - phi(x, y, z - 1)) / (2.0 * cell)) as f32;
+            }
+        }
+    }
+    s.upload(&h.gpu, FieldId::Velocity, &u).unwrap();
+    let before = norm(&s.download(&h.gpu, FieldId::Velocity).unwrap(), 4);
+    s.run_now(&h.gpu, |s, p| s.project(&h.gpu, p, 2000));
+    let after = norm(&s.download(&h.gpu, FieldId::Velocity).unwrap(), 4);
+    eprintln!("‖∇φ‖ = {before:.4}, after projection {after:.4} ({:.2}%)", 100.0 * after / before);
+    // Central-difference divergence of a central-difference gradient is the wide Laplacian, the
+    // solver's is the compact one: they agree to O(h²) on a smooth φ, so a few % remains.
+    assert!(after < 0.05 * before, "‖u‖ went from {before} to {after}");
+}
+
+#[test]
+fn a_divergence_free_field_comes_back_unchanged() {
+    // u = ∇ × A with A = (0, 0, ψ): the discrete divergence of a discrete curl is exactly 0.
+    let (h, mut s) = smoke(QUIET);
+    let psi = |x: isize, y: isize, z: isize| {
+        let c = |v: isize| v.clamp(0, N as isize - 1) as usize;
+        bump(c(x), c(y), c(z), 3.0) * 5.0
+    };
+    let cell = s.params.box_size_m as f64 / N as f64;
+    let mut u = vec![0.0f32; N * N * N * 4];
+    for z in 0..N as isize {
+        for y in 0..N as isize {
+            for x in 0..N as isize {
+                let i = 4 * idx(N, x as usize, y as usize, z as usize);
+                u[i] = ((psi(x, y + 1, z) - psi(x, y - 1, z)) / (2.0 * cell)) as f32;
+                u[i + 1] = (-(psi(x + 1, y, z) - psi(x - 1, y, z)) / (2.0 * cell)) as f32;
+            }
+        }
+    }
+    s.upload(&h.gpu, FieldId::Velocity, &u).unwrap();
+    let before = s.download(&h.gpu, FieldId::Velocity).unwrap();
+    s.run_now(&h.gpu, |s, p| s.project(&h.gpu, p, 200));
+    let after = s.download(&h.gpu, FieldId::Velocity).unwrap();
+    let diff: Vec<f32> = before.iter().zip(&after).map(|(a, b)| a - b).collect();
+    let rel = norm(&diff, 4) / norm(&before, 4);
+    eprintln!("divergence-free field changed by {rel:.2e} (relative)");
+    // Left: the f16 rounding of the stored velocity (its divergence is not exactly zero).
+    assert!(rel < 2e-3, "changed by {rel}");
+}
+
+#[test]
+fn density_dissipation_follows_the_exact_law() {
+    let k = 2.0f32;
+    let mut sets = QUIET.to_vec();
+    let k_set = format!("density_dissipation={k}");
+    sets.push(&k_set);
+    let (h, mut s) = smoke(&sets);
+    let mut fluid = vec![0.0f32; N * N * N * 4];
+    for (i, c) in fluid.chunks_exact_mut(4).enumerate() {
+        c[3] = round_f16(((i * 7919) % 1000) as f32 / 1000.0);
+    }
+    s.upload(&h.gpu, FieldId::Fluid, &fluid).unwrap();
+    let total0: f64 = fluid.chunks_exact(4).map(|c| c[3] as f64).sum();
+    let n_steps = 30;
+    steps(&h, &mut s, n_steps);
+    let got = s.download(&h.gpu, FieldId::Fluid).unwrap();
+    let total: f64 = got.chunks_exact(4).map(|c| c[3] as f64).sum();
+    // Cell by cell, the GPU does ρ ← f16(ρ · keep) with keep = f32(1 / (1 + k dt)). Vulkan lets
+    // the f16 store round to nearest even or toward zero (lavapipe truncates): reproduce both.
+    let keep = (1.0 / (1.0 + k as f64 * s.params.time_step_s as f64)) as f32;
+    let emulate = |round: fn(f32) -> f32| {
+        let mut field = fluid.clone();
+        for _ in 0..n_steps {
+            for c in field.chunks_exact_mut(4) {
+                c[3] = round(c[3] * keep);
+            }
+        }
+        field.chunks_exact(4).map(|c| c[3] as f64).sum::<f64>()
+    };
+    let (nearest, toward_zero) = (emulate(round_f16), emulate(round_f16_toward_zero));
+    let exact = dissipated_total(total0, k as f64, s.params.time_step_s as f64, n_steps);
+    let drift = total / exact - 1.0;
+    eprintln!(
+        "Σρ after {n_steps} steps: GPU {total:.4}; emulated with f16 round-to-nearest {nearest:.4}, toward zero {toward_zero:.4}; exact law {exact:.4}; GPU drift {drift:.2e}"
+    );
+    assert!(total == nearest || total == toward_zero, "the GPU must match the step cell by cell");
+    // Each step's rounding loses at most one f16 ulp (2⁻¹⁰ relative) per cell.
+    assert!(drift.abs() <= n_steps as f64 * 2f64.powi(-10), "drift {drift:.2e} beyond the rounding bound");
+}
+
+#[test]
+fn mirror_symmetric_injection_stays_symmetric() {
+    let (h, mut s) = smoke(&[]);
+    steps(&h, &mut s, 60);
+    for id in [FieldId::Fluid, FieldId::Velocity] {
+        let f = s.download(&h.gpu, id).unwrap();
+        let c = 4;
+        let mut worst = 0.0f64;
+        let mut scale = 0.0f64;
+        for z in 0..N {
+            for y in 0..N {
+                for x in 0..N {
+                    let a = &f[c * idx(N, x, y, z)..][..c];
+                    let b = &f[c * idx(N, N - 1 - x, y, z)..][..c];
+                    // Under x → −x the x velocity changes sign; everything else is even.
+                    let sign = |k: usize| if id == FieldId::Velocity && k == 0 { -1.0 } else { 1.0 };
+                    for k in 0..c {
+                        worst = worst.max((a[k] as f64 - sign(k) * b[k] as f64).abs());
+                        scale = scale.max(a[k].abs() as f64);
+                    }
+                }
+            }
+        }
+        eprintln!("{id:?}: largest asymmetry {worst:.3e} of {scale:.3}");
+        assert!(scale > 0.1, "{id:?}: something moved");
+        assert!(worst <= 1e-2 * scale, "{id:?}: asymmetry {worst} against {scale}");
+    }
+}
+
+#[test]
+fn stepping_is_bit_reproducible() {
+    let run = || {
+        let (h, mut s) = smoke(&[]);
+        steps(&h, &mut s, 25);
+        [FieldId::Velocity, FieldId::Pressure, FieldId::Fluid, FieldId::Divergence]
+            .map(|id| s.download(&h.gpu, id).unwrap())
+    };
+    let (a, b) = (run(), run());
+    for (x, y) in a.iter().zip(&b) {
+        assert!(x.iter().zip(y).all(|(p, q)| p.to_bits() == q.to_bits()), "two runs of 25 steps differ");
+    }
+}
+
+#[test]
+fn a_long_run_with_extreme_parameters_stays_finite() {
+    let (h, mut s) = smoke(&[
+        "vorticity=5",
+        "buoyancy=50",
+        "injection_velocity_y=50",
+        "injection_velocity_x=-50",
+        "injection_rate=100",
+        "time_step_s=0.1",
+        "pressure_iterations=4",
+        "injection_radius=0.5",
+    ]);
+    for _ in 0..20 {
+        s.run_now(&h.gpu, |s, p| {
+            for _ in 0..100 {
+                s.step(&h.gpu, p);
+            }
+        });
+    }
+    for id in [FieldId::Velocity, FieldId::Pressure, FieldId::Fluid, FieldId::Divergence] {
+        let f = s.download(&h.gpu, id).unwrap();
+        assert!(f.iter().all(|v| v.is_finite()), "{id:?} holds a non-finite value after 2000 steps");
+    }
+}
+
+#[test]
+fn grids_beyond_the_budget_or_device_are_refused() {
+    let h = headless([64, 36]);
+    let mut s = Smoke::new();
+    set_by_name(&mut s.params, "grid_size", "512").unwrap();
+    let err = h.prepare(&mut s).unwrap_err().to_string();
+    assert!(err.contains("budget") || err.contains("largest 3D texture"), "{err}");
+    set_by_name(&mut s.params, "grid_size", "30").unwrap();
+    assert!(h.prepare(&mut s).unwrap_err().to_string().contains("multiple of 4"));
+    // A running chapter keeps its grid when asked for one it cannot have.
+    let (h, mut s) = smoke(&[]);
+    s.params.grid_size = 512;
+    steps(&h, &mut s, 1);
+    assert_eq!(s.params.grid_size, N as u32);
+    assert!(s.status().unwrap().contains("keeping 32³"));
+}
