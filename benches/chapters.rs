@@ -12,7 +12,7 @@ use std::time::Duration;
 
 fn frames(c: &mut Criterion) {
     for size in [[640u32, 360], [1920, 1080]] {
-        let mut headless = Headless::new(&Default::default(), size).unwrap_or_else(|e| panic!("{e:#}"));
+        let mut headless = Headless::new(&registry::requirements(), size).unwrap_or_else(|e| panic!("{e:#}"));
         for chapter in registry::chapters() {
             let id = chapter.info().id;
             let mut setup = Setup::new(id).unwrap();

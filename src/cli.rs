@@ -73,8 +73,9 @@ pub struct BenchArgs {
     /// Chapters to time: an id, or `all`.
     #[arg(long = "chapters", default_value = "all")]
     pub chapters: String,
-    #[arg(long, default_value = "final")]
-    pub view: String,
+    /// View to time (default: each chapter's first, its final image).
+    #[arg(long)]
+    pub view: Option<String>,
     #[arg(long, default_value = "1920x1080")]
     pub size: String,
     /// Frames rendered before timing starts (clocks ramp up).

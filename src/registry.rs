@@ -1,6 +1,7 @@
 //! Every chapter the app hosts, in book order. Adding a chapter means adding one line here.
 
 use fogbook_core::Chapter;
+use fogbook_core::gpu::Requirements;
 
 // ANCHOR: registry
 pub fn chapters() -> Vec<Box<dyn Chapter>> {
@@ -11,6 +12,18 @@ pub fn chapters() -> Vec<Box<dyn Chapter>> {
     ]
 }
 // ANCHOR_END: registry
+
+/// What a device must offer to run every chapter (for commands that host them all).
+pub fn requirements() -> Requirements {
+    chapters().iter().fold(Requirements::default(), |mut acc, c| {
+        let r = c.requirements();
+        acc.features |= r.features;
+        if r.limits.is_some() {
+            acc.limits = r.limits;
+        }
+        acc
+    })
+}
 
 /// The chapter with CLI name `id`; the error lists the valid names.
 pub fn find(id: &str) -> Result<Box<dyn Chapter>, String> {

@@ -8,6 +8,7 @@ use crate::cli::{BenchArgs, parse_size};
 use crate::registry;
 use crate::state::Setup;
 use anyhow::{Result, anyhow};
+use fogbook_core::gpu::GpuContext;
 use fogbook_core::headless::Headless;
 use fogbook_core::time::TimeControl;
 use fogbook_core::timing::{PassTimes, TimingMode};
@@ -23,6 +24,63 @@ fn median(v: &mut [f64]) -> f64 {
     v[v.len() / 2]
 }
 
+/// Measured copy bandwidth (bytes read + written per second) of a 256 MiB buffer-to-buffer copy,
+/// median of 20, timed with timestamps inside the encoder: the ceiling bandwidth-bound passes
+/// are compared with. `None` without timestamp support (e.g. on lavapipe, where they mislead).
+fn copy_bandwidth(gpu: &GpuContext) -> Option<f64> {
+    let needed = wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS;
+    if gpu.is_cpu() || !gpu.device.features().contains(needed) {
+        return None;
+    }
+    let size = 256u64 << 20;
+    let reps = 20u32;
+    let buffer = |usage| {
+        gpu.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("bandwidth probe"),
+            size,
+            usage,
+            mapped_at_creation: false,
+        })
+    };
+    let (src, dst) = (buffer(wgpu::BufferUsages::COPY_SRC), buffer(wgpu::BufferUsages::COPY_DST));
+    let queries = gpu.device.create_query_set(&wgpu::QuerySetDescriptor {
+        label: Some("bandwidth probe"),
+        ty: wgpu::QueryType::Timestamp,
+        count: 2 * reps,
+    });
+    let resolve = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("bandwidth probe resolve"),
+        size: 16 * reps as u64,
+        usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    });
+    let readback = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("bandwidth probe readback"),
+        size: 16 * reps as u64,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut enc = gpu.device.create_command_encoder(&Default::default());
+    for i in 0..reps {
+        enc.write_timestamp(&queries, 2 * i);
+        enc.copy_buffer_to_buffer(&src, 0, &dst, 0, size);
+        enc.write_timestamp(&queries, 2 * i + 1);
+    }
+    enc.resolve_query_set(&queries, 0..2 * reps, &resolve, 0);
+    enc.copy_buffer_to_buffer(&resolve, 0, &readback, 0, 16 * reps as u64);
+    gpu.queue.submit([enc.finish()]);
+    readback.slice(..).map_async(wgpu::MapMode::Read, |_| {});
+    gpu.wait();
+    let data = readback.slice(..).get_mapped_range().ok()?;
+    let ticks: &[u64] = bytemuck::cast_slice(&data);
+    let period = gpu.queue.get_timestamp_period() as f64;
+    let mut seconds: Vec<f64> =
+        ticks.chunks_exact(2).map(|t| t[1].saturating_sub(t[0]) as f64 * period * 1e-9).collect();
+    drop(data);
+    let s = median(&mut seconds);
+    (s > 0.0).then(|| 2.0 * size as f64 / s)
+}
+
 pub fn run(args: &BenchArgs) -> Result<serde_json::Value> {
     let size = parse_size(&args.size).map_err(|e| anyhow!(e))?;
     if args.frames == 0 {
@@ -32,7 +90,7 @@ pub fn run(args: &BenchArgs) -> Result<serde_json::Value> {
         "all" => registry::chapters().iter().map(|c| c.info().id).collect(),
         id => vec![registry::find(id).map_err(|e| anyhow!(e))?.info().id],
     };
-    let mut headless = Headless::new(&Default::default(), size)?;
+    let mut headless = Headless::new(&registry::requirements(), size)?;
     let mode = TimingMode::best_for(&headless.gpu);
     headless.renderer.timing = mode;
     let mut chapters = Vec::new();
@@ -40,7 +98,10 @@ pub fn run(args: &BenchArgs) -> Result<serde_json::Value> {
         let mut scene_args = args.scene.clone();
         scene_args.chapter = id.to_string();
         let mut setup = Setup::from_args(&scene_args)?;
-        let view = find_view(setup.chapter.views(), &args.view).map_err(|e| anyhow!(e))?;
+        let view = match &args.view {
+            Some(name) => find_view(setup.chapter.views(), name).map_err(|e| anyhow!(e))?,
+            None => 0,
+        };
         headless.prepare(setup.chapter.as_mut())?;
         let mut time = TimeControl::fixed(0.0);
         let mut per_pass: BTreeMap<String, Vec<f64>> = BTreeMap::new();
@@ -78,13 +139,14 @@ pub fn run(args: &BenchArgs) -> Result<serde_json::Value> {
             .collect();
         chapters.push(json!({
             "chapter": id,
-            "view": args.view,
+            "view": setup.chapter.views()[view].name,
             "passes": passes,
             "cpu_frame_median_ms": median(&mut frame_ms),
         }));
     }
     let report = json!({
         "adapter": headless.gpu.describe(),
+        "copy_bandwidth_gb_s": copy_bandwidth(&headless.gpu).map(|b| b * 1e-9),
         "size": size,
         "timing": match mode { TimingMode::Timestamps => "gpu-timestamps", _ => "cpu-submit-wait" },
         "warmup_frames": args.warmup,

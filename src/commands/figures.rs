@@ -67,7 +67,7 @@ pub fn run(args: &FiguresArgs) -> Result<PathBuf> {
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}").unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let mut headless = Headless::new(&Default::default(), size)?;
+    let mut headless = Headless::new(&registry::requirements(), size)?;
     for job in &jobs {
         bar.set_message(format!("{}/{}", job.chapter, job.file));
         // A fresh setup per job: every figure starts from the defaults.

@@ -19,7 +19,7 @@ pub const UPDATE_VAR: &str = "FOGBOOK_UPDATE_SNAPSHOTS";
 /// A headless device, or a test failure that says how to get one. Also checks the backend:
 /// wgpu's GL fallback breaks 3D storage textures, so it must never be what tests run on.
 pub fn headless(size: [u32; 2]) -> Headless {
-    let h = Headless::new(&Default::default(), size).unwrap_or_else(|e| panic!("{e:#}"));
+    let h = Headless::new(&fogbook::registry::requirements(), size).unwrap_or_else(|e| panic!("{e:#}"));
     assert_ne!(h.gpu.info.backend, wgpu::Backend::Gl, "tests must not run on wgpu's GL backend: {}", h.gpu.describe());
     h
 }
