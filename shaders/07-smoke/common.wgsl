@@ -36,16 +36,19 @@ fn cell_uv(cell: vec3<i32>) -> vec3<f32> {
     return (vec3<f32>(cell) + vec3(0.5)) / smoke.grid.x;
 }
 
+// ANCHOR: clamp_uv
 // Keeps sample positions within the outermost cell centres (zero-flux walls).
 fn clamp_uv(uv: vec3<f32>) -> vec3<f32> {
     let half_texel = 0.5 / smoke.grid.x;
     return clamp(uv, vec3(half_texel), vec3(1.0 - half_texel));
 }
+// ANCHOR_END: clamp_uv
 
 fn in_grid(cell: vec3<i32>) -> bool {
     return all(cell >= vec3(0)) && all(cell < vec3(grid_n()));
 }
 
+// ANCHOR: boundaries
 // Velocity at `cell`, or its mirror image in the wall for a ghost cell just outside the box.
 fn velocity_at(u: texture_3d<f32>, cell: vec3<i32>) -> vec3<f32> {
     let n = grid_n();
@@ -61,6 +64,7 @@ fn velocity_at(u: texture_3d<f32>, cell: vec3<i32>) -> vec3<f32> {
 fn pressure_at(q: texture_3d<f32>, cell: vec3<i32>) -> f32 {
     return textureLoad(q, clamp(cell, vec3(0), vec3(grid_n() - 1)), 0).r;
 }
+// ANCHOR_END: boundaries
 
 // Central-difference gradient of q at a cell centre (m/s).
 fn pressure_gradient_at(q: texture_3d<f32>, cell: vec3<i32>) -> vec3<f32> {
@@ -83,6 +87,7 @@ fn pressure_gradient_sampled(q: texture_3d<f32>, uv: vec3<f32>) -> vec3<f32> {
     return vec3(dx, dy, dz) / (2.0 * smoke.grid.y);
 }
 
+// ANCHOR: divergence
 // Central-difference divergence at a cell (1/s), with free-slip ghost cells.
 fn divergence_at(u: texture_3d<f32>, cell: vec3<i32>) -> f32 {
     let dx = velocity_at(u, cell + vec3(1, 0, 0)).x - velocity_at(u, cell - vec3(1, 0, 0)).x;
@@ -90,6 +95,7 @@ fn divergence_at(u: texture_3d<f32>, cell: vec3<i32>) -> f32 {
     let dz = velocity_at(u, cell + vec3(0, 0, 1)).z - velocity_at(u, cell - vec3(0, 0, 1)).z;
     return (dx + dy + dz) / (2.0 * smoke.grid.y);
 }
+// ANCHOR_END: divergence
 
 // Central-difference curl ω = ∇ × u at a cell (1/s).
 fn curl_at(u: texture_3d<f32>, cell: vec3<i32>) -> vec3<f32> {

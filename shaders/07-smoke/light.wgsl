@@ -8,6 +8,7 @@
 @group(3) @binding(0) var fluid_in: texture_3d<f32>;
 @group(3) @binding(1) var light_out: texture_storage_3d<r32float, write>;
 
+// ANCHOR: light
 @compute @workgroup_size(8, 8, 4)
 fn light(@builtin(global_invocation_id) id: vec3<u32>) {
     let cell = vec3<i32>(id);
@@ -28,6 +29,7 @@ fn light(@builtin(global_invocation_id) id: vec3<u32>) {
     let sigma = smoke.box_min.w * smoke.grid.z; // per unit density, per box unit
     textureStore(light_out, cell, vec4(exp(-sigma * optical * ds), 0.0, 0.0, 0.0));
 }
+// ANCHOR_END: light
 
 // Distance from `p` (inside the unit box) to its boundary along unit `dir`.
 fn exit_distance(p: vec3<f32>, dir: vec3<f32>) -> f32 {

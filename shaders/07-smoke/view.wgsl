@@ -62,6 +62,7 @@ fn panel_cell(uv: vec2<f32>, k: i32) -> vec3<i32> {
     }
 }
 
+// ANCHOR: field_view
 fn field_view(view: u32, pixel: vec2<u32>, size: vec2<u32>) -> vec2<f32> {
     // A square panel, as tall as the image, centred; x = 1 marks "inside the panel".
     let side = f32(size.y);
@@ -84,6 +85,7 @@ fn field_view(view: u32, pixel: vec2<u32>, size: vec2<u32>) -> vec2<f32> {
     }
     return vec2(best, 1.0);
 }
+// ANCHOR_END: field_view
 
 fn box_world_size() -> f32 {
     return smoke.grid.z;
@@ -142,6 +144,7 @@ fn fluid_view(pixel: vec2<u32>) -> vec3<f32> {
 }
 // ANCHOR_END: march
 
+// ANCHOR: smoke_view
 var<workgroup> group_min: atomic<u32>;
 var<workgroup> group_max: atomic<u32>;
 
@@ -178,3 +181,4 @@ fn smoke_view(@builtin(global_invocation_id) id: vec3<u32>, @builtin(local_invoc
         }
     }
 }
+// ANCHOR_END: smoke_view

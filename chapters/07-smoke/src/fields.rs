@@ -9,6 +9,7 @@
 use anyhow::{Result, bail};
 use fogbook_core::gpu::GpuContext;
 
+// ANCHOR: formats
 pub const VELOCITY_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 pub const FLUID_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 pub const SCALAR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
@@ -23,6 +24,7 @@ pub const BYTES_PER_CELL: u64 = 48;
 pub fn memory_bytes(n: u32) -> u64 {
     BYTES_PER_CELL * (n as u64).pow(3)
 }
+// ANCHOR_END: formats
 
 /// Checks a grid size against the device and the memory budget, with a message a user can act on.
 pub fn check_grid(gpu: &GpuContext, n: u32) -> Result<()> {

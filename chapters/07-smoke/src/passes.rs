@@ -72,7 +72,9 @@ pub struct Pipelines {
     pub view: Pass,
 }
 
-/// Workgroup size of the 3D passes (shaders use 8 × 8 × 4).
+/// Workgroup size of the 3D passes (shaders use 8 × 8 × 4). Measured on an H200 at 128³: the
+/// Jacobi sweep takes 19.6–19.7 µs with 8×8×4, 32×4×2, 16×8×2, 64×4×1, 16×16×1 or 8×8×8 alike
+/// (22.6 µs with 4×4×4): it is bound by memory traffic, not by the shape.
 pub const WORKGROUP: [u32; 3] = [8, 8, 4];
 
 impl Pipelines {
@@ -186,6 +188,7 @@ pub fn record_step(
 }
 // ANCHOR_END: step
 
+// ANCHOR: record_jacobi
 /// `iterations` Jacobi sweeps, warm-started from the current pressure, in one compute pass
 /// (each dispatch sees the previous one's writes).
 pub fn record_jacobi(
@@ -216,6 +219,7 @@ pub fn record_jacobi(
         f.pressure.swap();
     }
 }
+// ANCHOR_END: record_jacobi
 
 /// u ← u − ∇q on its own (tests, tools).
 pub fn record_project(

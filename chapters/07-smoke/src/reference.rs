@@ -2,6 +2,7 @@
 //! pressure mode, the exact dissipation law, and the discrete operators used to check the
 //! projection identities.
 
+// ANCHOR: jacobi_rate
 /// Residual reduction per Jacobi sweep of the slowest mode of a closed n³ box (Neumann walls):
 /// the mode cos(π(i + ½)/n) is an eigenvector of the sweep with eigenvalue (2 + cos(π/n)) / 3.
 pub fn jacobi_slowest_rate(n: usize) -> f64 {
@@ -12,6 +13,7 @@ pub fn jacobi_slowest_rate(n: usize) -> f64 {
 pub fn sweeps_per_decade(n: usize) -> f64 {
     (0.1f64).ln() / jacobi_slowest_rate(n).ln()
 }
+// ANCHOR_END: jacobi_rate
 
 /// Total density after `steps` steps of ρ ← ρ / (1 + k dt) with no sources and no motion.
 pub fn dissipated_total(total0: f64, k: f64, dt: f64, steps: u32) -> f64 {

@@ -8,7 +8,7 @@ use crate::scene_settings::SceneSettings;
 use crate::shaders::ShaderStore;
 use crate::time::TimeControl;
 use crate::timing::PassRecorder;
-use crate::views::ViewInfo;
+use crate::views::{SnapshotTolerance, ViewInfo};
 
 /// A chapter's identity.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,6 +103,17 @@ pub trait Chapter: Send {
     /// Settings the snapshot tests add, to stay fast on a software driver (e.g. a coarser grid).
     fn test_settings(&self) -> Vec<&'static str> {
         Vec::new()
+    }
+
+    /// Frames the snapshot tests advance. A simulation's state must agree across GPUs, and
+    /// small differences (texture-filtering precision, rounding) grow with every step.
+    fn test_frames(&self) -> u32 {
+        self.warmup_frames()
+    }
+
+    /// How much the snapshot images may differ between GPUs (see `SnapshotTolerance`).
+    fn snapshot_tolerance(&self) -> SnapshotTolerance {
+        SnapshotTolerance::default()
     }
 
     /// Extra figures for the book, beyond one image per view with default parameters.
