@@ -1,11 +1,13 @@
 // Smoke step, pass 3 of 4 — divergence ∇·u of the velocity after vorticity confinement,
 // by central differences with free-slip walls (see common.wgsl). It is the right-hand side of the
 // pressure equation ∇²q = ∇·u.
-// Input: velocity (read side). Output: divergence (1/s).
+// Input: velocity (read side). Output: divergence (1/s), as a texture and as a buffer.
 // #import 07-smoke/common.wgsl
 
 @group(3) @binding(0) var velocity_in: texture_3d<f32>;
 @group(3) @binding(1) var divergence_out: texture_storage_3d<r32float, write>;
+// The same values for the pressure solve, which runs on buffers (x fastest).
+@group(3) @binding(2) var<storage, read_write> divergence_linear: array<f32>;
 
 @compute @workgroup_size(8, 8, 4)
 fn divergence(@builtin(global_invocation_id) id: vec3<u32>) {
@@ -13,5 +15,8 @@ fn divergence(@builtin(global_invocation_id) id: vec3<u32>) {
     if !in_grid(cell) {
         return;
     }
-    textureStore(divergence_out, cell, vec4(divergence_at(velocity_in, cell), 0.0, 0.0, 0.0));
+    let d = divergence_at(velocity_in, cell);
+    textureStore(divergence_out, cell, vec4(d, 0.0, 0.0, 0.0));
+    let n = grid_n();
+    divergence_linear[u32(cell.x + n * (cell.y + n * cell.z))] = d;
 }

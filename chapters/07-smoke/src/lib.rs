@@ -151,9 +151,9 @@ impl Smoke {
     pub fn step(&mut self, gpu: &GpuContext, passes: &mut PassRecorder) {
         self.follow_grid_size(gpu);
         self.write_uniform(gpu);
-        let iterations = self.params.pressure_iterations;
+        let (iterations, vorticity) = (self.params.pressure_iterations, self.params.vorticity);
         if let Some(g) = self.gpu.as_mut() {
-            passes::record_step(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields, iterations);
+            passes::record_step(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields, iterations, vorticity);
         }
     }
 
@@ -226,9 +226,11 @@ impl Chapter for Smoke {
     fn shader_files(&self) -> &'static [&'static str] {
         &[
             "07-smoke/advect.wgsl",
+            "07-smoke/curl.wgsl",
             "07-smoke/vorticity.wgsl",
             "07-smoke/divergence.wgsl",
             "07-smoke/jacobi.wgsl",
+            "07-smoke/store_pressure.wgsl",
             "07-smoke/project.wgsl",
             "07-smoke/light.wgsl",
             "07-smoke/view.wgsl",
@@ -322,7 +324,6 @@ impl Chapter for Smoke {
         12
     }
 
-    // ANCHOR: figures
     /// A simulation's images drift between GPUs: after 12 steps at 32³ an H200 differs from
     /// lavapipe by more than 2/255 on up to 7.5% of the residual view's pixels and by up to
     /// 27/255 on 2% of the divergence view's. These allow 3% beyond 8/255. Parameter changes of
@@ -332,6 +333,7 @@ impl Chapter for Smoke {
         SnapshotTolerance { steps: 8, max_fraction: 0.03 }
     }
 
+    // ANCHOR: figures
     fn figures(&self) -> Vec<Figure> {
         let fig =
             |name, view, settings: &[&'static str]| Figure { name, view, settings: settings.to_vec(), camera: None };

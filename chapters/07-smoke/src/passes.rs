@@ -7,13 +7,15 @@ use fogbook_core::gpu::GpuContext;
 use fogbook_core::shaders::{ShaderStore, create_module};
 use fogbook_core::timing::PassRecorder;
 
-/// How a pass binds one texture.
+/// How a pass binds one resource.
 #[derive(Clone, Copy)]
 enum Slot {
     /// Sampled (filterable float) 3D texture.
     Sampled,
     /// Write-only 3D storage texture of this format.
     Storage(wgpu::TextureFormat),
+    /// Storage buffer, read-only or read-write.
+    Buffer { read_only: bool },
 }
 
 fn layout(device: &wgpu::Device, label: &str, slots: &[Slot]) -> wgpu::BindGroupLayout {
@@ -34,6 +36,11 @@ fn layout(device: &wgpu::Device, label: &str, slots: &[Slot]) -> wgpu::BindGroup
                     format: *format,
                     view_dimension: wgpu::TextureViewDimension::D3,
                 },
+                Slot::Buffer { read_only } => wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Storage { read_only: *read_only },
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
             },
             count: None,
         })
@@ -47,14 +54,23 @@ pub struct Pass {
     pub textures: wgpu::BindGroupLayout,
 }
 
+/// A texture or buffer to bind, in slot order.
+enum Res<'a> {
+    Tex(&'a Field),
+    Buf(&'a wgpu::Buffer),
+}
+
 impl Pass {
-    fn bind(&self, device: &wgpu::Device, fields: &[&Field]) -> wgpu::BindGroup {
-        let entries: Vec<_> = fields
+    fn bind(&self, device: &wgpu::Device, resources: &[Res]) -> wgpu::BindGroup {
+        let entries: Vec<_> = resources
             .iter()
             .enumerate()
-            .map(|(i, f)| wgpu::BindGroupEntry {
+            .map(|(i, r)| wgpu::BindGroupEntry {
                 binding: i as u32,
-                resource: wgpu::BindingResource::TextureView(&f.view),
+                resource: match r {
+                    Res::Tex(f) => wgpu::BindingResource::TextureView(&f.view),
+                    Res::Buf(b) => b.as_entire_binding(),
+                },
             })
             .collect();
         device.create_bind_group(&wgpu::BindGroupDescriptor { label: None, layout: &self.textures, entries: &entries })
@@ -64,9 +80,11 @@ impl Pass {
 pub struct Pipelines {
     pub params_layout: wgpu::BindGroupLayout,
     pub advect: Pass,
+    pub curl: Pass,
     pub vorticity: Pass,
     pub divergence: Pass,
     pub jacobi: Pass,
+    pub store_pressure: Pass,
     pub project: Pass,
     pub light: Pass,
     pub view: Pass,
@@ -123,11 +141,14 @@ impl Pipelines {
         use Slot::*;
         let vel = Storage(VELOCITY_FORMAT);
         let scalar = Storage(SCALAR_FORMAT);
+        let (read, read_write) = (Buffer { read_only: true }, Buffer { read_only: false });
         Ok(Self {
             advect: make("advect.wgsl", "advect", &[Sampled, Sampled, Sampled, vel, vel], false)?,
-            vorticity: make("vorticity.wgsl", "vorticity", &[Sampled, vel], false)?,
-            divergence: make("divergence.wgsl", "divergence", &[Sampled, scalar], false)?,
-            jacobi: make("jacobi.wgsl", "jacobi", &[Sampled, Sampled, scalar], false)?,
+            curl: make("curl.wgsl", "curl", &[Sampled, vel], false)?,
+            vorticity: make("vorticity.wgsl", "confine", &[Sampled, Sampled, vel], false)?,
+            divergence: make("divergence.wgsl", "divergence", &[Sampled, scalar, read_write], false)?,
+            jacobi: make("jacobi.wgsl", "jacobi", &[read, read, read_write], false)?,
+            store_pressure: make("store_pressure.wgsl", "store_pressure", &[read, scalar], false)?,
             project: make("project.wgsl", "project", &[Sampled, Sampled, vel], false)?,
             light: make("light.wgsl", "light", &[Sampled, scalar], false)?,
             view: make("view.wgsl", "smoke_view", &[Sampled, Sampled, Sampled, Sampled, Sampled], true)?,
@@ -137,8 +158,15 @@ impl Pipelines {
 }
 
 fn groups(n: u32) -> [u32; 3] {
-    [n.div_ceil(WORKGROUP[0]), n.div_ceil(WORKGROUP[1]), n.div_ceil(WORKGROUP[2])]
+    groups_for(n, WORKGROUP)
 }
+
+fn groups_for(n: u32, wg: [u32; 3]) -> [u32; 3] {
+    [n.div_ceil(wg[0]), n.div_ceil(wg[1]), n.div_ceil(wg[2])]
+}
+
+/// Workgroup of the passes over the linear pressure buffers: 64 consecutive cells along x.
+pub const LINEAR_WORKGROUP: [u32; 3] = [64, 4, 1];
 
 /// Records one pass over the grid.
 fn dispatch(
@@ -159,8 +187,8 @@ fn dispatch(
 }
 
 // ANCHOR: step
-/// One simulation step: advect (with the previous projection), vorticity confinement,
-/// divergence, then `iterations` Jacobi sweeps in one timed pass.
+/// One simulation step: advect (with the previous projection), vorticity confinement (skipped
+/// when its strength is 0), divergence, then `iterations` Jacobi sweeps in one timed pass.
 pub fn record_step(
     gpu: &GpuContext,
     passes: &mut PassRecorder,
@@ -168,29 +196,42 @@ pub fn record_step(
     params: &wgpu::BindGroup,
     f: &mut Fields,
     iterations: u32,
+    vorticity: f32,
 ) {
     let d = &gpu.device;
     let n = f.n;
-    let g =
-        p.advect.bind(d, &[f.velocity.read(), f.pressure.read(), f.fluid.read(), f.velocity.write(), f.fluid.write()]);
+    let g = p.advect.bind(
+        d,
+        &[
+            Res::Tex(f.velocity.read()),
+            Res::Tex(&f.pressure_texture),
+            Res::Tex(f.fluid.read()),
+            Res::Tex(f.velocity.write()),
+            Res::Tex(f.fluid.write()),
+        ],
+    );
     dispatch(passes, "smoke: advect + project", &p.advect, params, &g, n);
     f.velocity.swap();
     f.fluid.swap();
 
-    let g = p.vorticity.bind(d, &[f.velocity.read(), f.velocity.write()]);
-    dispatch(passes, "smoke: vorticity", &p.vorticity, params, &g, n);
-    f.velocity.swap();
+    if vorticity > 0.0 {
+        let g = p.curl.bind(d, &[Res::Tex(f.velocity.read()), Res::Tex(&f.vorticity)]);
+        dispatch(passes, "smoke: curl", &p.curl, params, &g, n);
+        let g =
+            p.vorticity.bind(d, &[Res::Tex(f.velocity.read()), Res::Tex(&f.vorticity), Res::Tex(f.velocity.write())]);
+        dispatch(passes, "smoke: vorticity confinement", &p.vorticity, params, &g, n);
+        f.velocity.swap();
+    }
 
-    let g = p.divergence.bind(d, &[f.velocity.read(), &f.divergence]);
-    dispatch(passes, "smoke: divergence", &p.divergence, params, &g, n);
-
+    record_divergence(gpu, passes, p, params, f);
     record_jacobi(gpu, passes, p, params, f, iterations);
 }
 // ANCHOR_END: step
 
 // ANCHOR: record_jacobi
-/// `iterations` Jacobi sweeps, warm-started from the current pressure, in one compute pass
-/// (each dispatch sees the previous one's writes).
+/// `iterations` Jacobi sweeps on the pressure buffers, warm-started from the last solve, in one
+/// compute pass (each dispatch sees the previous one's writes); then the result is copied into
+/// the pressure texture that advection samples.
 pub fn record_jacobi(
     gpu: &GpuContext,
     passes: &mut PassRecorder,
@@ -199,25 +240,31 @@ pub fn record_jacobi(
     f: &mut Fields,
     iterations: u32,
 ) {
-    if iterations == 0 {
-        return;
-    }
     let d = &gpu.device;
-    let forward = p.jacobi.bind(d, &[f.pressure.read(), &f.divergence, f.pressure.write()]);
-    let backward = p.jacobi.bind(d, &[f.pressure.write(), &f.divergence, f.pressure.read()]);
-    let n = f.n;
-    passes.compute("smoke: pressure (Jacobi)", |pass| {
-        pass.set_pipeline(&p.jacobi.pipeline);
-        pass.set_bind_group(2, params, &[]);
-        let [x, y, z] = groups(n);
-        for i in 0..iterations {
-            pass.set_bind_group(3, if i % 2 == 0 { &forward } else { &backward }, &[]);
-            pass.dispatch_workgroups(x, y, z);
+    let (a, b, div) = (f.pressure.read(), f.pressure.write(), &f.divergence_linear);
+    let forward = p.jacobi.bind(d, &[Res::Buf(a), Res::Buf(div), Res::Buf(b)]);
+    let backward = p.jacobi.bind(d, &[Res::Buf(b), Res::Buf(div), Res::Buf(a)]);
+    let [x, y, z] = groups_for(f.n, LINEAR_WORKGROUP);
+    if iterations > 0 {
+        passes.compute("smoke: pressure (Jacobi)", |pass| {
+            pass.set_pipeline(&p.jacobi.pipeline);
+            pass.set_bind_group(2, params, &[]);
+            for i in 0..iterations {
+                pass.set_bind_group(3, if i % 2 == 0 { &forward } else { &backward }, &[]);
+                pass.dispatch_workgroups(x, y, z);
+            }
+        });
+        if iterations % 2 == 1 {
+            f.pressure.swap();
         }
-    });
-    if iterations % 2 == 1 {
-        f.pressure.swap();
     }
+    let store = p.store_pressure.bind(d, &[Res::Buf(f.pressure.read()), Res::Tex(&f.pressure_texture)]);
+    passes.compute("smoke: store pressure", |pass| {
+        pass.set_pipeline(&p.store_pressure.pipeline);
+        pass.set_bind_group(2, params, &[]);
+        pass.set_bind_group(3, &store, &[]);
+        pass.dispatch_workgroups(x, y, z);
+    });
 }
 // ANCHOR_END: record_jacobi
 
@@ -229,7 +276,9 @@ pub fn record_project(
     params: &wgpu::BindGroup,
     f: &mut Fields,
 ) {
-    let g = p.project.bind(&gpu.device, &[f.velocity.read(), f.pressure.read(), f.velocity.write()]);
+    let g = p
+        .project
+        .bind(&gpu.device, &[Res::Tex(f.velocity.read()), Res::Tex(&f.pressure_texture), Res::Tex(f.velocity.write())]);
     dispatch(passes, "smoke: project", &p.project, params, &g, f.n);
     f.velocity.swap();
 }
@@ -242,17 +291,28 @@ pub fn record_divergence(
     params: &wgpu::BindGroup,
     f: &mut Fields,
 ) {
-    let g = p.divergence.bind(&gpu.device, &[f.velocity.read(), &f.divergence]);
+    let g = p
+        .divergence
+        .bind(&gpu.device, &[Res::Tex(f.velocity.read()), Res::Tex(&f.divergence), Res::Buf(&f.divergence_linear)]);
     dispatch(passes, "smoke: divergence", &p.divergence, params, &g, f.n);
 }
 
 /// The sun's transmittance per cell, for the rendered smoke.
 pub fn record_light(gpu: &GpuContext, passes: &mut PassRecorder, p: &Pipelines, params: &wgpu::BindGroup, f: &Fields) {
-    let g = p.light.bind(&gpu.device, &[f.fluid.read(), &f.light]);
+    let g = p.light.bind(&gpu.device, &[Res::Tex(f.fluid.read()), Res::Tex(&f.light)]);
     dispatch(passes, "smoke: light volume", &p.light, params, &g, f.n);
 }
 
 /// Binds the fields the view pass reads.
 pub fn view_textures(gpu: &GpuContext, p: &Pipelines, f: &Fields) -> wgpu::BindGroup {
-    p.view.bind(&gpu.device, &[f.velocity.read(), f.pressure.read(), &f.divergence, f.fluid.read(), &f.light])
+    p.view.bind(
+        &gpu.device,
+        &[
+            Res::Tex(f.velocity.read()),
+            Res::Tex(&f.pressure_texture),
+            Res::Tex(&f.divergence),
+            Res::Tex(f.fluid.read()),
+            Res::Tex(&f.light),
+        ],
+    )
 }
