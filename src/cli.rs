@@ -32,7 +32,7 @@ pub enum Command {
 #[derive(Args, Debug, Clone)]
 pub struct SceneArgs {
     /// Chapter id (see `list`).
-    #[arg(long, default_value = "distance-fog")]
+    #[arg(long, default_value = DEFAULT_CHAPTER)]
     pub chapter: String,
     /// Set a parameter: `name=value`; `scene.name=value` for the shared scene. Repeatable.
     #[arg(long = "set", value_name = "NAME=VALUE")]
@@ -98,19 +98,26 @@ pub struct FiguresArgs {
     pub size: String,
 }
 
-#[derive(Args, Debug, Default)]
+#[derive(Args, Debug)]
 pub struct ViewArgs {
-    #[arg(long)]
-    pub chapter: Option<String>,
+    #[command(flatten)]
+    pub scene: SceneArgs,
+    /// Debug view to start on (see `list`).
     #[arg(long)]
     pub view: Option<String>,
-    #[arg(long = "set", value_name = "NAME=VALUE")]
-    pub set: Vec<String>,
-    #[arg(long)]
-    pub preset: Option<PathBuf>,
-    #[arg(long, allow_hyphen_values = true)]
-    pub camera: Option<String>,
 }
+
+impl Default for ViewArgs {
+    fn default() -> Self {
+        Self {
+            scene: SceneArgs { chapter: DEFAULT_CHAPTER.into(), set: Vec::new(), preset: None, camera: None },
+            view: None,
+        }
+    }
+}
+
+/// The chapter the viewer and `render` open unless told otherwise.
+pub const DEFAULT_CHAPTER: &str = "distance-fog";
 
 /// Parses `WIDTHxHEIGHT`.
 pub fn parse_size(text: &str) -> Result<[u32; 2], String> {

@@ -16,16 +16,7 @@ use glam::DVec3;
 const SIZE: [u32; 2] = [160, 90];
 
 fn ray(camera: &str, x: u32, y: u32) -> (DVec3, DVec3) {
-    let pose = CameraPose::parse(camera).unwrap();
-    let (yaw, pitch) = ((pose.yaw_deg as f64).to_radians(), (pose.pitch_deg as f64).to_radians());
-    let forward = DVec3::new(-yaw.sin() * pitch.cos(), pitch.sin(), -yaw.cos() * pitch.cos());
-    let right = forward.cross(DVec3::Y).normalize();
-    let up = right.cross(forward);
-    let tan_half = ((pose.fov_y_deg as f64).to_radians() / 2.0).tan();
-    let aspect = SIZE[0] as f64 / SIZE[1] as f64;
-    let ndc_x = (x as f64 + 0.5) / SIZE[0] as f64 * 2.0 - 1.0;
-    let ndc_y = 1.0 - (y as f64 + 0.5) / SIZE[1] as f64 * 2.0;
-    (pose.eye().as_dvec3(), (forward + right * (ndc_x * tan_half * aspect) + up * (ndc_y * tan_half)).normalize())
+    pose_ray(camera, SIZE, x, y)
 }
 
 /// Distance to the ground, or the sky distance for rays that miss it; `None` near the horizon

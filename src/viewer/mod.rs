@@ -35,8 +35,7 @@ pub fn display_available() -> bool {
 }
 
 pub fn run(args: ViewArgs) -> Result<()> {
-    let mut setup = Setup::new(args.chapter.as_deref().unwrap_or("distance-fog"))?;
-    setup.apply(args.preset.as_deref(), &args.set, args.camera.as_deref())?;
+    let setup = Setup::from_args(&args.scene)?;
     let view = match &args.view {
         Some(name) => find_view(setup.chapter.views(), name).map_err(|e| anyhow!(e))?,
         None => 0,

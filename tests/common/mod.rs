@@ -24,10 +24,16 @@ pub fn headless(size: [u32; 2]) -> Headless {
     h
 }
 
-/// Renders `view` of `chapter` with `sets` applied, at `size`, after `frames` fixed steps.
+/// One device per test process, shared by `render`: creating dozens of Vulkan instances in one
+/// process exhausted the NVIDIA driver (later ones found "no drivers"), and it is faster.
+static SHARED: std::sync::Mutex<Option<Headless>> = std::sync::Mutex::new(None);
+
+/// Renders `view` of `chapter` with `sets` applied, at `size`, after one fixed step.
 pub fn render(chapter: &str, view: &str, sets: &[&str], camera: Option<&str>, size: [u32; 2]) -> Capture {
-    let mut h = headless(size);
-    render_with(&mut h, chapter, view, sets, camera, 1)
+    let mut shared = SHARED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let h = shared.get_or_insert_with(|| headless(size));
+    h.resize(size).unwrap();
+    render_with(h, chapter, view, sets, camera, 1)
 }
 
 pub fn render_with<S: AsRef<str>>(
@@ -137,4 +143,21 @@ pub fn check_snapshot(
 pub fn distance_error_bound(d: f64, v_y: f64, fov_y_deg: f64, rows: u32) -> f64 {
     let subpixel_angle = fov_y_deg.to_radians() / rows as f64 / 256.0;
     d * (1e-5 + subpixel_angle / v_y.abs().max(1e-6))
+}
+
+/// f64 view ray (origin, unit direction) through the centre of pixel (x, y) of a `size` image,
+/// built from the camera pose alone (not from the GPU's matrices): an independent reference.
+pub fn pose_ray(camera: &str, size: [u32; 2], x: u32, y: u32) -> (glam::DVec3, glam::DVec3) {
+    use glam::DVec3;
+    let pose = fogbook_core::camera::CameraPose::parse(camera).unwrap();
+    let (yaw, pitch) = ((pose.yaw_deg as f64).to_radians(), (pose.pitch_deg as f64).to_radians());
+    let forward = DVec3::new(-yaw.sin() * pitch.cos(), pitch.sin(), -yaw.cos() * pitch.cos());
+    let right = forward.cross(DVec3::Y).normalize();
+    let up = right.cross(forward);
+    let tan_half = ((pose.fov_y_deg as f64).to_radians() / 2.0).tan();
+    let aspect = size[0] as f64 / size[1] as f64;
+    let ndc_x = (x as f64 + 0.5) / size[0] as f64 * 2.0 - 1.0;
+    let ndc_y = 1.0 - (y as f64 + 0.5) / size[1] as f64 * 2.0;
+    let dir = (forward + right * (ndc_x * tan_half * aspect) + up * (ndc_y * tan_half)).normalize();
+    (pose.eye().as_dvec3(), dir)
 }

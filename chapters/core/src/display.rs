@@ -1,6 +1,6 @@
 //! The display pass: the view target's raw values → tonemapped or false-coloured output.
 
-use crate::frame::{FrameResources, uniform_entry};
+use crate::frame::{FrameResources, storage_buffer_entry, texture_entry, uniform_entry};
 use crate::gpu::GpuContext;
 use crate::shaders::{ShaderStore, create_module};
 use crate::timing::PassRecorder;
@@ -53,26 +53,8 @@ impl DisplayPass {
             label: Some("display"),
             entries: &[
                 uniform_entry(0, wgpu::ShaderStages::FRAGMENT),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: false },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 2,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Storage { read_only: true },
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                    count: None,
-                },
+                texture_entry(1, wgpu::ShaderStages::FRAGMENT, wgpu::TextureSampleType::Float { filterable: false }),
+                storage_buffer_entry(2, wgpu::ShaderStages::FRAGMENT, true),
             ],
         });
         let uniform = device.create_buffer(&wgpu::BufferDescriptor {

@@ -85,38 +85,15 @@ pub struct FrameLayouts {
 impl FrameLayouts {
     fn new(device: &wgpu::Device) -> Self {
         let vis = wgpu::ShaderStages::COMPUTE | wgpu::ShaderStages::FRAGMENT;
-        let tex = |binding| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: vis,
-            ty: wgpu::BindingType::Texture {
-                sample_type: wgpu::TextureSampleType::Float { filterable: false },
-                view_dimension: wgpu::TextureViewDimension::D2,
-                multisampled: false,
-            },
-            count: None,
-        };
+        let unfilterable = wgpu::TextureSampleType::Float { filterable: false };
         let scene_inputs = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("scene inputs"),
             entries: &[
                 uniform_entry(0, vis | wgpu::ShaderStages::VERTEX),
-                tex(1),
-                tex(2),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 3,
-                    visibility: vis,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Depth,
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 4,
-                    visibility: vis,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Comparison),
-                    count: None,
-                },
+                texture_entry(1, vis, unfilterable),
+                texture_entry(2, vis, unfilterable),
+                texture_entry(3, vis, wgpu::TextureSampleType::Depth),
+                comparison_sampler_entry(4, vis),
             ],
         });
         let view_out = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -132,19 +109,56 @@ impl FrameLayouts {
                     },
                     count: None,
                 },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: vis,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Storage { read_only: false },
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                    count: None,
-                },
+                storage_buffer_entry(1, vis, false),
             ],
         });
         Self { scene_inputs, view_out }
+    }
+}
+
+/// A 2D texture binding of `sample_type`.
+pub fn texture_entry(
+    binding: u32,
+    visibility: wgpu::ShaderStages,
+    sample_type: wgpu::TextureSampleType,
+) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility,
+        ty: wgpu::BindingType::Texture {
+            sample_type,
+            view_dimension: wgpu::TextureViewDimension::D2,
+            multisampled: false,
+        },
+        count: None,
+    }
+}
+
+/// A comparison sampler binding (shadow maps).
+pub fn comparison_sampler_entry(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility,
+        ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Comparison),
+        count: None,
+    }
+}
+
+/// A storage buffer binding.
+pub fn storage_buffer_entry(
+    binding: u32,
+    visibility: wgpu::ShaderStages,
+    read_only: bool,
+) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only },
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
     }
 }
 

@@ -2,7 +2,9 @@
 //! casts a long shadow towards the camera (to test sun-glow masking), a sky and a shadowed sun.
 //! Its geometry is public so tests can ray-cast the same scene on the CPU.
 
-use crate::frame::{DEPTH_FORMAT, DISTANCE_FORMAT, FrameResources, HDR_FORMAT, uniform_entry};
+use crate::frame::{
+    DEPTH_FORMAT, DISTANCE_FORMAT, FrameResources, HDR_FORMAT, comparison_sampler_entry, texture_entry, uniform_entry,
+};
 use crate::gpu::GpuContext;
 use crate::shaders::{ShaderStore, create_module};
 use crate::timing::PassRecorder;
@@ -144,22 +146,8 @@ impl TestScene {
             label: Some("scene lit"),
             entries: &[
                 uniform_entry(0, all),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Depth,
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 2,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Comparison),
-                    count: None,
-                },
+                texture_entry(1, wgpu::ShaderStages::FRAGMENT, wgpu::TextureSampleType::Depth),
+                comparison_sampler_entry(2, wgpu::ShaderStages::FRAGMENT),
             ],
         });
         let (frame_only, lit) = Self::bind_groups(device, frame, &frame_only_layout, &lit_layout);
