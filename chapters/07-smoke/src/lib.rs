@@ -24,12 +24,12 @@ use passes::Pipelines;
 // ANCHOR: views
 pub const VIEWS: &[ViewInfo] = &[
     ViewInfo::color("fluid", "The smoke, ray-marched through the density and lit by the sun with self-shadowing"),
-    ViewInfo::scalar("velocity", "Speed |u − ∇q| after projection", 0.0, 1.0, "m/s").auto_range(),
-    ViewInfo::scalar("pressure", "Pressure q of the projection (∇²q = ∇·u)", 0.0, 1.0, "m²/s").auto_range(),
-    ViewInfo::scalar("divergence", "Divergence ∇·u before the pressure solve", 0.0, 1.0, "1/s").auto_range(),
-    ViewInfo::scalar("residual", "Divergence left after the sweeps: ∇·u − ∇²q", 0.0, 1.0, "1/s").auto_range(),
-    ViewInfo::scalar("pressure-gradient", "|∇q|, the velocity the projection removes", 0.0, 1.0, "m/s").auto_range(),
-    ViewInfo::scalar("vorticity", "Vorticity magnitude |∇ × u|", 0.0, 1.0, "1/s").auto_range(),
+    ViewInfo::scalar("velocity", "Speed |u − grad q| after projection", 0.0, 1.0, "m/s").auto_range(),
+    ViewInfo::scalar("pressure", "Pressure q of the projection (laplacian q = div u)", 0.0, 1.0, "m²/s").auto_range(),
+    ViewInfo::scalar("divergence", "Divergence div u before the pressure solve", 0.0, 1.0, "1/s").auto_range(),
+    ViewInfo::scalar("residual", "Divergence left after the sweeps: div u − laplacian q", 0.0, 1.0, "1/s").auto_range(),
+    ViewInfo::scalar("pressure-gradient", "|grad q|, the velocity the projection removes", 0.0, 1.0, "m/s").auto_range(),
+    ViewInfo::scalar("vorticity", "Vorticity magnitude |curl u|", 0.0, 1.0, "1/s").auto_range(),
     ViewInfo::scalar("density", "Smoke density", 0.0, 1.0, "").auto_range(),
 ];
 // ANCHOR_END: views
