@@ -28,7 +28,8 @@ pub const VIEWS: &[ViewInfo] = &[
     ViewInfo::scalar("pressure", "Pressure q of the projection (laplacian q = div u)", 0.0, 1.0, "m²/s").auto_range(),
     ViewInfo::scalar("divergence", "Divergence div u before the pressure solve", 0.0, 1.0, "1/s").auto_range(),
     ViewInfo::scalar("residual", "Divergence left after the sweeps: div u − laplacian q", 0.0, 1.0, "1/s").auto_range(),
-    ViewInfo::scalar("pressure-gradient", "|grad q|, the velocity the projection removes", 0.0, 1.0, "m/s").auto_range(),
+    ViewInfo::scalar("pressure-gradient", "|grad q|, the velocity the projection removes", 0.0, 1.0, "m/s")
+        .auto_range(),
     ViewInfo::scalar("vorticity", "Vorticity magnitude |curl u|", 0.0, 1.0, "1/s").auto_range(),
     ViewInfo::scalar("density", "Smoke density", 0.0, 1.0, "").auto_range(),
 ];
@@ -334,6 +335,31 @@ impl Chapter for Smoke {
     }
 
     // ANCHOR: figures
+    fn plots(&self) -> Vec<(&'static str, String)> {
+        use fogbook_core::plot::{Series, line_chart};
+        // The slowest pressure mode's residual after k sweeps: ((2 + cos(π/n)) / 3)^k.
+        let sizes = [(32usize, "#d62728"), (64, "#2ca02c"), (128, "#1f77b4")];
+        let series: Vec<Series> = sizes
+            .iter()
+            .map(|&(n, color)| Series {
+                label: format!("{n}³ ({:.0} sweeps per decade)", reference::sweeps_per_decade(n)),
+                color,
+                points: (0..=100)
+                    .map(|i| (i as f64 * 40.0, (i as f64 * 40.0) * reference::jacobi_slowest_rate(n).log10()))
+                    .collect(),
+            })
+            .collect();
+        let chart = line_chart(
+            "Slowest-mode residual against Jacobi sweeps",
+            "sweeps",
+            "log10 (residual / initial)",
+            (0.0, 4000.0),
+            (-3.0, 0.0),
+            &series,
+        );
+        vec![("residual-vs-sweeps", chart)]
+    }
+
     fn figures(&self) -> Vec<Figure> {
         let fig =
             |name, view, settings: &[&'static str]| Figure { name, view, settings: settings.to_vec(), camera: None };
