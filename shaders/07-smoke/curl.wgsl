@@ -6,6 +6,7 @@
 @group(3) @binding(0) var velocity_in: texture_3d<f32>;
 @group(3) @binding(1) var vorticity_out: texture_storage_3d<rgba16float, write>;
 
+// ANCHOR: curl
 @compute @workgroup_size(8, 8, 4)
 fn curl(@builtin(global_invocation_id) id: vec3<u32>) {
     let cell = vec3<i32>(id);
@@ -15,3 +16,4 @@ fn curl(@builtin(global_invocation_id) id: vec3<u32>) {
     let omega = curl_at(velocity_in, cell);
     textureStore(vorticity_out, cell, vec4(omega, length(omega)));
 }
+// ANCHOR_END: curl
