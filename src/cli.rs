@@ -92,10 +92,19 @@ pub struct BenchArgs {
 #[derive(Args, Debug)]
 pub struct FiguresArgs {
     /// Folder for the images (one subfolder per chapter).
-    #[arg(long, default_value = "book/src/figures")]
+    #[arg(long, default_value = FIGURES_DIR)]
     pub out: PathBuf,
-    #[arg(long, default_value = "640x360")]
+    #[arg(long, default_value = FIGURES_SIZE)]
     pub size: String,
+}
+
+pub const FIGURES_DIR: &str = "book/src/figures";
+pub const FIGURES_SIZE: &str = "640x360";
+
+impl Default for FiguresArgs {
+    fn default() -> Self {
+        Self { out: FIGURES_DIR.into(), size: FIGURES_SIZE.into() }
+    }
 }
 
 #[derive(Args, Debug)]

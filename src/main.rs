@@ -18,7 +18,7 @@ fn main() -> ExitCode {
         None if viewer::display_available() => viewer::run(ViewArgs::default()),
         None => {
             println!("No display found: rendering every chapter's figures instead.");
-            figures(&FiguresArgs { out: "book/src/figures".into(), size: "640x360".into() })
+            figures(&FiguresArgs::default())
         }
     };
     match result {

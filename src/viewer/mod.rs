@@ -65,6 +65,8 @@ pub struct Viewer {
     pub preset_path: String,
     /// The field min / max of an auto-ranged view, as last read back.
     pub auto_range: Option<(f32, f32)>,
+    /// (id, "number title") of every chapter, for the chapter list.
+    pub chapter_list: Vec<(&'static str, String)>,
     input: InputState,
     last_frame: Instant,
 }
@@ -85,6 +87,13 @@ impl Viewer {
             adapter: String::new(),
             preset_path,
             auto_range: None,
+            chapter_list: registry::chapters()
+                .iter()
+                .map(|c| {
+                    let i = c.info();
+                    (i.id, format!("{} {}", i.number, i.title))
+                })
+                .collect(),
             input: InputState::default(),
             last_frame: Instant::now(),
         }
@@ -242,18 +251,11 @@ impl App {
 
         // UI on top.
         let raw_input = gfx.egui_state.take_egui_input(&gfx.window);
-        let chapter_ids: Vec<(String, String)> = registry::chapters()
-            .iter()
-            .map(|c| {
-                let i = c.info();
-                (i.id.to_string(), format!("{} {}", i.number, i.title))
-            })
-            .collect();
         let mut requests = panels::UiRequests::default();
         let visible = v.ui_visible;
         let mut output = gfx.egui_ctx.run_ui(raw_input, |ui| {
             if visible {
-                requests = panels::side_panel(ui, v, &chapter_ids);
+                requests = panels::side_panel(ui, v);
             }
         });
         gfx.egui_state.handle_platform_output(&gfx.window, output.platform_output);

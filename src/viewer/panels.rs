@@ -17,7 +17,7 @@ pub struct UiRequests {
     pub reset_chapter: bool,
 }
 
-pub fn side_panel(ui: &mut egui::Ui, v: &mut Viewer, chapter_ids: &[(String, String)]) -> UiRequests {
+pub fn side_panel(ui: &mut egui::Ui, v: &mut Viewer) -> UiRequests {
     let mut req = UiRequests::default();
     egui::Panel::left("fogbook side panel").default_size(330.0).show(ui, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| {
@@ -26,9 +26,9 @@ pub fn side_panel(ui: &mut egui::Ui, v: &mut Viewer, chapter_ids: &[(String, Str
             egui::ComboBox::from_id_salt("chapter")
                 .selected_text(format!("{} {}", current.number, current.title))
                 .show_ui(ui, |ui| {
-                    for (id, title) in chapter_ids {
-                        if ui.selectable_label(id == current.id, title).clicked() && id != current.id {
-                            req.switch_chapter = Some(id.clone());
+                    for (id, title) in &v.chapter_list {
+                        if ui.selectable_label(*id == current.id, title).clicked() && *id != current.id {
+                            req.switch_chapter = Some(id.to_string());
                         }
                     }
                 });

@@ -194,11 +194,6 @@ impl Smoke {
             passes::record_project(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields);
         }
     }
-
-    /// GPU memory of the fields at the current grid size (bytes).
-    pub fn field_bytes(&self) -> u64 {
-        fields::memory_bytes(self.params.grid_size)
-    }
 }
 
 impl Chapter for Smoke {

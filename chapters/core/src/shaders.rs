@@ -11,7 +11,7 @@
 //! or the build-time path), otherwise from the copies embedded at build time.
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 include!(concat!(env!("OUT_DIR"), "/embedded_shaders.rs"));
 
@@ -165,9 +165,4 @@ pub fn create_module(device: &wgpu::Device, shader: &ComposedShader) -> wgpu::Sh
         label: Some(&shader.entry),
         source: wgpu::ShaderSource::Wgsl(shader.source.as_str().into()),
     })
-}
-
-/// Disk path of a shader, for file watching.
-pub fn disk_path(store: &ShaderStore, path: &str) -> Option<PathBuf> {
-    store.disk_root.as_deref().map(|r: &Path| r.join(path))
 }
