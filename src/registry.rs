@@ -8,6 +8,7 @@ pub fn chapters() -> Vec<Box<dyn Chapter>> {
     vec![
         Box::new(fogbook_distance_fog::DistanceFog::new()),
         Box::new(fogbook_height_fog::HeightFog::new()),
+        Box::new(fogbook_sky::Sky::new()),
         Box::new(fogbook_smoke::Smoke::new()),
     ]
 }

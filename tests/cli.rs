@@ -51,7 +51,10 @@ fn bad_input_gives_one_clear_error() {
         (&["render", "--preset", "/nonexistent.ron", "--out", out], "preset"),
         (&["bench", "--chapters", "nope"], "unknown chapter"),
         (&["render", "--chapter", "smoke", "--view", "density", "--set", "grid_size=512", "--out", out], "budget"),
-        (&["render", "--chapter", "smoke", "--view", "density", "--set", "grid_size=30", "--out", out], "multiple of 4"),
+        (
+            &["render", "--chapter", "smoke", "--view", "density", "--set", "grid_size=30", "--out", out],
+            "multiple of 4",
+        ),
     ];
     for (args, expected) in cases {
         let line = fails(args);

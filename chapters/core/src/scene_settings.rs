@@ -48,7 +48,7 @@ impl Parameters for SceneSettings {
     fn visit(&mut self, v: &mut dyn ParamVisitor) {
         v.group("Scene");
         v.float(
-            &ParamInfo::float("sun_elevation_deg", -10.0, 90.0).unit("deg").help("Sun height above the horizon"),
+            &ParamInfo::float("sun_elevation_deg", -12.0, 90.0).unit("deg").help("Sun height above the horizon"),
             &mut self.sun_elevation_deg,
         );
         v.float(

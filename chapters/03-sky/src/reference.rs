@@ -1,0 +1,284 @@
+//! CPU reference for the atmosphere, in f64: Bruneton's (2017) Earth model, his transmittance
+//! texture parameterisation, the transmittance integral, and single scattering along a view ray.
+//! Lengths in metres; the planet's centre is at (0, −bottom, 0) below the camera's ground point.
+
+use crate::params::SkyParams;
+
+/// The atmosphere as numbers (SI units).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Atmosphere {
+    pub bottom_radius: f64,
+    pub top_radius: f64,
+    pub rayleigh_scattering: [f64; 3],
+    pub rayleigh_scale_height: f64,
+    pub mie_scattering: [f64; 3],
+    pub mie_extinction: [f64; 3],
+    pub mie_scale_height: f64,
+    pub mie_g: f64,
+    /// Ozone absorption at the peak of its tent profile (10–40 km, peak at 25 km).
+    pub ozone_absorption: [f64; 3],
+    pub solar_irradiance: [f64; 3],
+}
+
+/// Earth as in Bruneton 2017 (and Hillaire 2020): 680 / 550 / 440 nm.
+impl Default for Atmosphere {
+    fn default() -> Self {
+        Self {
+            bottom_radius: 6_360_000.0,
+            top_radius: 6_420_000.0,
+            rayleigh_scattering: [5.802e-6, 13.558e-6, 33.100e-6],
+            rayleigh_scale_height: 8000.0,
+            mie_scattering: [3.996e-6; 3],
+            mie_extinction: [4.440e-6; 3],
+            mie_scale_height: 1200.0,
+            mie_g: 0.8,
+            ozone_absorption: [0.650e-6, 1.881e-6, 0.085e-6],
+            solar_irradiance: [1.474, 1.8504, 1.91198],
+        }
+    }
+}
+
+impl Atmosphere {
+    pub fn from_params(p: &SkyParams) -> Self {
+        let s = |v: [f32; 4], scale: f64| [v[0] as f64 * scale, v[1] as f64 * scale, v[2] as f64 * scale];
+        let mie = p.mie_scattering as f64 * 1e-6;
+        Self {
+            bottom_radius: p.bottom_radius_km as f64 * 1000.0,
+            top_radius: (p.bottom_radius_km + p.atmosphere_height_km) as f64 * 1000.0,
+            rayleigh_scattering: s(p.rayleigh_scattering, 1e-6),
+            rayleigh_scale_height: p.rayleigh_scale_height_km as f64 * 1000.0,
+            mie_scattering: [mie; 3],
+            mie_extinction: [mie + p.mie_absorption as f64 * 1e-6; 3],
+            mie_scale_height: p.mie_scale_height_km as f64 * 1000.0,
+            mie_g: p.mie_g as f64,
+            ozone_absorption: if p.ozone { s(p.ozone_absorption, 1e-6) } else { [0.0; 3] },
+            ..Default::default()
+        }
+    }
+
+    pub fn rayleigh_density(&self, altitude: f64) -> f64 {
+        (-altitude / self.rayleigh_scale_height).exp()
+    }
+
+    pub fn mie_density(&self, altitude: f64) -> f64 {
+        (-altitude / self.mie_scale_height).exp()
+    }
+
+    /// Tent profile: 0 below 10 km and above 40 km, 1 at 25 km.
+    pub fn ozone_density(&self, altitude: f64) -> f64 {
+        (1.0 - (altitude - 25_000.0).abs() / 15_000.0).clamp(0.0, 1.0)
+    }
+
+    /// Extinction coefficient at an altitude (1/m), per channel.
+    pub fn extinction(&self, altitude: f64) -> [f64; 3] {
+        let (r, m, o) = (self.rayleigh_density(altitude), self.mie_density(altitude), self.ozone_density(altitude));
+        std::array::from_fn(|k| {
+            self.rayleigh_scattering[k] * r + self.mie_extinction[k] * m + self.ozone_absorption[k] * o
+        })
+    }
+
+    // ANCHOR: geometry
+    /// Distance from radius `r` along direction cosine `mu` to the top of the atmosphere.
+    pub fn distance_to_top(&self, r: f64, mu: f64) -> f64 {
+        let disc = r * r * (mu * mu - 1.0) + self.top_radius * self.top_radius;
+        (-r * mu + disc.max(0.0).sqrt()).max(0.0)
+    }
+
+    /// Whether the ray from (r, mu) hits the ground.
+    pub fn hits_ground(&self, r: f64, mu: f64) -> bool {
+        mu < 0.0 && r * r * (mu * mu - 1.0) + self.bottom_radius * self.bottom_radius >= 0.0
+    }
+
+    /// Distance from (r, mu) to the ground (meaningful when `hits_ground`).
+    pub fn distance_to_ground(&self, r: f64, mu: f64) -> f64 {
+        let disc = r * r * (mu * mu - 1.0) + self.bottom_radius * self.bottom_radius;
+        (-r * mu - disc.max(0.0).sqrt()).max(0.0)
+    }
+    // ANCHOR_END: geometry
+
+    /// Optical depth per channel from (r, mu) to the top of the atmosphere, by the trapezoidal
+    /// rule with `samples` intervals (Bruneton uses 500).
+    pub fn optical_depth_to_top(&self, r: f64, mu: f64, samples: usize) -> [f64; 3] {
+        let d = self.distance_to_top(r, mu);
+        let dx = d / samples as f64;
+        let mut sum = [0.0; 3];
+        for i in 0..=samples {
+            let t = i as f64 * dx;
+            let altitude = (t * t + 2.0 * r * mu * t + r * r).sqrt() - self.bottom_radius;
+            let w = if i == 0 || i == samples { 0.5 } else { 1.0 };
+            let e = self.extinction(altitude);
+            for k in 0..3 {
+                sum[k] += w * e[k] * dx;
+            }
+        }
+        sum
+    }
+
+    pub fn transmittance_to_top(&self, r: f64, mu: f64, samples: usize) -> [f64; 3] {
+        self.optical_depth_to_top(r, mu, samples).map(|t| (-t).exp())
+    }
+}
+
+// ANCHOR: parameterisation
+/// Texture coordinate of `x` in [0, 1] on a texture of `size` texels, so that 0 and 1 fall on the
+/// centres of the first and last texels (Bruneton 2017).
+pub fn coord_from_unit_range(x: f64, size: f64) -> f64 {
+    0.5 / size + x * (1.0 - 1.0 / size)
+}
+
+pub fn unit_range_from_coord(u: f64, size: f64) -> f64 {
+    (u - 0.5 / size) / (1.0 - 1.0 / size)
+}
+
+/// Transmittance LUT size (Bruneton 2017).
+pub const TRANSMITTANCE_SIZE: [u32; 2] = [256, 64];
+
+/// (r, mu) of a transmittance-LUT texture coordinate (u, v).
+pub fn transmittance_r_mu(atm: &Atmosphere, u: f64, v: f64) -> (f64, f64) {
+    let [w, h] = TRANSMITTANCE_SIZE.map(|s| s as f64);
+    let (x_mu, x_r) = (unit_range_from_coord(u, w), unit_range_from_coord(v, h));
+    let horizon = (atm.top_radius.powi(2) - atm.bottom_radius.powi(2)).sqrt();
+    let rho = horizon * x_r;
+    let r = (rho * rho + atm.bottom_radius.powi(2)).sqrt();
+    let (d_min, d_max) = (atm.top_radius - r, rho + horizon);
+    let d = d_min + x_mu * (d_max - d_min);
+    let mu = if d == 0.0 { 1.0 } else { ((horizon * horizon - rho * rho - d * d) / (2.0 * r * d)).clamp(-1.0, 1.0) };
+    (r, mu)
+}
+
+/// Texture coordinate (u, v) of (r, mu) in the transmittance LUT.
+pub fn transmittance_uv(atm: &Atmosphere, r: f64, mu: f64) -> (f64, f64) {
+    let [w, h] = TRANSMITTANCE_SIZE.map(|s| s as f64);
+    let horizon = (atm.top_radius.powi(2) - atm.bottom_radius.powi(2)).sqrt();
+    let rho = (r * r - atm.bottom_radius.powi(2)).max(0.0).sqrt();
+    let d = atm.distance_to_top(r, mu);
+    let (d_min, d_max) = (atm.top_radius - r, rho + horizon);
+    let x_mu = (d - d_min) / (d_max - d_min);
+    (coord_from_unit_range(x_mu, w), coord_from_unit_range(rho / horizon, h))
+}
+// ANCHOR_END: parameterisation
+
+/// Rayleigh phase function, 3 (1 + ν²) / (16 π).
+pub fn rayleigh_phase(nu: f64) -> f64 {
+    3.0 * (1.0 + nu * nu) / (16.0 * std::f64::consts::PI)
+}
+
+/// Cornette–Shanks phase function with asymmetry g (Bruneton 2017).
+pub fn mie_phase(g: f64, nu: f64) -> f64 {
+    let k = 3.0 / (8.0 * std::f64::consts::PI) * (1.0 - g * g) / (2.0 + g * g);
+    k * (1.0 + nu * nu) / (1.0 + g * g - 2.0 * g * nu).powf(1.5)
+}
+
+/// Single-scattered radiance (W/m²/sr/nm) reaching a viewer at radius `r`, looking along a
+/// direction with cosine `mu` to the zenith, with the sun at cosine `mu_s` and `nu` = cos(view,
+/// sun); up to `max_distance` (scene geometry) or the atmosphere's end. Midpoint rule with
+/// `steps` segments; sun transmittance from the exact integral with `sun_samples`.
+pub fn single_scattering(
+    atm: &Atmosphere,
+    r: f64,
+    mu: f64,
+    mu_s: f64,
+    nu: f64,
+    max_distance: f64,
+    steps: usize,
+    sun_samples: usize,
+) -> [f64; 3] {
+    let end = if atm.hits_ground(r, mu) { atm.distance_to_ground(r, mu) } else { atm.distance_to_top(r, mu) }
+        .min(max_distance);
+    let dt = end / steps as f64;
+    let mut optical = [0.0; 3];
+    let mut radiance = [0.0; 3];
+    let (pr, pm) = (rayleigh_phase(nu), mie_phase(atm.mie_g, nu));
+    for i in 0..steps {
+        let t = (i as f64 + 0.5) * dt;
+        let r_t = (t * t + 2.0 * r * mu * t + r * r).sqrt();
+        let altitude = r_t - atm.bottom_radius;
+        let e = atm.extinction(altitude);
+        // Optical depth from the camera to the sample's midpoint.
+        let mid: [f64; 3] = std::array::from_fn(|k| optical[k] + 0.5 * e[k] * dt);
+        let mu_s_t = (r * mu_s + t * nu) / r_t;
+        let sun =
+            if atm.hits_ground(r_t, mu_s_t) { [0.0; 3] } else { atm.transmittance_to_top(r_t, mu_s_t, sun_samples) };
+        let (dr, dm) = (atm.rayleigh_density(altitude), atm.mie_density(altitude));
+        for k in 0..3 {
+            let scattering = atm.rayleigh_scattering[k] * dr * pr + atm.mie_scattering[k] * dm * pm;
+            radiance[k] += (-mid[k]).exp() * sun[k] * scattering * atm.solar_irradiance[k] * dt;
+            optical[k] += e[k] * dt;
+        }
+    }
+    radiance
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn straight_up_matches_the_published_check_value() {
+        let atm = Atmosphere::default();
+        let tau = atm.optical_depth_to_top(atm.bottom_radius, 1.0, 20_000);
+        let want = [0.06147, 0.14195, 0.27126];
+        for k in 0..3 {
+            assert!((tau[k] - want[k]).abs() < 5e-5, "τ[{k}] = {} (published {})", tau[k], want[k]);
+        }
+        let t = atm.transmittance_to_top(atm.bottom_radius, 1.0, 20_000);
+        for (k, want) in [0.9404, 0.8677, 0.7624].iter().enumerate() {
+            assert!((t[k] - want).abs() < 1e-4);
+        }
+        // A 100 km top adds the Rayleigh air above 60 km, e^(−60/8) of the column: it changes the
+        // transmittance by 2e-5 (red) to 1.1e-4 (blue). (The reference note says "< 1e-4"; blue
+        // is just above.)
+        let high = Atmosphere { top_radius: atm.bottom_radius + 100_000.0, ..atm.clone() };
+        let t2 = high.transmittance_to_top(atm.bottom_radius, 1.0, 20_000);
+        let change: Vec<f64> = (0..3).map(|k| (t[k] - t2[k]).abs()).collect();
+        assert!(change[0] < 1e-4 && change[1] < 1e-4 && change[2] < 1.2e-4, "{change:?}");
+    }
+
+    #[test]
+    fn texel_centre_mapping() {
+        assert!((coord_from_unit_range(0.0, 10.0) - 0.05).abs() < 1e-15);
+        assert!((coord_from_unit_range(1.0, 10.0) - 0.95).abs() < 1e-15);
+        assert!((unit_range_from_coord(coord_from_unit_range(0.37, 256.0), 256.0) - 0.37).abs() < 1e-14);
+    }
+
+    #[test]
+    fn parameterisation_round_trips() {
+        let atm = Atmosphere::default();
+        for &(u, v) in &[(0.1, 0.2), (0.5, 0.5), (0.9, 0.05), (0.002, 0.99)] {
+            let (r, mu) = transmittance_r_mu(&atm, u, v);
+            let (u2, v2) = transmittance_uv(&atm, r, mu);
+            assert!((u - u2).abs() < 1e-9 && (v - v2).abs() < 1e-9, "({u},{v}) -> ({u2},{v2})");
+        }
+    }
+
+    #[test]
+    fn five_hundred_trapezoid_samples_are_accurate() {
+        let atm = Atmosphere::default();
+        for &(u, v) in &[(0.1, 0.2), (0.5, 0.5), (0.99, 0.05), (0.002, 0.99)] {
+            let (r, mu) = transmittance_r_mu(&atm, u, v);
+            let coarse = atm.optical_depth_to_top(r, mu, 500);
+            let fine = atm.optical_depth_to_top(r, mu, 50_000);
+            for k in 0..3 {
+                assert!(
+                    (coarse[k] - fine[k]).abs() <= 1e-3 * fine[k] + 1e-9,
+                    "({u},{v}) ch {k}: {} vs {}",
+                    coarse[k],
+                    fine[k]
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn phase_functions_are_normalised() {
+        // ∫ p dΩ = 2π ∫ p(ν) dν over ν ∈ [−1, 1].
+        let integrate = |f: &dyn Fn(f64) -> f64| {
+            let n = 200_000;
+            (0..n).map(|i| f(-1.0 + (i as f64 + 0.5) * 2.0 / n as f64)).sum::<f64>() * 2.0 / n as f64
+                * 2.0
+                * std::f64::consts::PI
+        };
+        assert!((integrate(&rayleigh_phase) - 1.0).abs() < 1e-6);
+        assert!((integrate(&|nu| mie_phase(0.8, nu)) - 1.0).abs() < 1e-3);
+    }
+}
