@@ -77,6 +77,20 @@ fn snapshot_comparison_rejects_a_ten_percent_density_change() {
     assert!(changed.fraction_over > 10.0 * tolerance.max_fraction, "{changed:?}");
 }
 
+/// The sky's comparison must reject a 10% change of the Rayleigh coefficients.
+#[test]
+fn sky_comparison_rejects_a_ten_percent_rayleigh_change() {
+    let mut h = headless(SNAPSHOT_SIZE);
+    let tolerance = fogbook::registry::find("sky").unwrap().snapshot_tolerance();
+    for view in ["final", "luminance"] {
+        let base = render_with::<&str>(&mut h, "sky", view, &[], None, 1);
+        let bad = render_with(&mut h, "sky", view, &["rayleigh_scattering=6.382,14.914,36.41"], None, 1);
+        let d = image_diff(&base.display, &bad.display, tolerance);
+        eprintln!("sky {view} with Rayleigh ×1.1: {d:?}");
+        assert!(!d.passes, "sky {view} with Rayleigh ×1.1 passes the comparison: {d:?}");
+    }
+}
+
 /// The smoke's looser comparison must still reject a solver without vorticity confinement
 /// (the divergence view) and one that under-projects by 10% (the residual view).
 #[test]

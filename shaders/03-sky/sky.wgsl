@@ -114,6 +114,7 @@ fn sky(@builtin(global_invocation_id) id: vec3<u32>) {
     if !is_sky {
         segment = march(dir, d);
     }
+    // ANCHOR: composite
     var sky = whole.inscattering;
     let sun_cos = dot(dir, frame.sun_dir.xyz);
     if (is_sky || view == VIEW_SKY) && !whole.reached_ground && sun_cos > cos(SUN_ANGULAR_RADIUS) {
@@ -126,6 +127,7 @@ fn sky(@builtin(global_invocation_id) id: vec3<u32>) {
         color = textureLoad(scene_color, pixel, 0).rgb * segment.transmittance + segment.inscattering * exposure;
     }
     let radiance = select(segment.inscattering, sky, is_sky);
+    // ANCHOR_END: composite
     switch view {
         case VIEW_FINAL: { write_color(id.xy, color); }
         case VIEW_SKY: { write_color(id.xy, sky * exposure); }

@@ -15,6 +15,7 @@ use fogbook_core::gpu::GpuContext;
 use fogbook_core::params::DynParameters;
 use fogbook_core::shaders::{ShaderStore, create_module};
 use fogbook_core::timing::PassRecorder;
+use fogbook_core::views::SnapshotTolerance;
 use fogbook_core::{Chapter, ChapterContext, ChapterInfo, Figure, ViewInfo};
 pub use params::SkyParams;
 use reference::{Atmosphere, TRANSMITTANCE_SIZE};
@@ -82,6 +83,7 @@ impl Sky {
         Self::default()
     }
 
+    // ANCHOR: update_lut
     /// Recomputes the transmittance LUT if the atmosphere changed.
     fn update_lut(&mut self, gpu: &GpuContext, passes: &mut PassRecorder) {
         let Some(g) = self.gpu.as_mut() else { return };
@@ -98,6 +100,7 @@ impl Sky {
         });
         g.lut_for = Some(key);
     }
+    // ANCHOR_END: update_lut
 
     /// Computes the LUT now and reads it back (tests).
     pub fn read_lut(&mut self, gpu: &GpuContext) -> Result<FloatImage> {
@@ -242,6 +245,14 @@ impl Chapter for Sky {
     }
     // ANCHOR_END: render
 
+    // ANCHOR: figures
+    /// The test scene's 1 km ground ends just below the horizon, and which pixels of that band
+    /// rasterise as ground or as sky differs between GPUs: on an H200 1.8% of the luminance
+    /// view's pixels (log scale) move by up to 42/255, everything else by at most 2.
+    fn snapshot_tolerance(&self) -> SnapshotTolerance {
+        SnapshotTolerance { steps: 2, max_fraction: 0.025 }
+    }
+
     fn figures(&self) -> Vec<Figure> {
         let fig =
             |name, view, settings: &[&'static str], camera| Figure { name, view, settings: settings.to_vec(), camera };
@@ -257,4 +268,5 @@ impl Chapter for Sky {
             fig("no-ozone-twilight", "sky", &["ozone=false", "scene.sun_elevation_deg=-4"], Some("0,2,0,20,10,90")),
         ]
     }
+    // ANCHOR_END: figures
 }

@@ -20,6 +20,7 @@ pub struct Atmosphere {
     pub solar_irradiance: [f64; 3],
 }
 
+// ANCHOR: earth
 /// Earth as in Bruneton 2017 (and Hillaire 2020): 680 / 550 / 440 nm.
 impl Default for Atmosphere {
     fn default() -> Self {
@@ -37,6 +38,7 @@ impl Default for Atmosphere {
         }
     }
 }
+// ANCHOR_END: earth
 
 impl Atmosphere {
     pub fn from_params(p: &SkyParams) -> Self {
@@ -56,6 +58,7 @@ impl Atmosphere {
         }
     }
 
+    // ANCHOR: profiles
     pub fn rayleigh_density(&self, altitude: f64) -> f64 {
         (-altitude / self.rayleigh_scale_height).exp()
     }
@@ -76,6 +79,7 @@ impl Atmosphere {
             self.rayleigh_scattering[k] * r + self.mie_extinction[k] * m + self.ozone_absorption[k] * o
         })
     }
+    // ANCHOR_END: profiles
 
     // ANCHOR: geometry
     /// Distance from radius `r` along direction cosine `mu` to the top of the atmosphere.
@@ -96,6 +100,7 @@ impl Atmosphere {
     }
     // ANCHOR_END: geometry
 
+    // ANCHOR: transmittance_integral
     /// Optical depth per channel from (r, mu) to the top of the atmosphere, by the trapezoidal
     /// rule with `samples` intervals (Bruneton uses 500).
     pub fn optical_depth_to_top(&self, r: f64, mu: f64, samples: usize) -> [f64; 3] {
@@ -113,6 +118,7 @@ impl Atmosphere {
         }
         sum
     }
+    // ANCHOR_END: transmittance_integral
 
     pub fn transmittance_to_top(&self, r: f64, mu: f64, samples: usize) -> [f64; 3] {
         self.optical_depth_to_top(r, mu, samples).map(|t| (-t).exp())
@@ -158,6 +164,7 @@ pub fn transmittance_uv(atm: &Atmosphere, r: f64, mu: f64) -> (f64, f64) {
 }
 // ANCHOR_END: parameterisation
 
+// ANCHOR: phase
 /// Rayleigh phase function, 3 (1 + ν²) / (16 π).
 pub fn rayleigh_phase(nu: f64) -> f64 {
     3.0 * (1.0 + nu * nu) / (16.0 * std::f64::consts::PI)
@@ -168,7 +175,9 @@ pub fn mie_phase(g: f64, nu: f64) -> f64 {
     let k = 3.0 / (8.0 * std::f64::consts::PI) * (1.0 - g * g) / (2.0 + g * g);
     k * (1.0 + nu * nu) / (1.0 + g * g - 2.0 * g * nu).powf(1.5)
 }
+// ANCHOR_END: phase
 
+// ANCHOR: single_scattering_reference
 /// Single-scattered radiance (W/m²/sr/nm) reaching a viewer at radius `r`, looking along a
 /// direction with cosine `mu` to the zenith, with the sun at cosine `mu_s` and `nu` = cos(view,
 /// sun); up to `max_distance` (scene geometry) or the atmosphere's end. Midpoint rule with
@@ -208,6 +217,7 @@ pub fn single_scattering(
     }
     radiance
 }
+// ANCHOR_END: single_scattering_reference
 
 #[cfg(test)]
 mod tests {
