@@ -245,7 +245,6 @@ impl Chapter for Sky {
     }
     // ANCHOR_END: render
 
-    // ANCHOR: figures
     /// The test scene's 1 km ground ends just below the horizon, and which pixels of that band
     /// rasterise as ground or as sky differs between GPUs: on an H200 1.8% of the luminance
     /// view's pixels (log scale) move by up to 42/255, everything else by at most 2.
@@ -253,6 +252,7 @@ impl Chapter for Sky {
         SnapshotTolerance { steps: 2, max_fraction: 0.025 }
     }
 
+    // ANCHOR: figures
     fn figures(&self) -> Vec<Figure> {
         let fig =
             |name, view, settings: &[&'static str], camera| Figure { name, view, settings: settings.to_vec(), camera };
