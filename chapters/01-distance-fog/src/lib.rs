@@ -9,7 +9,7 @@ use fogbook_core::frame::{FrameLayouts, uniform_entry};
 use fogbook_core::gpu::GpuContext;
 use fogbook_core::params::DynParameters;
 use fogbook_core::plot::{Series, line_chart};
-use fogbook_core::shaders::{ShaderStore, create_module};
+use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
 use fogbook_core::{Chapter, ChapterContext, ChapterInfo, Figure, ViewInfo};
 pub use params::{DistanceFogParams, Falloff};
 use reference::ResolvedFog;
@@ -127,19 +127,8 @@ impl Chapter for DistanceFog {
             layout: &layout,
             entries: &[wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() }],
         });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("distance fog"),
-            bind_group_layouts: &[Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&layout)],
-            immediate_size: 0,
-        });
-        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("distance fog"),
-            layout: Some(&pipeline_layout),
-            module: &module,
-            entry_point: Some("main"),
-            compilation_options: Default::default(),
-            cache: None,
-        });
+        let groups = [Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&layout)];
+        let pipeline = compute_pipeline(device, &module, "main", &groups);
         self.gpu = Some(Gpu { pipeline, uniform, bind_group });
         Ok(())
     }

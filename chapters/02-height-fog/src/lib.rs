@@ -10,7 +10,7 @@ use fogbook_core::frame::{FrameLayouts, uniform_entry};
 use fogbook_core::gpu::GpuContext;
 use fogbook_core::params::DynParameters;
 use fogbook_core::plot::{Series, line_chart};
-use fogbook_core::shaders::{ShaderStore, create_module};
+use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
 use fogbook_core::{Chapter, ChapterContext, ChapterInfo, Figure, ViewInfo};
 use fogbook_distance_fog::FogUniform;
 pub use params::HeightFogParams;
@@ -174,24 +174,9 @@ impl Chapter for HeightFog {
         );
         let (height_uniform, height_layout, height_group) =
             uniform_group(device, "height fog", bytemuck::bytes_of(&HeightFogUniform::new(&self.params, [0.0; 4], 0)));
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("height fog"),
-            bind_group_layouts: &[
-                Some(&layouts.scene_inputs),
-                Some(&layouts.view_out),
-                Some(&distance_layout),
-                Some(&height_layout),
-            ],
-            immediate_size: 0,
-        });
-        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("height fog"),
-            layout: Some(&pipeline_layout),
-            module: &module,
-            entry_point: Some("height_fog"),
-            compilation_options: Default::default(),
-            cache: None,
-        });
+        let groups =
+            [Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&distance_layout), Some(&height_layout)];
+        let pipeline = compute_pipeline(device, &module, "height_fog", &groups);
         self.gpu = Some(Gpu { pipeline, distance_uniform, height_uniform, distance_group, height_group });
         Ok(())
     }

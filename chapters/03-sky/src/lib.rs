@@ -13,7 +13,7 @@ use fogbook_core::capture::FloatImage;
 use fogbook_core::frame::{FrameLayouts, Target, uniform_entry};
 use fogbook_core::gpu::GpuContext;
 use fogbook_core::params::DynParameters;
-use fogbook_core::shaders::{ShaderStore, create_module};
+use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
 use fogbook_core::timing::PassRecorder;
 use fogbook_core::views::SnapshotTolerance;
 use fogbook_core::{Chapter, ChapterContext, ChapterInfo, Figure, ViewInfo};
@@ -207,24 +207,9 @@ impl Chapter for Sky {
                 wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::Sampler(&sampler) },
             ],
         });
-        let pipeline = |module: &wgpu::ShaderModule, entry: &str, groups: &[Option<&wgpu::BindGroupLayout>]| {
-            let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some(entry),
-                bind_group_layouts: groups,
-                immediate_size: 0,
-            });
-            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(entry),
-                layout: Some(&layout),
-                module,
-                entry_point: Some(entry),
-                compilation_options: Default::default(),
-                cache: None,
-            })
-        };
-        let lut_pipeline = pipeline(&lut_module, "transmittance_lut", &[Some(&lut_layout)]);
-        let sky_pipeline =
-            pipeline(&sky_module, "sky", &[Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&sky_layout)]);
+        let lut_pipeline = compute_pipeline(device, &lut_module, "transmittance_lut", &[Some(&lut_layout)]);
+        let groups = [Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&sky_layout)];
+        let sky_pipeline = compute_pipeline(device, &sky_module, "sky", &groups);
         self.gpu = Some(Gpu { uniform, lut, lut_pipeline, lut_group, sky_pipeline, sky_group, lut_for: None });
         Ok(())
     }

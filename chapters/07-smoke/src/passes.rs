@@ -4,7 +4,7 @@ use crate::fields::{Field, Fields, SCALAR_FORMAT, VELOCITY_FORMAT};
 use anyhow::Result;
 use fogbook_core::frame::{FrameLayouts, uniform_entry};
 use fogbook_core::gpu::GpuContext;
-use fogbook_core::shaders::{ShaderStore, create_module};
+use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
 use fogbook_core::timing::PassRecorder;
 
 /// How a pass binds one resource.
@@ -123,19 +123,7 @@ impl Pipelines {
             } else {
                 [None, None, Some(&params_layout), Some(&textures)]
             };
-            let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some(entry),
-                bind_group_layouts: &groups,
-                immediate_size: 0,
-            });
-            let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(entry),
-                layout: Some(&pipeline_layout),
-                module: &module,
-                entry_point: Some(entry),
-                compilation_options: Default::default(),
-                cache: None,
-            });
+            let pipeline = compute_pipeline(device, &module, entry, &groups);
             Ok(Pass { pipeline, textures })
         };
         use Slot::*;

@@ -159,6 +159,29 @@ impl ShaderStore {
     // ANCHOR_END: inline
 }
 
+/// A compute pipeline for `entry` in `module`, with bind groups `groups` (index = group number;
+/// `None` for a group the shader does not use).
+pub fn compute_pipeline(
+    device: &wgpu::Device,
+    module: &wgpu::ShaderModule,
+    entry: &str,
+    groups: &[Option<&wgpu::BindGroupLayout>],
+) -> wgpu::ComputePipeline {
+    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some(entry),
+        bind_group_layouts: groups,
+        immediate_size: 0,
+    });
+    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some(entry),
+        layout: Some(&layout),
+        module,
+        entry_point: Some(entry),
+        compilation_options: Default::default(),
+        cache: None,
+    })
+}
+
 /// Creates a wgpu shader module from a validated composition.
 pub fn create_module(device: &wgpu::Device, shader: &ComposedShader) -> wgpu::ShaderModule {
     device.create_shader_module(wgpu::ShaderModuleDescriptor {
