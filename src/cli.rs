@@ -114,6 +114,12 @@ pub struct ViewArgs {
     /// Debug view to start on (see `list`).
     #[arg(long)]
     pub view: Option<String>,
+    /// Close the viewer after this many displayed frames (scripted runs, tests).
+    #[arg(long)]
+    pub frames: Option<u32>,
+    /// Show the next debug view every frame, printing each one's name (a scripted tour).
+    #[arg(long)]
+    pub cycle_views: bool,
 }
 
 impl Default for ViewArgs {
@@ -121,6 +127,8 @@ impl Default for ViewArgs {
         Self {
             scene: SceneArgs { chapter: DEFAULT_CHAPTER.into(), set: Vec::new(), preset: None, camera: None },
             view: None,
+            frames: None,
+            cycle_views: false,
         }
     }
 }

@@ -42,7 +42,8 @@ pub fn run(args: ViewArgs) -> Result<()> {
     };
     let event_loop =
         EventLoop::new().context("cannot open a window (no display?); try `fogbook figures` or `fogbook render`")?;
-    let mut app = App { viewer: Viewer::new(setup, view), gfx: None, error: None };
+    let script = Script { frames: args.frames, cycle_views: args.cycle_views, shown: 0 };
+    let mut app = App { viewer: Viewer::new(setup, view), gfx: None, error: None, script };
     event_loop.run_app(&mut app).context("event loop")?;
     match app.error {
         Some(e) => Err(e),
@@ -126,6 +127,14 @@ struct App {
     viewer: Viewer,
     gfx: Option<Gfx>,
     error: Option<anyhow::Error>,
+    script: Script,
+}
+
+/// A scripted run: close after a number of frames, optionally touring every view.
+struct Script {
+    frames: Option<u32>,
+    cycle_views: bool,
+    shown: u32,
 }
 
 impl App {
@@ -198,8 +207,9 @@ impl App {
         }
     }
 
-    fn frame(&mut self) {
-        let Some(gfx) = self.gfx.as_mut() else { return };
+    /// Draws one frame; false when no surface texture was available (nothing shown).
+    fn frame(&mut self) -> bool {
+        let Some(gfx) = self.gfx.as_mut() else { return false };
         let v = &mut self.viewer;
         let now = Instant::now();
         let real_dt = (now - v.last_frame).as_secs_f32();
@@ -224,9 +234,9 @@ impl App {
             wgpu::CurrentSurfaceTexture::Success(f) | wgpu::CurrentSurfaceTexture::Suboptimal(f) => f,
             wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
                 gfx.surface.configure(&gfx.gpu.device, &gfx.config);
-                return;
+                return false;
             }
-            _ => return,
+            _ => return false,
         };
         let target = frame.texture.create_view(&wgpu::TextureViewDescriptor {
             format: Some(gfx.config.format.add_srgb_suffix()),
@@ -293,6 +303,32 @@ impl App {
         }
         gfx.gpu.queue.present(frame);
         self.handle_requests(requests);
+        true
+    }
+
+    /// Advances a scripted run after a shown frame.
+    fn after_frame(&mut self, event_loop: &ActiveEventLoop) {
+        let s = &mut self.script;
+        if s.frames.is_none() && !s.cycle_views {
+            return;
+        }
+        s.shown += 1;
+        let v = &mut self.viewer;
+        println!(
+            "viewer: frame {} showed {} / {}",
+            s.shown,
+            v.setup.chapter.info().id,
+            v.setup.chapter.views()[v.view].name
+        );
+        if let Some(err) = &v.shader_error {
+            println!("viewer: shader error: {err}");
+        }
+        if s.cycle_views {
+            v.cycle_view(1);
+        }
+        if s.frames.is_some_and(|n| s.shown >= n) {
+            event_loop.exit();
+        }
     }
 
     fn handle_requests(&mut self, req: panels::UiRequests) {
@@ -422,7 +458,9 @@ impl ApplicationHandler for App {
                 gfx.renderer.resize(&gfx.gpu, size);
             }
             WindowEvent::RedrawRequested => {
-                self.frame();
+                if self.frame() {
+                    self.after_frame(event_loop);
+                }
                 if let Some(g) = &self.gfx {
                     g.window.request_redraw();
                 }

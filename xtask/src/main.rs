@@ -1,14 +1,15 @@
 //! `cargo xtask test`: the one command that runs every test on a fresh machine.
 //!
-//! 1. Looks for a Vulkan driver. Without one, installs Mesa's software driver (lavapipe) when
-//!    it can (root and apt-get), or prints the one-line install command and stops.
+//! 1. Looks for a Vulkan driver and, without a display, for Xvfb (the viewer's test opens a
+//!    window). Without them, installs Mesa's software driver (lavapipe) and Xvfb when it can
+//!    (root and apt-get), or prints the one-line install command and stops.
 //! 2. Runs `cargo test --workspace --all-targets`: unit tests, GPU and snapshot tests, naga
 //!    validation, book checks, and every criterion bench once in test mode.
 
 use std::path::Path;
 use std::process::{Command, ExitCode};
 
-const INSTALL: &str = "apt-get install -y --no-install-recommends mesa-vulkan-drivers libvulkan1";
+const INSTALL: &str = "apt-get install -y --no-install-recommends mesa-vulkan-drivers libvulkan1 xvfb";
 
 fn vulkan_present() -> bool {
     let loader = [
@@ -26,19 +27,27 @@ fn vulkan_present() -> bool {
     loader && icd
 }
 
+/// The viewer's test opens a window on a private X server when there is no display.
+fn xvfb_present() -> bool {
+    std::env::var_os("DISPLAY").is_some()
+        || std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|d| d.join("Xvfb").is_file()))
+}
+
 fn is_root() -> bool {
     Command::new("id").arg("-u").output().map(|o| o.stdout.starts_with(b"0")).unwrap_or(false)
 }
 
 fn ensure_vulkan() -> Result<(), String> {
-    if !cfg!(target_os = "linux") || vulkan_present() {
+    if !cfg!(target_os = "linux") || (vulkan_present() && xvfb_present()) {
         return Ok(());
     }
     let has_apt = Command::new("apt-get").arg("--version").output().is_ok();
     if !(is_root() && has_apt) {
-        return Err(format!("no Vulkan driver found. Install Mesa's software driver with:\n    sudo {INSTALL}"));
+        return Err(format!(
+            "no Vulkan driver or no Xvfb found. Install Mesa's software driver and Xvfb with:\n    sudo {INSTALL}"
+        ));
     }
-    eprintln!("xtask: no Vulkan driver found; installing Mesa's software driver (lavapipe)");
+    eprintln!("xtask: installing what the tests need: Mesa's software Vulkan driver (lavapipe) and Xvfb");
     let run = |args: &str| {
         Command::new("sh")
             .arg("-c")
@@ -48,7 +57,7 @@ fn ensure_vulkan() -> Result<(), String> {
             .map(|s| s.success())
             .unwrap_or(false)
     };
-    if !(run("apt-get update -qq") && run(&format!("{INSTALL} -qq"))) || !vulkan_present() {
+    if !(run("apt-get update -qq") && run(&format!("{INSTALL} -qq"))) || !vulkan_present() || !xvfb_present() {
         return Err(format!("installing lavapipe failed; try:\n    sudo {INSTALL}"));
     }
     Ok(())

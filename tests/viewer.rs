@@ -1,0 +1,88 @@
+//! The interactive viewer, driven by a script: it opens a real window (on a private Xvfb server
+//! when no display is set), shows every view of a chapter one frame each, and closes. Checks
+//! that the window, surface, egui and every view work together, and that no shader fails.
+
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A private X server for the test, killed on drop.
+struct Xvfb {
+    child: Child,
+    display: String,
+}
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start_xvfb() -> Xvfb {
+    let number = 90 + std::process::id() % 400;
+    let display = format!(":{number}");
+    let child = Command::new("Xvfb")
+        .args([display.as_str(), "-screen", "0", "1280x720x24", "-nolisten", "tcp"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| {
+            panic!("cannot start Xvfb ({e}): `cargo xtask test` installs it; or `sudo apt-get install -y xvfb`")
+        });
+    let socket = format!("/tmp/.X11-unix/X{number}");
+    let start = Instant::now();
+    while !std::path::Path::new(&socket).exists() {
+        assert!(start.elapsed() < Duration::from_secs(10), "Xvfb did not come up on {display}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Xvfb { child, display }
+}
+
+/// Runs the viewer with `args`; returns its standard output.
+fn run_viewer(display: &str, args: &[&str]) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fogbook"))
+        .arg("view")
+        .args(args)
+        .env("DISPLAY", display)
+        .env_remove("WAYLAND_DISPLAY")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            let out = child.wait_with_output().unwrap();
+            let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+            assert!(status.success(), "viewer {args:?} failed: {stderr}");
+            assert!(!stderr.contains("panicked"), "{stderr}");
+            return stdout.into_owned();
+        }
+        if start.elapsed() > Duration::from_secs(300) {
+            let _ = child.kill();
+            panic!("viewer {args:?} did not finish in 300 s");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn the_viewer_shows_every_view_of_every_chapter() {
+    let own = std::env::var_os("DISPLAY").is_none().then(start_xvfb);
+    let display = own.as_ref().map(|x| x.display.clone()).unwrap_or_else(|| std::env::var("DISPLAY").unwrap());
+    for chapter in fogbook::registry::chapters() {
+        let id = chapter.info().id;
+        let views: Vec<&str> = chapter.views().iter().map(|v| v.name).collect();
+        let frames = views.len().to_string();
+        let mut args = vec!["--chapter", id, "--frames", &frames, "--cycle-views"];
+        // A simulation at its test grid, so a software driver keeps up.
+        for setting in chapter.test_settings() {
+            args.extend(["--set", setting]);
+        }
+        let stdout = run_viewer(&display, &args);
+        assert!(!stdout.contains("shader error"), "{stdout}");
+        for view in &views {
+            assert!(stdout.contains(&format!("showed {id} / {view}\n")), "{id}: view {view} never shown:\n{stdout}");
+        }
+    }
+}
