@@ -27,10 +27,6 @@ const VIEW_FOG_COLOR: u32 = 10u;
 const VIEW_GLOW: u32 = 11u;
 const VIEW_GLOW_SHADOW: u32 = 12u;
 
-// Glow radiance below which the shadow march is skipped: under 1/40 of an 8-bit step at
-// exposure 0, so skipping it cannot change a displayed pixel.
-const GLOW_VISIBLE: f32 = 1e-4;
-
 // ANCHOR: main
 @compute @workgroup_size(8, 8, 1)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
@@ -46,24 +42,17 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let a = fog.color.a;
     let view = fog.mode.w;
 
-    // The glow is only needed by the views that show it, and the shadow march only where the
-    // glow is visible at all (it falls off as a power of the angle to the sun); the
-    // glow-shadow view always marches, to show the whole lit-share field.
-    var glow = vec3(0.0);
-    var lit = 1.0;
+    // The glow is only needed by the views that show it; the glow-shadow view marches the
+    // shadow map everywhere, to show the whole lit-share field.
+    var masked = MaskedGlow(vec3(0.0), 1.0);
     if view == VIEW_FINAL || view >= VIEW_FOG_COLOR {
-        let unmasked = glow_term(dir);
-        if view == VIEW_GLOW_SHADOW || max(unmasked.r, max(unmasked.g, unmasked.b)) > GLOW_VISIBLE {
-            lit = glow_lit_fraction(dir, d, vec2<f32>(id.xy));
-        }
-        glow = unmasked * lit;
+        masked = masked_glow(dir, d, vec2<f32>(id.xy), view == VIEW_GLOW_SHADOW);
     }
+    let glow = masked.glow;
     let fog_color = fog.color.rgb + glow;
 
     switch view {
-        case VIEW_FINAL: {
-            write_color(id.xy, scene * (1.0 - a * amount.extinction) + fog_color * a * amount.inscattering);
-        }
+        case VIEW_FINAL: { write_color(id.xy, distance_fog_composite(scene, amount, glow)); }
         case VIEW_SCENE: { write_color(id.xy, scene); }
         case VIEW_DISTANCE: { write_scalar(id.xy, d); }
         case VIEW_FOG_FACTOR: { write_scalar(id.xy, a * dot(amount.extinction, vec3(1.0 / 3.0))); }
@@ -71,7 +60,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         case 7u, 8u, 9u: { write_scalar(id.xy, a * amount.inscattering[view - VIEW_INSCATTERING_R]); }
         case VIEW_FOG_COLOR: { write_color(id.xy, fog_color); }
         case VIEW_GLOW: { write_color(id.xy, glow); }
-        case VIEW_GLOW_SHADOW: { write_scalar(id.xy, lit); }
+        case VIEW_GLOW_SHADOW: { write_scalar(id.xy, masked.lit); }
         default: { write_scalar(id.xy, 0.0); }
     }
 }

@@ -89,3 +89,32 @@ fn glow_term(dir: vec3<f32>) -> vec3<f32> {
     return pow(towards_sun, fog.shape.w) * frame.sun_color.rgb * fog.glow_color.rgb * fog.glow_color.a;
 }
 // ANCHOR_END: glow
+
+// Glow radiance below which the shadow march is skipped: under 1/40 of an 8-bit step at
+// exposure 0, so skipping it cannot change a displayed pixel.
+const GLOW_VISIBLE: f32 = 1e-4;
+
+struct MaskedGlow {
+    glow: vec3<f32>, // the glow after shadow masking
+    lit: f32,        // the share of the fog along the ray that the sun reaches
+}
+
+// ANCHOR: composite
+// The glow, masked by the shadow map. The march runs only where the glow is visible at all (it
+// falls off as a power of the angle to the sun), unless `always_march` asks for the lit share
+// everywhere (the glow-shadow view).
+fn masked_glow(dir: vec3<f32>, d: f32, pixel: vec2<f32>, always_march: bool) -> MaskedGlow {
+    let unmasked = glow_term(dir);
+    var lit = 1.0;
+    if always_march || max(unmasked.r, max(unmasked.g, unmasked.b)) > GLOW_VISIBLE {
+        lit = glow_lit_fraction(dir, d, pixel);
+    }
+    return MaskedGlow(unmasked * lit, lit);
+}
+
+// The fogged colour: c (1 − a·ext) + (fog colour + glow) · a·ins.
+fn distance_fog_composite(scene: vec3<f32>, amount: FogAmount, glow: vec3<f32>) -> vec3<f32> {
+    let a = fog.color.a;
+    return scene * (1.0 - a * amount.extinction) + (fog.color.rgb + glow) * a * amount.inscattering;
+}
+// ANCHOR_END: composite

@@ -137,13 +137,8 @@ fn height_fog(@builtin(global_invocation_id) id: vec3<u32>) {
 
     // Chapter 1 first, when enabled: its full composite, glow included.
     if height.mode.z == 1u {
-        let amount = fog_amount(d);
-        var glow = glow_term(dir);
-        if max(glow.r, max(glow.g, glow.b)) > 1e-4 {
-            glow *= glow_lit_fraction(dir, d, vec2<f32>(id.xy));
-        }
-        let a = fog.color.a;
-        color = color * (1.0 - a * amount.extinction) + (fog.color.rgb + glow) * a * amount.inscattering;
+        let glow = masked_glow(dir, d, vec2<f32>(id.xy), false).glow;
+        color = distance_fog_composite(color, fog_amount(d), glow);
     }
 
     let s = height_fog_along(dir, d);
