@@ -1,5 +1,5 @@
 // Sun transmittance through the smoke, per cell: march from the cell towards the sun through
-// the density and keep exp(−σ Σ ρ ds). Done once per frame at grid resolution, so the view's
+// the density and keep exp(−σ Σ ρ ds). Done at grid resolution when the smoke or the sun changed, so the view's
 // ray march needs one extra sample per step instead of a second march (a "light volume", as in
 // deep shadow maps; Lokovic & Veach 2000).
 // Inputs: fluid. Output: light (transmittance to the sun, 0..1).

@@ -106,11 +106,21 @@ pub struct Smoke {
     last_sun: [f32; 3],
     last_view: usize,
     status: Option<String>,
+    /// The parameters the light volume was computed for; `None` after the fluid changed.
+    /// The volume is recomputed only then, not on every frame (a paused viewer needs none).
+    light_for: Option<SmokeUniform>,
 }
 
 impl Default for Smoke {
     fn default() -> Self {
-        Self { params: SmokeParams::default(), gpu: None, last_sun: [0.0, 1.0, 0.0], last_view: 0, status: None }
+        Self {
+            params: SmokeParams::default(),
+            gpu: None,
+            last_sun: [0.0, 1.0, 0.0],
+            last_view: 0,
+            status: None,
+            light_for: None,
+        }
     }
 }
 
@@ -155,6 +165,7 @@ impl Smoke {
         let (iterations, vorticity) = (self.params.pressure_iterations, self.params.vorticity);
         if let Some(g) = self.gpu.as_mut() {
             passes::record_step(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields, iterations, vorticity);
+            self.light_for = None;
         }
     }
 
@@ -263,6 +274,7 @@ impl Chapter for Smoke {
             _ => Fields::new(gpu, self.params.grid_size)?,
         };
         self.gpu = Some(SmokeGpu { pipelines, uniform, params_group, fields });
+        self.light_for = None;
         self.write_uniform(gpu);
         Ok(())
     }
@@ -273,6 +285,7 @@ impl Chapter for Smoke {
                 g.fields = f;
             }
         }
+        self.light_for = None;
     }
 
     fn status(&self) -> Option<String> {
@@ -290,8 +303,15 @@ impl Chapter for Smoke {
         self.follow_grid_size(ctx.gpu);
         self.write_uniform(ctx.gpu);
         let Some(g) = &self.gpu else { return };
-        if ctx.view == 0 {
+        // What the light volume depends on: everything but the view settings.
+        let key = SmokeUniform {
+            view: [0; 4],
+            slice: [0.0, self.params.shadow_steps as f32, 0.0, 0.0],
+            ..self.uniform(g.fields.n)
+        };
+        if ctx.view == 0 && self.light_for != Some(key) {
             passes::record_light(ctx.gpu, ctx.passes, &g.pipelines, &g.params_group, &g.fields);
+            self.light_for = Some(key);
         }
         let textures = passes::view_textures(ctx.gpu, &g.pipelines, &g.fields);
         let [w, h] = ctx.frame.size;
