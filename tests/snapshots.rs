@@ -83,8 +83,9 @@ fn sky_comparison_rejects_a_ten_percent_rayleigh_change() {
     let mut h = headless(SNAPSHOT_SIZE);
     let tolerance = fogbook::registry::find("sky").unwrap().snapshot_tolerance();
     for view in ["final", "luminance"] {
-        let base = render_with::<&str>(&mut h, "sky", view, &[], None, 1);
-        let bad = render_with(&mut h, "sky", view, &["rayleigh_scattering=6.382,14.914,36.41"], None, 1);
+        let base = render_with(&mut h, "sky", view, &["lut_resolution=quarter"], None, 1);
+        let changed = ["lut_resolution=quarter", "rayleigh_scattering=6.382,14.914,36.41"];
+        let bad = render_with(&mut h, "sky", view, &changed, None, 1);
         let d = image_diff(&base.display, &bad.display, tolerance);
         eprintln!("sky {view} with Rayleigh ×1.1: {d:?}");
         assert!(!d.passes, "sky {view} with Rayleigh ×1.1 passes the comparison: {d:?}");
@@ -123,4 +124,41 @@ fn references_are_small() {
         }
     }
     assert!(n > 0);
+}
+
+/// Colour views are dithered for 8-bit output (the snapshots above turn it off): at most one
+/// code value from the undithered image, with the mean kept, and active on most pixels.
+#[test]
+fn dither_moves_colour_views_by_at_most_one_code_value() {
+    let mut h = headless(SNAPSHOT_SIZE);
+    let sets = ["lut_resolution=quarter", "scene.sun_elevation_deg=40"];
+    let plain = render_with(&mut h, "sky", "sky", &sets, Some("0,2,0,0,30,60"), 1).display;
+    h.renderer.dither = true;
+    let mut setup = fogbook::state::Setup::new("sky").unwrap();
+    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+    setup.apply(None, &sets, Some("0,2,0,0,30,60")).unwrap();
+    h.prepare(setup.chapter.as_mut()).unwrap();
+    let mut time = fogbook_core::time::TimeControl::fixed(0.0);
+    let view = fogbook_core::views::find_view(setup.chapter.views(), "sky").unwrap();
+    h.run(setup.chapter.as_mut(), &setup.camera, &setup.scene, &mut time, view, 1);
+    h.renderer.dither = false;
+    let dithered = h.capture().unwrap().display;
+    let (mut moved, mut sum) = (0usize, 0i64);
+    for (a, b) in plain.pixels().zip(dithered.pixels()) {
+        for k in 0..3 {
+            let d = b[k] as i32 - a[k] as i32;
+            assert!(d.abs() <= 1, "dither moved a channel by {d}");
+            moved += usize::from(d != 0);
+            sum += d as i64;
+        }
+    }
+    let n = (plain.width() * plain.height() * 3) as f64;
+    eprintln!(
+        "dither: {:.1}% of channels moved, mean shift {:.4} code values",
+        100.0 * moved as f64 / n,
+        sum as f64 / n
+    );
+    // Uniform noise of ±½ code value changes the rounding of a quarter of the values.
+    assert!(moved as f64 > 0.15 * n, "dither inactive: {moved} channels moved");
+    assert!((sum as f64 / n).abs() < 0.05);
 }

@@ -1,42 +1,85 @@
 // Earth's atmosphere after Bruneton (2017, "Precomputed Atmospheric Scattering: a New
-// Implementation"; 2008 with Neyret): Rayleigh and Mie scattering with exponential density
-// profiles, an ozone layer with a tent profile (10–40 km, peak 25 km), and the parameterisation
-// of the transmittance texture by (r, μ): x_μ from the distance to the top of the atmosphere,
-// x_r from the distance to the horizon, both mapped onto texel centres.
-// Units: metres, 1/m. The planet's centre lies on the −Y axis below the camera.
+// Implementation"; 2008 with Neyret, "Precomputed Atmospheric Scattering"): Rayleigh and Mie
+// scattering with exponential density profiles, an ozone layer with a tent profile (10–40 km,
+// peak 25 km), and the parameterisations of his lookup textures:
+// - transmittance (r, μ): x_μ from the distance to the top of the atmosphere, x_r from the
+//   distance to the horizon;
+// - scattering (r, μ, μ_s, ν) in a 3D texture: r as for transmittance, μ split into rays that hit
+//   the ground (lower half) and rays that do not (upper half), μ_s from the distance to the top
+//   at ground level with a cut at μ_s_min, ν linear; ν and μ_s share the texture's x axis;
+// - irradiance (r, μ_s): both linear.
+// All coordinates map 0 and 1 to texel centres. Units: metres, 1/m, W/m²/nm. The planet's
+// centre lies on the −Y axis below the camera.
 
 struct AtmosphereParams {
     radii: vec4<f32>,    // x: ground radius; y: top radius (m); z: added camera altitude (m); w: exposure
     rayleigh: vec4<f32>, // rgb: scattering (1/m); w: scale height (m)
     mie: vec4<f32>,      // x: scattering; y: extinction (1/m); z: scale height (m); w: g
-    ozone: vec4<f32>,    // rgb: absorption at the peak (1/m)
-    solar: vec4<f32>,    // rgb: solar irradiance at the top (W/m²/nm)
-    mode: vec4<u32>,     // x: debug view; y: ray-march steps
+    ozone: vec4<f32>,    // rgb: absorption at the peak (1/m); w: ground albedo
+    solar: vec4<f32>,    // rgb: solar irradiance at the top (W/m²/nm); w: sun angular radius (rad)
+    mode: vec4<u32>,     // x: debug view; y: scattering orders; z: horizon blend on (1) / off (0)
+    sizes: vec4<u32>,    // scattering texture: x ν, y μ_s, z μ, w r
+    misc: vec4<f32>,     // x: μ_s min; y: horizon blend half-width (cosine); z: LUT views' r slice (0..1)
 }
 
 const PI: f32 = 3.14159265358979;
 const TRANSMITTANCE_SIZE: vec2<f32> = vec2(256.0, 64.0);
+const IRRADIANCE_SIZE: vec2<f32> = vec2(64.0, 16.0);
 
-fn extinction_at(atm: AtmosphereParams, altitude: f32) -> vec3<f32> {
-    let rayleigh = exp(-altitude / atm.rayleigh.w);
-    let mie = exp(-altitude / atm.mie.z);
-    let ozone = clamp(1.0 - abs(altitude - 25000.0) / 15000.0, 0.0, 1.0);
-    return atm.rayleigh.rgb * rayleigh + vec3(atm.mie.y * mie) + atm.ozone.rgb * ozone;
+fn safe_sqrt(a: f32) -> f32 {
+    return sqrt(max(a, 0.0));
 }
 
+fn clamp_cosine(mu: f32) -> f32 {
+    return clamp(mu, -1.0, 1.0);
+}
+
+fn clamp_radius(atm: AtmosphereParams, r: f32) -> f32 {
+    return clamp(r, atm.radii.x, atm.radii.y);
+}
+
+fn rayleigh_density(atm: AtmosphereParams, altitude: f32) -> f32 {
+    return exp(-altitude / atm.rayleigh.w);
+}
+
+fn mie_density(atm: AtmosphereParams, altitude: f32) -> f32 {
+    return exp(-altitude / atm.mie.z);
+}
+
+fn extinction_at(atm: AtmosphereParams, altitude: f32) -> vec3<f32> {
+    let ozone = clamp(1.0 - abs(altitude - 25000.0) / 15000.0, 0.0, 1.0);
+    return atm.rayleigh.rgb * rayleigh_density(atm, altitude) + vec3(atm.mie.y * mie_density(atm, altitude))
+        + atm.ozone.rgb * ozone;
+}
+
+// ANCHOR: geometry
 fn distance_to_top(atm: AtmosphereParams, r: f32, mu: f32) -> f32 {
     let disc = r * r * (mu * mu - 1.0) + atm.radii.y * atm.radii.y;
-    return max(-r * mu + sqrt(max(disc, 0.0)), 0.0);
+    return max(-r * mu + safe_sqrt(disc), 0.0);
+}
+
+// r² − bottom², as (r − bottom)(r + bottom): near the ground the naive difference of two
+// numbers near 4·10¹³ m² keeps no digit of a few metres' altitude in f32.
+fn squared_horizon_distance(atm: AtmosphereParams, r: f32) -> f32 {
+    return (r - atm.radii.x) * (r + atm.radii.x);
 }
 
 fn hits_ground(atm: AtmosphereParams, r: f32, mu: f32) -> bool {
-    return mu < 0.0 && r * r * (mu * mu - 1.0) + atm.radii.x * atm.radii.x >= 0.0;
+    return mu < 0.0 && (r * mu) * (r * mu) - squared_horizon_distance(atm, r) >= 0.0;
 }
 
 fn distance_to_ground(atm: AtmosphereParams, r: f32, mu: f32) -> f32 {
-    let disc = r * r * (mu * mu - 1.0) + atm.radii.x * atm.radii.x;
-    return max(-r * mu - sqrt(max(disc, 0.0)), 0.0);
+    let disc = (r * mu) * (r * mu) - squared_horizon_distance(atm, r);
+    return max(-r * mu - safe_sqrt(disc), 0.0);
 }
+
+fn distance_to_nearest_boundary(atm: AtmosphereParams, r: f32, mu: f32, ground: bool) -> f32 {
+    if ground {
+        return distance_to_ground(atm, r, mu);
+    }
+    return distance_to_top(atm, r, mu);
+}
+// ANCHOR_END: geometry
 
 fn coord_from_unit_range(x: f32, size: f32) -> f32 {
     return 0.5 / size + x * (1.0 - 1.0 / size);
@@ -49,7 +92,7 @@ fn unit_range_from_coord(u: f32, size: f32) -> f32 {
 // ANCHOR: transmittance_uv
 fn transmittance_uv(atm: AtmosphereParams, r: f32, mu: f32) -> vec2<f32> {
     let horizon = sqrt(atm.radii.y * atm.radii.y - atm.radii.x * atm.radii.x);
-    let rho = sqrt(max(r * r - atm.radii.x * atm.radii.x, 0.0));
+    let rho = safe_sqrt(squared_horizon_distance(atm, r));
     let d = distance_to_top(atm, r, mu);
     let d_min = atm.radii.y - r;
     let d_max = rho + horizon;
@@ -70,9 +113,195 @@ fn transmittance_r_mu(atm: AtmosphereParams, uv: vec2<f32>) -> vec2<f32> {
     let d = d_min + x_mu * (d_max - d_min);
     var mu = 1.0;
     if d > 0.0 {
-        mu = clamp((horizon * horizon - rho * rho - d * d) / (2.0 * r * d), -1.0, 1.0);
+        mu = clamp_cosine((horizon * horizon - rho * rho - d * d) / (2.0 * r * d));
     }
     return vec2(r, mu);
+}
+
+fn transmittance_to_top(atm: AtmosphereParams, lut: texture_2d<f32>, s: sampler, r: f32, mu: f32) -> vec3<f32> {
+    return textureSampleLevel(lut, s, transmittance_uv(atm, r, mu), 0.0).rgb;
+}
+
+// ANCHOR: transmittance_between
+// Transmittance over the segment of length d from (r, μ): a ratio of two values to the top of
+// the atmosphere; for rays that hit the ground both are taken in the reversed direction, so that
+// neither passes through the planet.
+fn transmittance_along(
+    atm: AtmosphereParams,
+    lut: texture_2d<f32>,
+    s: sampler,
+    r: f32,
+    mu: f32,
+    d: f32,
+    ground: bool,
+) -> vec3<f32> {
+    let r_d = clamp_radius(atm, sqrt(d * d + 2.0 * r * mu * d + r * r));
+    let mu_d = clamp_cosine((r * mu + d) / r_d);
+    if ground {
+        return min(transmittance_to_top(atm, lut, s, r_d, -mu_d)
+            / max(transmittance_to_top(atm, lut, s, r, -mu), vec3(1e-30)), vec3(1.0));
+    }
+    return min(transmittance_to_top(atm, lut, s, r, mu)
+        / max(transmittance_to_top(atm, lut, s, r_d, mu_d), vec3(1e-30)), vec3(1.0));
+}
+
+// Transmittance to the sun, faded over the part of the sun's disc below the horizon.
+fn transmittance_to_sun(atm: AtmosphereParams, lut: texture_2d<f32>, s: sampler, r: f32, mu_s: f32) -> vec3<f32> {
+    let sin_h = atm.radii.x / r;
+    let cos_h = -safe_sqrt(1.0 - sin_h * sin_h);
+    let alpha = atm.solar.w;
+    return transmittance_to_top(atm, lut, s, r, mu_s) * smoothstep(-sin_h * alpha, sin_h * alpha, mu_s - cos_h);
+}
+// ANCHOR_END: transmittance_between
+
+// ANCHOR: scattering_uvwz
+// Texture coordinates (u_ν, u_μs, u_μ, u_r) of the 4D scattering function.
+fn scattering_uvwz(atm: AtmosphereParams, r: f32, mu: f32, mu_s: f32, nu: f32, ground: bool) -> vec4<f32> {
+    let size = vec4<f32>(atm.sizes);
+    let bottom = atm.radii.x;
+    let top = atm.radii.y;
+    let horizon = sqrt(top * top - bottom * bottom);
+    let rho = safe_sqrt(squared_horizon_distance(atm, r));
+    let u_r = coord_from_unit_range(rho / horizon, size.w);
+    // μ: the distance to the ground (lower half) or to the top (upper half), each normalised
+    // between its values straight down/up and at the horizon.
+    let r_mu = r * mu;
+    let disc = r_mu * r_mu - rho * rho;
+    var u_mu: f32;
+    if ground {
+        let d = -r_mu - safe_sqrt(disc);
+        let d_min = r - bottom;
+        let d_max = rho;
+        var x = 0.0;
+        if d_max > d_min {
+            x = (d - d_min) / (d_max - d_min);
+        }
+        u_mu = 0.5 - 0.5 * coord_from_unit_range(x, size.z / 2.0);
+    } else {
+        let d = -r_mu + safe_sqrt(disc + horizon * horizon);
+        let d_min = top - r;
+        let d_max = rho + horizon;
+        u_mu = 0.5 + 0.5 * coord_from_unit_range((d - d_min) / (d_max - d_min), size.z / 2.0);
+    }
+    // μ_s: the distance to the top from the ground in the sun's direction, compressed so that
+    // μ_s_min maps to 0 and more texels go to sun elevations near the horizon.
+    let d = distance_to_top(atm, bottom, mu_s);
+    let d_min = top - bottom;
+    let d_max = horizon;
+    let a = (d - d_min) / (d_max - d_min);
+    let big_a = (distance_to_top(atm, bottom, atm.misc.x) - d_min) / (d_max - d_min);
+    let u_mu_s = coord_from_unit_range(max(1.0 - a / big_a, 0.0) / (1.0 + a), size.y);
+    return vec4((nu + 1.0) / 2.0, u_mu_s, u_mu, u_r);
+}
+// ANCHOR_END: scattering_uvwz
+
+struct ScatteringCoord {
+    r: f32,
+    mu: f32,
+    mu_s: f32,
+    nu: f32,
+    ground: bool,
+}
+
+// The inverse of scattering_uvwz.
+fn scattering_coord(atm: AtmosphereParams, uvwz: vec4<f32>) -> ScatteringCoord {
+    let size = vec4<f32>(atm.sizes);
+    let bottom = atm.radii.x;
+    let top = atm.radii.y;
+    let horizon = sqrt(top * top - bottom * bottom);
+    let rho = horizon * unit_range_from_coord(uvwz.w, size.w);
+    var c: ScatteringCoord;
+    c.r = sqrt(rho * rho + bottom * bottom);
+    if uvwz.z < 0.5 {
+        let d_min = c.r - bottom;
+        let d_max = rho;
+        let d = d_min + (d_max - d_min) * unit_range_from_coord(1.0 - 2.0 * uvwz.z, size.z / 2.0);
+        c.mu = -1.0;
+        if d > 0.0 {
+            c.mu = clamp_cosine(-(rho * rho + d * d) / (2.0 * c.r * d));
+        }
+        c.ground = true;
+    } else {
+        let d_min = top - c.r;
+        let d_max = rho + horizon;
+        let d = d_min + (d_max - d_min) * unit_range_from_coord(2.0 * uvwz.z - 1.0, size.z / 2.0);
+        c.mu = 1.0;
+        if d > 0.0 {
+            c.mu = clamp_cosine((horizon * horizon - rho * rho - d * d) / (2.0 * c.r * d));
+        }
+        c.ground = false;
+    }
+    let x_mu_s = unit_range_from_coord(uvwz.y, size.y);
+    let d_min = top - bottom;
+    let d_max = horizon;
+    let big_a = (distance_to_top(atm, bottom, atm.misc.x) - d_min) / (d_max - d_min);
+    let a = (big_a - x_mu_s * big_a) / (1.0 + x_mu_s * big_a);
+    let d = d_min + min(a, big_a) * (d_max - d_min);
+    c.mu_s = 1.0;
+    if d > 0.0 {
+        c.mu_s = clamp_cosine((horizon * horizon - d * d) / (2.0 * bottom * d));
+    }
+    c.nu = clamp_cosine(uvwz.x * 2.0 - 1.0);
+    return c;
+}
+
+// The (r, μ, μ_s, ν) a texel of the scattering texture stands for: x holds ν (in blocks of
+// μ_s texels), y μ, z r. ν is clamped to the values the other three allow.
+fn scattering_coord_of_texel(atm: AtmosphereParams, texel: vec3<u32>) -> ScatteringCoord {
+    let size = vec4<f32>(atm.sizes);
+    let frag = vec3<f32>(texel) + vec3(0.5);
+    let frag_nu = floor(frag.x / size.y);
+    let frag_mu_s = frag.x - frag_nu * size.y;
+    let uvwz = vec4(frag_nu / (size.x - 1.0), frag_mu_s / size.y, frag.y / size.z, frag.z / size.w);
+    var c = scattering_coord(atm, uvwz);
+    let spread = safe_sqrt((1.0 - c.mu * c.mu) * (1.0 - c.mu_s * c.mu_s));
+    c.nu = clamp(c.nu, c.mu * c.mu_s - spread, c.mu * c.mu_s + spread);
+    return c;
+}
+
+fn scattering_texture_size(atm: AtmosphereParams) -> vec3<u32> {
+    return vec3(atm.sizes.x * atm.sizes.y, atm.sizes.z, atm.sizes.w);
+}
+
+// ANCHOR: get_scattering
+// The 4D function at (r, μ, μ_s, ν): two trilinear samples, interpolated along ν by hand.
+fn get_scattering(
+    atm: AtmosphereParams,
+    tex: texture_3d<f32>,
+    s: sampler,
+    r: f32,
+    mu: f32,
+    mu_s: f32,
+    nu: f32,
+    ground: bool,
+) -> vec3<f32> {
+    let size = vec4<f32>(atm.sizes);
+    let uvwz = scattering_uvwz(atm, r, mu, mu_s, nu, ground);
+    let x = uvwz.x * (size.x - 1.0);
+    let x0 = floor(x);
+    let f = x - x0;
+    let uvw0 = vec3((x0 + uvwz.y) / size.x, uvwz.z, uvwz.w);
+    let uvw1 = vec3((x0 + 1.0 + uvwz.y) / size.x, uvwz.z, uvwz.w);
+    return mix(textureSampleLevel(tex, s, uvw0, 0.0).rgb, textureSampleLevel(tex, s, uvw1, 0.0).rgb, f);
+}
+// ANCHOR_END: get_scattering
+
+fn irradiance_uv(atm: AtmosphereParams, r: f32, mu_s: f32) -> vec2<f32> {
+    let x_r = (r - atm.radii.x) / (atm.radii.y - atm.radii.x);
+    let x_mu_s = mu_s * 0.5 + 0.5;
+    return vec2(coord_from_unit_range(x_mu_s, IRRADIANCE_SIZE.x), coord_from_unit_range(x_r, IRRADIANCE_SIZE.y));
+}
+
+// (r, μ_s) of an irradiance-texture texel.
+fn irradiance_r_mu_s(atm: AtmosphereParams, texel: vec2<u32>) -> vec2<f32> {
+    let uv = (vec2<f32>(texel) + vec2(0.5)) / IRRADIANCE_SIZE;
+    let x_mu_s = unit_range_from_coord(uv.x, IRRADIANCE_SIZE.x);
+    let x_r = unit_range_from_coord(uv.y, IRRADIANCE_SIZE.y);
+    return vec2(atm.radii.x + x_r * (atm.radii.y - atm.radii.x), clamp_cosine(2.0 * x_mu_s - 1.0));
+}
+
+fn get_irradiance(atm: AtmosphereParams, tex: texture_2d<f32>, s: sampler, r: f32, mu_s: f32) -> vec3<f32> {
+    return textureSampleLevel(tex, s, irradiance_uv(atm, r, mu_s), 0.0).rgb;
 }
 
 fn rayleigh_phase(nu: f32) -> f32 {

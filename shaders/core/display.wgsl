@@ -1,5 +1,6 @@
 // Display pass: turns the selected debug view's raw values into what the screen shows.
-// Colour views: exposure + ACES filmic tonemap (Narkowicz 2015). Scalar views: the value mapped
+// Colour views: exposure + ACES filmic tonemap (Narkowicz 2015), dithered against 8-bit banding
+// (Jimenez 2014's interleaved gradient noise). Scalar views: the value mapped
 // linearly (or logarithmically) from [range_min, range_max] into a false-colour map, with a
 // legend bar along the bottom edge. Scalar pixels with alpha 0 hold no data and show dark grey.
 // The output format applies the sRGB transfer function.
@@ -16,7 +17,7 @@ struct Display {
     log_scale: u32,  // 1: map log10(value) between log10(min) and log10(max)
     legend: u32,     // 1: draw the colour bar
     auto_range: u32, // 1: take the range from `view_range` (the field's min / max this frame)
-    _pad: u32,
+    dither: u32,     // 1: dither colour views before the 8-bit output
 }
 
 @group(0) @binding(0) var<uniform> display: Display;
@@ -64,7 +65,11 @@ fn display_fs(in: FullscreenOut) -> @location(0) vec4<f32> {
     let pixel = vec2<i32>(in.position.xy);
     let raw = textureLoad(view_in, pixel, 0);
     if display.mode == 0u {
-        return vec4(tonemap_aces(raw.rgb, display.exposure_ev), 1.0);
+        let color = tonemap_aces(raw.rgb, display.exposure_ev);
+        if display.dither == 1u {
+            return vec4(dither_for_8_bit(color, in.position.xy), 1.0);
+        }
+        return vec4(color, 1.0);
     }
     let size = vec2<f32>(textureDimensions(view_in));
     // Legend: a bar from min (left) to max (right) in the bottom 4% of the image, inset.

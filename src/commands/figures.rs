@@ -68,12 +68,27 @@ pub fn run(args: &FiguresArgs) -> Result<PathBuf> {
         ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}").unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let mut headless = Headless::new(&registry::requirements(), size)?;
+    let mut current: Option<Setup> = None;
     for job in &jobs {
         bar.set_message(format!("{}/{}", job.chapter, job.file));
-        // A fresh setup per job: every figure starts from the defaults.
-        let mut setup = Setup::new(job.chapter)?;
+        // Every figure starts from the defaults. A chapter's GPU state is kept from one figure
+        // to the next (with its simulation reset), so that precomputed data that does not depend
+        // on the changed settings (the sky's LUTs) is not recomputed for every figure.
+        let setup = match current.take() {
+            Some(mut setup) if setup.chapter.info().id == job.chapter => {
+                setup.chapter.params().reset();
+                setup.chapter.reset(&headless.gpu);
+                setup.scene = Default::default();
+                setup.camera = Default::default();
+                current.insert(setup)
+            }
+            _ => {
+                let mut setup = Setup::new(job.chapter)?;
+                headless.prepare(setup.chapter.as_mut())?;
+                current.insert(setup)
+            }
+        };
         setup.apply(None, &job.settings, job.camera.as_deref())?;
-        headless.prepare(setup.chapter.as_mut())?;
         let view = find_view(setup.chapter.views(), &job.view).map_err(|e| anyhow!(e))?;
         let mut time = TimeControl::fixed(0.0);
         headless.run(setup.chapter.as_mut(), &setup.camera, &setup.scene, &mut time, view, job.frames);

@@ -1,35 +1,63 @@
-//! Chapter 3 — a physically based sky after Bruneton (2017). This first part: Earth's
-//! atmosphere (Rayleigh, Mie, ozone), the precomputed transmittance LUT, and sky and aerial
-//! perspective from single scattering evaluated per pixel through that LUT. The precomputed
-//! scattering textures with multiple scattering, ground irradiance, and scene lighting from the
-//! atmosphere are the chapter's next part.
+//! Chapter 3 — a physically based sky after Bruneton (2017, "Precomputed Atmospheric
+//! Scattering: a New Implementation"; Bruneton and Neyret 2008): Earth's atmosphere (Rayleigh,
+//! Mie, ozone), lookup textures precomputed on the GPU when the atmosphere changes
+//! (transmittance, single and multiple scattering, sky irradiance), and per frame the sky, the
+//! planet's ground, aerial perspective over the test scene, and the scene's sun and ambient
+//! light, all from those textures.
 
+pub mod cpu_luts;
+pub mod luts;
 pub mod params;
 pub mod reference;
 
 use anyhow::Result;
 use bytemuck::{Pod, Zeroable};
 use fogbook_core::capture::FloatImage;
-use fogbook_core::frame::{FrameLayouts, Target, uniform_entry};
-use fogbook_core::gpu::GpuContext;
+use fogbook_core::frame::{FrameLayouts, FrameUniform, texture_entry, uniform_entry};
+use fogbook_core::gpu::{GpuContext, Requirements};
 use fogbook_core::params::DynParameters;
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
 use fogbook_core::timing::PassRecorder;
 use fogbook_core::views::SnapshotTolerance;
 use fogbook_core::{Chapter, ChapterContext, ChapterInfo, Figure, ViewInfo};
-pub use params::SkyParams;
-use reference::{Atmosphere, TRANSMITTANCE_SIZE};
+use luts::{LutTextures, PrecomputePipelines};
+pub use params::{LutResolution, SkyParams};
+use reference::Atmosphere;
 
 // ANCHOR: views
 pub const VIEWS: &[ViewInfo] = &[
-    ViewInfo::color("final", "Sky and aerial perspective over the scene (single scattering)"),
-    ViewInfo::color("sky", "The sky alone, every ray to the ground or the top of the atmosphere"),
-    ViewInfo::color("transmittance-lut", "The transmittance LUT: view-zenith parameter across, altitude up"),
+    ViewInfo::color("final", "Sky, planet and aerial perspective over the scene lit by the atmosphere"),
+    ViewInfo::color("sky", "The sky alone: every ray to the planet's ground or out of the atmosphere"),
+    ViewInfo::color("single-scattering", "Light scattered once (sky and aerial perspective, no scene)"),
+    ViewInfo::color("multiple-scattering", "Light scattered two or more times (orders 2..n)"),
+    ViewInfo::color("transmittance-lut", "Transmittance LUT: view-zenith parameter x_μ across, altitude up"),
+    ViewInfo::color(
+        "scattering-lut",
+        "Rayleigh + multiple scattering texels (× exposure / 4π) of the r slice `lut_slice`: 8 blocks of ν across, μ_s inside each; μ up (lower half: rays to the ground)",
+    ),
+    ViewInfo::color("mie-lut", "Single Mie scattering texels, laid out as scattering-lut"),
+    ViewInfo::scalar(
+        "density-lut",
+        "Scattering density J of the last order, laid out as scattering-lut",
+        1e-10,
+        1e-5,
+        "W/m³/sr/nm",
+    )
+    .log_scale()
+    .auto_range(),
+    ViewInfo::color("irradiance-lut", "Sky irradiance LUT: sun-zenith cosine μ_s across (−1..1), altitude up"),
     ViewInfo::color("aerial-inscattering", "Light scattered into the eye between the camera and the surface"),
     ViewInfo::fraction("aerial-transmittance", "Transmittance from the camera to the surface (mean of RGB)"),
-    ViewInfo::scalar("luminance", "Luminance of the in-scattered light", 1.0, 20000.0, "cd/m²").log_scale(),
+    ViewInfo::scalar("luminance", "Luminance of the final image (sky, planet, lit scene)", 1.0, 20000.0, "cd/m²")
+        .log_scale(),
 ];
 // ANCHOR_END: views
+
+/// Sun angular radius (rad), Bruneton 2017.
+pub const SUN_ANGULAR_RADIUS: f32 = 0.004675;
+/// Lowest sun-zenith cosine the scattering texture covers: cos 102°, the sun 12° below the
+/// horizon.
+pub const MU_S_MIN: f64 = -0.20791169081775931;
 
 /// Mirrors `struct AtmosphereParams` in shaders/03-sky/atmosphere.wgsl.
 #[repr(C)]
@@ -41,35 +69,51 @@ pub struct AtmosphereUniform {
     pub ozone: [f32; 4],
     pub solar: [f32; 4],
     pub mode: [u32; 4],
+    pub sizes: [u32; 4],
+    pub misc: [f32; 4],
 }
 
 impl AtmosphereUniform {
     pub fn new(p: &SkyParams, view: usize) -> Self {
         let a = Atmosphere::from_params(p);
         let v3 = |v: [f64; 3], w: f64| [v[0] as f32, v[1] as f32, v[2] as f32, w as f32];
+        let blend = (p.horizon_blend_deg as f64).to_radians().sin() as f32;
         Self {
             radii: [a.bottom_radius as f32, a.top_radius as f32, p.camera_altitude_m, p.exposure],
             rayleigh: v3(a.rayleigh_scattering, a.rayleigh_scale_height),
             mie: [a.mie_scattering[0] as f32, a.mie_extinction[0] as f32, a.mie_scale_height as f32, a.mie_g as f32],
-            ozone: v3(a.ozone_absorption, 0.0),
-            solar: v3(a.solar_irradiance, 0.0),
-            mode: [view as u32, p.steps, 0, 0],
+            ozone: v3(a.ozone_absorption, a.ground_albedo),
+            solar: v3(a.solar_irradiance, SUN_ANGULAR_RADIUS as f64),
+            mode: [view as u32, p.scattering_orders, u32::from(blend > 0.0), 0],
+            sizes: p.lut_resolution.scattering_size(),
+            misc: [MU_S_MIN as f32, blend, p.lut_slice.clamp(0.0, 1.0), 0.0],
         }
     }
 }
 
-const LUT_SHADER: &str = "03-sky/transmittance_lut.wgsl";
 const SKY_SHADER: &str = "03-sky/sky.wgsl";
+const LIGHTING_SHADER: &str = "03-sky/scene_lighting.wgsl";
+
+/// The lookup textures and the bind groups that read them (recreated with the resolution).
+struct LutSet {
+    textures: LutTextures,
+    /// The sky pass's group for each parity of the final sums.
+    sky_groups: [wgpu::BindGroup; 2],
+    lighting_groups: [wgpu::BindGroup; 2],
+}
 
 struct Gpu {
     uniform: wgpu::Buffer,
-    lut: Target,
-    lut_pipeline: wgpu::ComputePipeline,
-    lut_group: wgpu::BindGroup,
+    sampler: wgpu::Sampler,
+    precompute: PrecomputePipelines,
+    sky_layout: wgpu::BindGroupLayout,
     sky_pipeline: wgpu::ComputePipeline,
-    sky_group: wgpu::BindGroup,
-    /// The parameters the LUT was computed for; a change recomputes it.
-    lut_for: Option<SkyParams>,
+    lighting_pipeline: wgpu::ComputePipeline,
+    /// sun_dir, sun_color, ambient for the frame uniform.
+    lighting: wgpu::Buffer,
+    luts: Option<LutSet>,
+    /// The parameters the LUTs were computed for; a change recomputes them.
+    luts_for: Option<SkyParams>,
 }
 
 #[derive(Default)]
@@ -78,40 +122,117 @@ pub struct Sky {
     gpu: Option<Gpu>,
 }
 
+impl Gpu {
+    fn lut_set(&self, device: &wgpu::Device, size: [u32; 4]) -> LutSet {
+        let textures = LutTextures::new(device, size);
+        let t = &textures;
+        let sky_group = |i: usize| {
+            let views = [
+                &t.transmittance.1,
+                &t.scattering[i].1,
+                &t.single_mie.1,
+                &t.single_rayleigh.1,
+                &t.irradiance[i].1,
+                &t.density.1,
+            ];
+            let mut entries = vec![
+                wgpu::BindGroupEntry { binding: 0, resource: self.uniform.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::Sampler(&self.sampler) },
+            ];
+            for (binding, view) in [1, 3, 4, 5, 6, 7].into_iter().zip(views) {
+                entries.push(wgpu::BindGroupEntry { binding, resource: wgpu::BindingResource::TextureView(view) });
+            }
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("sky"),
+                layout: &self.sky_layout,
+                entries: &entries,
+            })
+        };
+        let lighting_group = |i: usize| {
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("sky: scene lighting"),
+                layout: &self.lighting_pipeline.get_bind_group_layout(1),
+                entries: &[
+                    wgpu::BindGroupEntry { binding: 0, resource: self.uniform.as_entire_binding() },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: wgpu::BindingResource::TextureView(&t.transmittance.1),
+                    },
+                    wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::Sampler(&self.sampler) },
+                    wgpu::BindGroupEntry {
+                        binding: 3,
+                        resource: wgpu::BindingResource::TextureView(&t.irradiance[i].1),
+                    },
+                    wgpu::BindGroupEntry { binding: 4, resource: self.lighting.as_entire_binding() },
+                ],
+            })
+        };
+        LutSet {
+            sky_groups: [sky_group(0), sky_group(1)],
+            lighting_groups: [lighting_group(0), lighting_group(1)],
+            textures,
+        }
+    }
+}
+
 impl Sky {
     pub fn new() -> Self {
         Self::default()
     }
 
-    // ANCHOR: update_lut
-    /// Recomputes the transmittance LUT if the atmosphere changed.
-    fn update_lut(&mut self, gpu: &GpuContext, passes: &mut PassRecorder) {
+    // ANCHOR: update_luts
+    /// Writes this frame's uniform and recomputes the lookup textures if the atmosphere changed
+    /// (or on every call with `every_frame`, to time them).
+    fn prepare(&mut self, gpu: &GpuContext, passes: &mut PassRecorder, view: usize, every_frame: bool) {
         let Some(g) = self.gpu.as_mut() else { return };
-        // Only the atmosphere matters to the LUT, not the view settings.
-        let key = SkyParams { camera_altitude_m: 0.0, exposure: 1.0, steps: 1, ..self.params.clone() };
-        if g.lut_for.as_ref() == Some(&key) {
+        gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&AtmosphereUniform::new(&self.params, view)));
+        let key = self.params.lut_key();
+        if g.luts_for.as_ref() == Some(&key) && !every_frame {
             return;
         }
-        gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&AtmosphereUniform::new(&self.params, 0)));
-        passes.compute("sky: transmittance LUT", |pass| {
-            pass.set_pipeline(&g.lut_pipeline);
-            pass.set_bind_group(0, &g.lut_group, &[]);
-            pass.dispatch_workgroups(TRANSMITTANCE_SIZE[0].div_ceil(8), TRANSMITTANCE_SIZE[1].div_ceil(8), 1);
-        });
-        g.lut_for = Some(key);
+        let size = self.params.lut_resolution.scattering_size();
+        if g.luts.as_ref().is_none_or(|l| l.textures.scattering_size != size) {
+            g.luts = Some(g.lut_set(&gpu.device, size));
+        }
+        let Some(luts) = &g.luts else { return };
+        luts::record_precompute(gpu, passes, &g.precompute, &luts.textures, &g.uniform, self.params.scattering_orders);
+        g.luts_for = Some(key);
     }
-    // ANCHOR_END: update_lut
+    // ANCHOR_END: update_luts
 
-    /// Computes the LUT now and reads it back (tests).
-    pub fn read_lut(&mut self, gpu: &GpuContext) -> Result<FloatImage> {
+    /// Computes the LUTs now and reads one back (tests): "transmittance" or "irradiance".
+    pub fn read_lut(&mut self, gpu: &GpuContext, which: &str) -> Result<FloatImage> {
         let mut passes = PassRecorder::new(gpu, None, fogbook_core::timing::TimingMode::Off);
         if let Some(g) = self.gpu.as_mut() {
-            g.lut_for = None;
+            g.luts_for = None;
         }
-        self.update_lut(gpu, &mut passes);
+        self.prepare(gpu, &mut passes, 0, false);
         passes.submit();
         let g = self.gpu.as_ref().ok_or_else(|| anyhow::anyhow!("sky: no GPU state"))?;
-        FloatImage::read(gpu, &g.lut.texture)
+        let t = &g.luts.as_ref().ok_or_else(|| anyhow::anyhow!("sky: no LUTs"))?.textures;
+        let texture = match which {
+            "transmittance" => &t.transmittance.0,
+            "irradiance" => &t.irradiance[LutTextures::final_index(self.params.scattering_orders)].0,
+            other => anyhow::bail!("no 2D LUT named {other:?}"),
+        };
+        FloatImage::read(gpu, texture)
+    }
+
+    /// The sun_dir, sun_color and ambient the last frame wrote over the frame uniform (tests).
+    pub fn read_scene_lighting(&self, gpu: &GpuContext) -> Result<[[f32; 4]; 3]> {
+        let g = self.gpu.as_ref().ok_or_else(|| anyhow::anyhow!("sky: no GPU state"))?;
+        let bytes = fogbook_core::capture::read_buffer(gpu, &g.lighting)?;
+        let v: &[[f32; 4]] = bytemuck::cast_slice(&bytes);
+        Ok([v[0], v[1], v[2]])
+    }
+
+    /// GPU memory of the lookup textures (bytes).
+    pub fn lut_bytes(&self) -> u64 {
+        self.gpu.as_ref().and_then(|g| g.luts.as_ref()).map_or(0, |l| l.textures.bytes())
+    }
+
+    fn final_index(&self) -> usize {
+        LutTextures::final_index(self.params.scattering_orders)
     }
 }
 
@@ -120,9 +241,14 @@ impl Chapter for Sky {
         ChapterInfo {
             id: "sky",
             number: 3,
-            title: "Physically based sky (part 1)",
-            summary: "Bruneton's atmosphere: transmittance LUT, and sky and aerial perspective from single scattering; multiple scattering comes next",
+            title: "Physically based sky",
+            summary: "Bruneton's precomputed atmospheric scattering: transmittance, multiple scattering and irradiance LUTs; sky, aerial perspective and scene light from them",
         }
+    }
+
+    fn requirements(&self) -> Requirements {
+        // Linear filtering of the rgba32float lookup textures.
+        Requirements { features: wgpu::Features::FLOAT32_FILTERABLE, ..Default::default() }
     }
 
     fn params(&mut self) -> &mut dyn DynParameters {
@@ -134,97 +260,137 @@ impl Chapter for Sky {
     }
 
     fn shader_files(&self) -> &'static [&'static str] {
-        &[LUT_SHADER, SKY_SHADER]
+        &[
+            luts::TRANSMITTANCE_SHADER,
+            luts::DIRECT_IRRADIANCE_SHADER,
+            luts::SINGLE_SCATTERING_SHADER,
+            luts::SCATTERING_DENSITY_SHADER,
+            luts::INDIRECT_IRRADIANCE_SHADER,
+            luts::MULTIPLE_SCATTERING_SHADER,
+            SKY_SHADER,
+            LIGHTING_SHADER,
+        ]
     }
 
     fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> Result<()> {
         let device = &gpu.device;
-        let lut_module = create_module(device, &shaders.load(LUT_SHADER)?);
         let sky_module = create_module(device, &shaders.load(SKY_SHADER)?);
+        let lighting_module = create_module(device, &shaders.load(LIGHTING_SHADER)?);
         let uniform = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("atmosphere"),
             size: std::mem::size_of::<AtmosphereUniform>() as u64,
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let lut = Target::new(
-            device,
-            "transmittance LUT",
-            TRANSMITTANCE_SIZE,
-            wgpu::TextureFormat::Rgba32Float,
-            wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_SRC,
-        );
-        let compute = wgpu::ShaderStages::COMPUTE;
-        let lut_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("transmittance LUT"),
-            entries: &[
-                uniform_entry(0, compute),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: compute,
-                    ty: wgpu::BindingType::StorageTexture {
-                        access: wgpu::StorageTextureAccess::WriteOnly,
-                        format: wgpu::TextureFormat::Rgba32Float,
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                    },
-                    count: None,
-                },
-            ],
+        let lighting = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("sky: scene lighting"),
+            size: 48,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
         });
+        let compute = wgpu::ShaderStages::COMPUTE;
+        let float = wgpu::TextureSampleType::Float { filterable: true };
+        let texture_3d = |binding| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: compute,
+            ty: wgpu::BindingType::Texture {
+                sample_type: float,
+                view_dimension: wgpu::TextureViewDimension::D3,
+                multisampled: false,
+            },
+            count: None,
+        };
         let sky_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("sky"),
             entries: &[
                 uniform_entry(0, compute),
-                fogbook_core::frame::texture_entry(1, compute, wgpu::TextureSampleType::Float { filterable: true }),
+                texture_entry(1, compute, float),
                 wgpu::BindGroupLayoutEntry {
                     binding: 2,
                     visibility: compute,
                     ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
                     count: None,
                 },
+                texture_3d(3),
+                texture_3d(4),
+                texture_3d(5),
+                texture_entry(6, compute, float),
+                texture_3d(7),
             ],
         });
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
-            label: Some("transmittance LUT"),
+            label: Some("sky LUTs"),
             mag_filter: wgpu::FilterMode::Linear,
             min_filter: wgpu::FilterMode::Linear,
             ..Default::default()
         });
-        let lut_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("transmittance LUT"),
-            layout: &lut_layout,
-            entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(&lut.view) },
-            ],
-        });
-        let sky_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("sky"),
-            layout: &sky_layout,
-            entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(&lut.view) },
-                wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::Sampler(&sampler) },
-            ],
-        });
-        let lut_pipeline = compute_pipeline(device, &lut_module, "transmittance_lut", &[Some(&lut_layout)]);
+        let precompute = PrecomputePipelines::new(device, shaders, sampler.clone())?;
         let groups = [Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&sky_layout)];
         let sky_pipeline = compute_pipeline(device, &sky_module, "sky", &groups);
-        self.gpu = Some(Gpu { uniform, lut, lut_pipeline, lut_group, sky_pipeline, sky_group, lut_for: None });
+        let lighting_pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("scene_lighting"),
+            layout: None,
+            module: &lighting_module,
+            entry_point: Some("scene_lighting"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        let mut g = Gpu {
+            uniform,
+            sampler,
+            precompute,
+            sky_layout,
+            sky_pipeline,
+            lighting_pipeline,
+            lighting,
+            luts: None,
+            luts_for: None,
+        };
+        g.luts = Some(g.lut_set(device, self.params.lut_resolution.scattering_size()));
+        self.gpu = Some(g);
         Ok(())
     }
 
+    // ANCHOR: light_scene
+    fn light_scene(&mut self, ctx: &mut ChapterContext) {
+        // The first pass of the frame: the LUTs are brought up to date here, before the scene.
+        self.prepare(ctx.gpu, ctx.passes, ctx.view, self.params.precompute_every_frame);
+        let index = self.final_index();
+        let Some(g) = &self.gpu else { return };
+        let Some(luts) = &g.luts else { return };
+        if !self.params.light_scene {
+            return;
+        }
+        let frame_group = ctx.gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("sky: frame"),
+            layout: &g.lighting_pipeline.get_bind_group_layout(0),
+            entries: &[wgpu::BindGroupEntry { binding: 0, resource: ctx.frame.uniform.as_entire_binding() }],
+        });
+        ctx.passes.compute("sky: scene lighting", |pass| {
+            pass.set_pipeline(&g.lighting_pipeline);
+            pass.set_bind_group(0, &frame_group, &[]);
+            pass.set_bind_group(1, &luts.lighting_groups[index], &[]);
+            pass.dispatch_workgroups(1, 1, 1);
+        });
+        // Over sun_dir, sun_color and ambient, which lie next to each other in the uniform.
+        let offset = std::mem::offset_of!(FrameUniform, sun_dir) as u64;
+        ctx.passes.encoder().copy_buffer_to_buffer(&g.lighting, 0, &ctx.frame.uniform, offset, 48);
+    }
+    // ANCHOR_END: light_scene
+
     // ANCHOR: render
     fn render(&mut self, ctx: &mut ChapterContext) {
-        self.update_lut(ctx.gpu, ctx.passes);
+        // Normally a no-op: `light_scene` ran first this frame.
+        self.prepare(ctx.gpu, ctx.passes, ctx.view, false);
+        let index = self.final_index();
         let Some(g) = &self.gpu else { return };
-        ctx.gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&AtmosphereUniform::new(&self.params, ctx.view)));
+        let Some(luts) = &g.luts else { return };
         let [w, h] = ctx.frame.size;
         ctx.passes.compute("sky: sky + aerial perspective", |pass| {
             pass.set_pipeline(&g.sky_pipeline);
             pass.set_bind_group(0, &ctx.frame.scene_inputs, &[]);
             pass.set_bind_group(1, &ctx.frame.view_out, &[]);
-            pass.set_bind_group(2, &g.sky_group, &[]);
+            pass.set_bind_group(2, &luts.sky_groups[index], &[]);
             pass.dispatch_workgroups(w.div_ceil(8), h.div_ceil(8), 1);
         });
     }
@@ -235,6 +401,11 @@ impl Chapter for Sky {
     /// view's pixels (log scale) move by up to 42/255, everything else by at most 2.
     fn snapshot_tolerance(&self) -> SnapshotTolerance {
         SnapshotTolerance { steps: 2, max_fraction: 0.025 }
+    }
+
+    /// The coarse scattering texture keeps the snapshot tests quick on a software driver.
+    fn test_settings(&self) -> Vec<&'static str> {
+        vec!["lut_resolution=quarter"]
     }
 
     // ANCHOR: figures
@@ -251,6 +422,21 @@ impl Chapter for Sky {
                 Some("0,2,0,0,-60,90"),
             ),
             fig("no-ozone-twilight", "sky", &["ozone=false", "scene.sun_elevation_deg=-4"], Some("0,2,0,20,10,90")),
+            fig("single-only", "sky", &["scattering_orders=1", "scene.sun_elevation_deg=5"], Some("0,2,0,20,10,90")),
+            fig("four-orders", "sky", &["scene.sun_elevation_deg=5"], Some("0,2,0,20,10,90")),
+            // The horizon from 200 m through a 4° lens: planet ground, aerial perspective, haze.
+            fig(
+                "horizon",
+                "sky",
+                &["exposure=40", "camera_altitude_m=200", "scene.sun_elevation_deg=3"],
+                Some("0,2,0,-20,-0.3,4"),
+            ),
+            fig(
+                "horizon-blend",
+                "sky",
+                &["exposure=40", "camera_altitude_m=200", "scene.sun_elevation_deg=3", "horizon_blend_deg=0.2"],
+                Some("0,2,0,-20,-0.3,4"),
+            ),
         ]
     }
     // ANCHOR_END: figures

@@ -1,8 +1,31 @@
 //! Sky parameters. The sun's direction is the shared scene's (`scene.sun_elevation_deg`,
-//! `scene.sun_azimuth_deg`), so the sky and the lit scene always agree.
+//! `scene.sun_azimuth_deg`), so the sky and the lit scene always agree. Every parameter of the
+//! atmosphere recomputes the lookup textures; the view settings do not.
 
-use fogbook_core::params::{ParamInfo, ParamVisitor, Parameters};
+use fogbook_core::params::{ChoiceParam, ParamInfo, ParamVisitor, Parameters, visit_choice};
 use serde::{Deserialize, Serialize};
+
+/// Size of the 4D scattering texture: Bruneton's (r 32, μ 128, μ_s 32, ν 8), or coarser for quick
+/// runs on a software driver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LutResolution {
+    Full,
+    Half,
+    Quarter,
+}
+fogbook_core::choice_enum!(LutResolution { Full = "full", Half = "half", Quarter = "quarter" });
+
+impl LutResolution {
+    /// (ν, μ_s, μ, r) texels.
+    pub fn scattering_size(self) -> [u32; 4] {
+        match self {
+            Self::Full => [8, 32, 128, 32],
+            Self::Half => [8, 16, 64, 16],
+            Self::Quarter => [8, 8, 32, 8],
+        }
+    }
+}
 
 // ANCHOR: params
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -23,12 +46,25 @@ pub struct SkyParams {
     pub ozone: bool,
     /// Ozone absorption at its peak, 680 / 550 / 440 nm (1e-6 /m).
     pub ozone_absorption: [f32; 4],
+    /// Lambertian albedo of the planet's ground.
+    pub ground_albedo: f32,
+    /// Orders of scattering precomputed (1: single scattering only; Bruneton uses 4).
+    pub scattering_orders: u32,
+    pub lut_resolution: LutResolution,
     /// The camera's height above the ground is its scene height plus this (m).
     pub camera_altitude_m: f32,
     /// Radiance scale for display (Bruneton's demo uses 10).
     pub exposure: f32,
-    /// Ray-march steps for the single-scattering integral per pixel.
-    pub steps: u32,
+    /// Half-width of the band around the horizon where aerial perspective blends two rays
+    /// (degrees; 0 turns the fix off).
+    pub horizon_blend_deg: f32,
+    /// Light the test scene with the sun and sky irradiance of this atmosphere.
+    pub light_scene: bool,
+    /// Recompute the lookup textures every frame (to time them with `bench`).
+    pub precompute_every_frame: bool,
+    /// Which r slice of the 4D textures the LUT views show, as a fraction of the r axis
+    /// (0: the ground, 1: the top of the atmosphere).
+    pub lut_slice: f32,
 }
 // ANCHOR_END: params
 
@@ -46,12 +82,37 @@ impl Default for SkyParams {
             mie_g: 0.8,
             ozone: true,
             ozone_absorption: [0.65, 1.881, 0.085, 1.0],
+            ground_albedo: 0.1,
+            scattering_orders: 4,
+            lut_resolution: LutResolution::Full,
             camera_altitude_m: 0.0,
             exposure: 10.0,
-            steps: 32,
+            horizon_blend_deg: 0.0,
+            light_scene: true,
+            precompute_every_frame: false,
+            lut_slice: 0.25,
         }
     }
 }
+
+impl SkyParams {
+    /// The parameters the lookup textures depend on: a change of any other (view settings)
+    /// leaves them as they are.
+    pub fn lut_key(&self) -> SkyParams {
+        SkyParams {
+            camera_altitude_m: 0.0,
+            exposure: 1.0,
+            horizon_blend_deg: 0.0,
+            light_scene: false,
+            precompute_every_frame: false,
+            lut_slice: 0.0,
+            ..self.clone()
+        }
+    }
+}
+
+/// Highest number of scattering orders accepted.
+pub const MAX_SCATTERING_ORDERS: u32 = 10;
 
 impl Parameters for SkyParams {
     fn visit(&mut self, v: &mut dyn ParamVisitor) {
@@ -64,6 +125,7 @@ impl Parameters for SkyParams {
             &ParamInfo::float("atmosphere_height_km", 1.0, 1000.0).unit("km").help("Top radius minus ground radius"),
             &mut self.atmosphere_height_km,
         );
+        v.float(&ParamInfo::float("ground_albedo", 0.0, 1.0).help("Lambertian reflectance"), &mut self.ground_albedo);
         v.group("Rayleigh");
         v.color(
             &ParamInfo::color("rayleigh_scattering", false, 1000.0).unit("1e-6/m").help("At 680, 550, 440 nm"),
@@ -95,6 +157,18 @@ impl Parameters for SkyParams {
             &ParamInfo::color("ozone_absorption", false, 1000.0).unit("1e-6/m").help("At the layer's peak"),
             &mut self.ozone_absorption,
         );
+        v.group("Precomputation");
+        v.int(
+            &ParamInfo::int("scattering_orders", 1, MAX_SCATTERING_ORDERS)
+                .help("1: single scattering; Bruneton uses 4"),
+            &mut self.scattering_orders,
+        );
+        visit_choice(
+            v,
+            &ParamInfo::choice("lut_resolution", LutResolution::OPTIONS)
+                .help("4D scattering texture: full = r 32, μ 128, μ_s 32, ν 8"),
+            &mut self.lut_resolution,
+        );
         v.group("View");
         v.float(
             &ParamInfo::log_float("camera_altitude_m", 0.0, 1.0e7).unit("m").help("Added to the camera's height"),
@@ -104,6 +178,23 @@ impl Parameters for SkyParams {
             &ParamInfo::log_float("exposure", 0.01, 1000.0).help("Radiance scale before tonemapping"),
             &mut self.exposure,
         );
-        v.int(&ParamInfo::int("steps", 4, 256).help("Ray-march steps per pixel"), &mut self.steps);
+        v.float(
+            &ParamInfo::float("horizon_blend_deg", 0.0, 2.0)
+                .unit("deg")
+                .help("Aerial perspective blends two rays this close to the horizon; 0: off"),
+            &mut self.horizon_blend_deg,
+        );
+        v.boolean(
+            &ParamInfo::boolean("light_scene").help("Sun and ambient light of the scene from this atmosphere"),
+            &mut self.light_scene,
+        );
+        v.boolean(
+            &ParamInfo::boolean("precompute_every_frame").help("Recompute the LUTs every frame, to time them"),
+            &mut self.precompute_every_frame,
+        );
+        v.float(
+            &ParamInfo::float("lut_slice", 0.0, 1.0).help("r slice the 4D LUT views show: 0 ground, 1 top"),
+            &mut self.lut_slice,
+        );
     }
 }

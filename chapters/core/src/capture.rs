@@ -45,6 +45,29 @@ pub fn read_texture(gpu: &GpuContext, texture: &wgpu::Texture) -> Result<Vec<u8>
     Ok(out)
 }
 
+/// Copies a whole buffer (with COPY_SRC usage) to the CPU.
+pub fn read_buffer(gpu: &GpuContext, source: &wgpu::Buffer) -> Result<Vec<u8>> {
+    let buffer = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("readback"),
+        size: source.size(),
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+        mapped_at_creation: false,
+    });
+    let mut enc = gpu.device.create_command_encoder(&Default::default());
+    enc.copy_buffer_to_buffer(source, 0, &buffer, 0, source.size());
+    gpu.queue.submit([enc.finish()]);
+    let slice = buffer.slice(..);
+    let (tx, rx) = std::sync::mpsc::channel();
+    slice.map_async(wgpu::MapMode::Read, move |r| {
+        let _ = tx.send(r);
+    });
+    gpu.wait();
+    rx.recv().context("readback channel")?.context("mapping readback buffer")?;
+    let out = slice.get_mapped_range().context("mapped range")?.to_vec();
+    buffer.unmap();
+    Ok(out)
+}
+
 /// An RGBA image of f32 values read from the view target.
 pub struct FloatImage {
     pub width: u32,

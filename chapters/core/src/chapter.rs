@@ -91,6 +91,10 @@ pub trait Chapter: Send {
         None
     }
 
+    /// Runs before the core renders the scene each frame; a chapter may replace the scene's
+    /// lighting here (e.g. sun and sky light from an atmosphere) by writing the frame uniform.
+    fn light_scene(&mut self, _ctx: &mut ChapterContext) {}
+
     /// Writes the selected view into `ctx.frame.view` (the core has rendered the scene).
     fn render(&mut self, ctx: &mut ChapterContext);
 

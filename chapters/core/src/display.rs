@@ -20,7 +20,7 @@ struct DisplayUniform {
     log_scale: u32,
     legend: u32,
     auto_range: u32,
-    _pad: u32,
+    dither: u32,
 }
 
 /// How the current view is shown.
@@ -31,6 +31,9 @@ pub struct DisplaySettings {
     pub range: (f32, f32),
     pub exposure_ev: f32,
     pub legend: bool,
+    /// Dither colour views against 8-bit banding (off for the snapshot tests, whose reference
+    /// images would otherwise carry incompressible noise).
+    pub dither: bool,
 }
 
 pub struct DisplayPass {
@@ -149,7 +152,7 @@ impl DisplayPass {
             log_scale: log as u32,
             legend: settings.legend as u32,
             auto_range: auto as u32,
-            _pad: 0,
+            dither: settings.dither as u32,
         };
         gpu.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&u));
         passes.render(

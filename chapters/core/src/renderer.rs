@@ -33,6 +33,8 @@ pub struct Renderer {
     pub timing: TimingMode,
     /// Read-back of auto-ranged views' min / max, for the legend's numbers.
     pub auto_range: RangeReadback,
+    /// Dither colour views for 8-bit output (see `DisplaySettings::dither`).
+    pub dither: bool,
 }
 
 impl Renderer {
@@ -46,7 +48,7 @@ impl Renderer {
         let scene = TestScene::new(gpu, &frame, shaders)?;
         let display = DisplayPass::new(gpu, &frame, shaders, output_format)?;
         let auto_range = RangeReadback::new(gpu);
-        Ok(Self { frame, scene, display, timer: GpuTimer::new(gpu), timing: TimingMode::Off, auto_range })
+        Ok(Self { frame, scene, display, timer: GpuTimer::new(gpu), timing: TimingMode::Off, auto_range, dither: true })
     }
 
     pub fn resize(&mut self, gpu: &GpuContext, size: [u32; 2]) {
@@ -85,7 +87,7 @@ impl Renderer {
             ViewKind::Scalar { min, max, .. } => chapter.view_range(view).unwrap_or((min, max)),
             ViewKind::Color => (0.0, 1.0),
         };
-        DisplaySettings { kind: info.kind, range, exposure_ev: scene.exposure_ev, legend }
+        DisplaySettings { kind: info.kind, range, exposure_ev: scene.exposure_ev, legend, dither: true }
     }
     // ANCHOR_END: display_settings
 
@@ -102,11 +104,20 @@ impl Renderer {
         let uniform = FrameUniform::new(req.camera, req.scene, self.frame.size, req.time.time, req.time.frame);
         self.frame.write_uniform(gpu, &uniform);
         self.frame.reset_view_range(gpu);
-        let display = Self::display_settings(chapter, req.view, req.scene, req.legend);
+        let display =
+            DisplaySettings { dither: self.dither, ..Self::display_settings(chapter, req.view, req.scene, req.legend) };
         let mut passes = PassRecorder::new(gpu, self.timer.as_mut(), self.timing);
         if let Some(dt) = req.dt {
             chapter.update(&mut UpdateContext { gpu, passes: &mut passes, dt });
         }
+        chapter.light_scene(&mut ChapterContext {
+            gpu,
+            frame: &self.frame,
+            passes: &mut passes,
+            view: req.view,
+            time: req.time,
+            scene: req.scene,
+        });
         self.scene.record(&mut passes, &self.frame);
         chapter.render(&mut ChapterContext {
             gpu,
