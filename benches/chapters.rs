@@ -62,5 +62,21 @@ fn smoke_step(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, frames, cpu_reference, smoke_step);
+/// The sky's whole LUT precomputation (4 orders), submitted and waited for, at half and full
+/// size. Per-pass GPU times come from `fogbook bench --chapters sky --set
+/// precompute_every_frame=true`.
+fn sky_precompute(c: &mut Criterion) {
+    let headless = Headless::new(&fogbook_sky::Sky::new().requirements(), [64, 36]).unwrap_or_else(|e| panic!("{e:#}"));
+    for resolution in [fogbook_sky::LutResolution::Half, fogbook_sky::LutResolution::Full] {
+        let mut sky = fogbook_sky::Sky::new();
+        sky.params.lut_resolution = resolution;
+        headless.prepare(&mut sky).unwrap();
+        let mut group = c.benchmark_group(format!("sky/precompute-{resolution:?}").to_lowercase());
+        group.sample_size(10).measurement_time(Duration::from_secs(5)).warm_up_time(Duration::from_secs(1));
+        group.bench_function("luts", |b| b.iter(|| sky.precompute_now(&headless.gpu)));
+        group.finish();
+    }
+}
+
+criterion_group!(benches, frames, cpu_reference, smoke_step, sky_precompute);
 criterion_main!(benches);

@@ -200,14 +200,18 @@ impl Sky {
     }
     // ANCHOR_END: update_luts
 
+    /// Computes the LUTs now, whether or not the parameters changed, and waits for the GPU
+    /// (tests and benches).
+    pub fn precompute_now(&mut self, gpu: &GpuContext) {
+        let mut passes = PassRecorder::new(gpu, None, fogbook_core::timing::TimingMode::Off);
+        self.prepare(gpu, &mut passes, 0, true);
+        passes.submit();
+        gpu.wait();
+    }
+
     /// Computes the LUTs now and reads one back (tests): "transmittance" or "irradiance".
     pub fn read_lut(&mut self, gpu: &GpuContext, which: &str) -> Result<FloatImage> {
-        let mut passes = PassRecorder::new(gpu, None, fogbook_core::timing::TimingMode::Off);
-        if let Some(g) = self.gpu.as_mut() {
-            g.luts_for = None;
-        }
-        self.prepare(gpu, &mut passes, 0, false);
-        passes.submit();
+        self.precompute_now(gpu);
         let g = self.gpu.as_ref().ok_or_else(|| anyhow::anyhow!("sky: no GPU state"))?;
         let t = &g.luts.as_ref().ok_or_else(|| anyhow::anyhow!("sky: no LUTs"))?.textures;
         let texture = match which {
