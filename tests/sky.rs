@@ -25,6 +25,9 @@ fn transmittance_lut_matches_the_f64_integral() {
     sky.params.lut_resolution = fogbook_sky::LutResolution::Quarter;
     h.prepare(&mut sky).unwrap();
     let lut = sky.read_lut(&h.gpu, "transmittance").unwrap();
+    // Six 3D textures of 64 × 32 × 8 rgba32float texels at quarter size, the transmittance
+    // LUT and three irradiance textures.
+    assert_eq!(sky.lut_bytes(), 6 * 64 * 32 * 8 * 16 + 256 * 64 * 16 + 3 * 64 * 16 * 16);
     let atm = Atmosphere::default();
     let [w, hh] = TRANSMITTANCE_SIZE;
     let mut worst = 0.0f64;
