@@ -428,6 +428,28 @@ impl Chapter for Sky {
             fig("no-ozone-twilight", "sky", &["ozone=false", "scene.sun_elevation_deg=-4"], Some("0,2,0,20,10,90")),
             fig("single-only", "sky", &["scattering_orders=1", "scene.sun_elevation_deg=5"], Some("0,2,0,20,10,90")),
             fig("four-orders", "sky", &["scene.sun_elevation_deg=5"], Some("0,2,0,20,10,90")),
+            // Three of Bruneton's demo views (camera distance, view zenith and azimuth, sun zenith
+            // and azimuth, exposure): (9000 m, 1.47, 0, 1.3, 3.0, 10), (2.7e6 m, 0.81, 0, 1.57,
+            // 2.0, 10), (1.2e7 m, 0, 0, 0.93, −2.0, 10), as tests/sky_golden.rs maps them onto
+            // our camera (the last one 1.1e7 m up, the highest the settings reach).
+            fig(
+                "bruneton-demo-1",
+                "sky",
+                &["scene.sun_elevation_deg=15.4356", "scene.sun_azimuth_deg=8.1095"],
+                Some("0,911.934,0,0,-5.85586,50"),
+            ),
+            fig(
+                "bruneton-demo-2",
+                "sky",
+                &["camera_altitude_m=2091017.7", "scene.sun_elevation_deg=-5.48137", "scene.sun_azimuth_deg=65.98996"],
+                Some("0,2,0,0,-56.96999,50"),
+            ),
+            fig(
+                "bruneton-demo-3",
+                "sky",
+                &["camera_altitude_m=10000000", "scene.sun_elevation_deg=36.71493", "scene.sun_azimuth_deg=-65.40844"],
+                Some("0,1000000,0,0,-89,50"),
+            ),
             // The horizon from 200 m through a 4° lens: planet ground, aerial perspective, haze.
             fig(
                 "horizon",
