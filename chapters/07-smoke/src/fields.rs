@@ -233,13 +233,7 @@ impl Fields {
             field.texture.size(),
         );
         gpu.queue.submit([enc.finish()]);
-        let (tx, rx) = std::sync::mpsc::channel();
-        buffer.slice(..).map_async(wgpu::MapMode::Read, move |r| {
-            let _ = tx.send(r);
-        });
-        gpu.wait();
-        rx.recv()??;
-        let data = buffer.slice(..).get_mapped_range()?;
+        let data = fogbook_core::capture::map_read(gpu, &buffer)?;
         let mut out = Vec::with_capacity((n * n * n) as usize * c);
         for r in 0..(n * n) as usize {
             let bytes = &data[r * padded as usize..r * padded as usize + row as usize];
@@ -249,8 +243,6 @@ impl Fields {
                 out.extend(bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])));
             }
         }
-        drop(data);
-        buffer.unmap();
         Ok(out)
     }
 }

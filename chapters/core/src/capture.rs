@@ -27,6 +27,18 @@ pub fn read_texture(gpu: &GpuContext, texture: &wgpu::Texture) -> Result<Vec<u8>
         wgpu::Extent3d { width: size.width, height: size.height, depth_or_array_layers: 1 },
     );
     gpu.queue.submit([enc.finish()]);
+    let data = map_read(gpu, &buffer)?;
+    let mut out = Vec::with_capacity((row * size.height) as usize);
+    for y in 0..size.height as usize {
+        let start = y * padded as usize;
+        out.extend_from_slice(&data[start..start + row as usize]);
+    }
+    Ok(out)
+}
+
+/// Waits for the GPU (after the copy into `buffer` was submitted), then maps the MAP_READ
+/// buffer and copies its bytes out.
+pub fn map_read(gpu: &GpuContext, buffer: &wgpu::Buffer) -> Result<Vec<u8>> {
     let slice = buffer.slice(..);
     let (tx, rx) = std::sync::mpsc::channel();
     slice.map_async(wgpu::MapMode::Read, move |r| {
@@ -34,13 +46,7 @@ pub fn read_texture(gpu: &GpuContext, texture: &wgpu::Texture) -> Result<Vec<u8>
     });
     gpu.wait();
     rx.recv().context("readback channel")?.context("mapping readback buffer")?;
-    let data = slice.get_mapped_range().context("mapped range")?;
-    let mut out = Vec::with_capacity((row * size.height) as usize);
-    for y in 0..size.height as usize {
-        let start = y * padded as usize;
-        out.extend_from_slice(&data[start..start + row as usize]);
-    }
-    drop(data);
+    let out = slice.get_mapped_range().context("mapped range")?.to_vec();
     buffer.unmap();
     Ok(out)
 }
@@ -56,16 +62,7 @@ pub fn read_buffer(gpu: &GpuContext, source: &wgpu::Buffer) -> Result<Vec<u8>> {
     let mut enc = gpu.device.create_command_encoder(&Default::default());
     enc.copy_buffer_to_buffer(source, 0, &buffer, 0, source.size());
     gpu.queue.submit([enc.finish()]);
-    let slice = buffer.slice(..);
-    let (tx, rx) = std::sync::mpsc::channel();
-    slice.map_async(wgpu::MapMode::Read, move |r| {
-        let _ = tx.send(r);
-    });
-    gpu.wait();
-    rx.recv().context("readback channel")?.context("mapping readback buffer")?;
-    let out = slice.get_mapped_range().context("mapped range")?.to_vec();
-    buffer.unmap();
-    Ok(out)
+    map_read(gpu, &buffer)
 }
 
 /// An RGBA image of f32 values read from the view target.
