@@ -3,15 +3,15 @@
 // irradiance on a horizontal surface there, both × exposure / π, so that a white Lambertian
 // surface has the radiance the sky's units imply and the scene agrees with the sky around it.
 // Output: three vec4s copied over the frame uniform's sun_dir, sun_color and ambient.
-// #import common/frame.wgsl
+// Bind groups: the sky pass's (sky.wgsl), of which it reads the frame and a few LUTs.
+// #import common/scene_inputs.wgsl
 // #import 03-sky/atmosphere.wgsl
 
-@group(0) @binding(0) var<uniform> frame: Frame;
-@group(1) @binding(0) var<uniform> atm: AtmosphereParams;
-@group(1) @binding(1) var transmittance_lut: texture_2d<f32>;
-@group(1) @binding(2) var lut_sampler: sampler;
-@group(1) @binding(3) var irradiance_lut: texture_2d<f32>;
-@group(1) @binding(4) var<storage, read_write> lighting: array<vec4<f32>, 3>;
+@group(2) @binding(0) var<uniform> atm: AtmosphereParams;
+@group(2) @binding(1) var transmittance_lut: texture_2d<f32>;
+@group(2) @binding(2) var lut_sampler: sampler;
+@group(2) @binding(6) var irradiance_lut: texture_2d<f32>;
+@group(2) @binding(8) var<storage, read_write> lighting: array<vec4<f32>, 3>;
 
 // ANCHOR: scene_lighting
 @compute @workgroup_size(1, 1, 1)

@@ -13,7 +13,7 @@ pub mod reference;
 use anyhow::Result;
 use bytemuck::{Pod, Zeroable};
 use fogbook_core::capture::FloatImage;
-use fogbook_core::frame::{FrameLayouts, FrameUniform, texture_entry, uniform_entry};
+use fogbook_core::frame::{FrameLayouts, FrameUniform, storage_buffer_entry, texture_entry, uniform_entry};
 use fogbook_core::gpu::{GpuContext, Requirements};
 use fogbook_core::params::DynParameters;
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
@@ -97,9 +97,8 @@ const LIGHTING_SHADER: &str = "03-sky/scene_lighting.wgsl";
 /// The lookup textures and the bind groups that read them (recreated with the resolution).
 struct LutSet {
     textures: LutTextures,
-    /// The sky pass's group for each parity of the final sums.
+    /// The sky and scene-lighting passes' group for each parity of the final sums.
     sky_groups: [wgpu::BindGroup; 2],
-    lighting_groups: [wgpu::BindGroup; 2],
 }
 
 struct Gpu {
@@ -138,6 +137,7 @@ impl Gpu {
             let mut entries = vec![
                 wgpu::BindGroupEntry { binding: 0, resource: self.uniform.as_entire_binding() },
                 wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::Sampler(&self.sampler) },
+                wgpu::BindGroupEntry { binding: 8, resource: self.lighting.as_entire_binding() },
             ];
             for (binding, view) in [1, 3, 4, 5, 6, 7].into_iter().zip(views) {
                 entries.push(wgpu::BindGroupEntry { binding, resource: wgpu::BindingResource::TextureView(view) });
@@ -148,30 +148,7 @@ impl Gpu {
                 entries: &entries,
             })
         };
-        let lighting_group = |i: usize| {
-            device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("sky: scene lighting"),
-                layout: &self.lighting_pipeline.get_bind_group_layout(1),
-                entries: &[
-                    wgpu::BindGroupEntry { binding: 0, resource: self.uniform.as_entire_binding() },
-                    wgpu::BindGroupEntry {
-                        binding: 1,
-                        resource: wgpu::BindingResource::TextureView(&t.transmittance.1),
-                    },
-                    wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::Sampler(&self.sampler) },
-                    wgpu::BindGroupEntry {
-                        binding: 3,
-                        resource: wgpu::BindingResource::TextureView(&t.irradiance[i].1),
-                    },
-                    wgpu::BindGroupEntry { binding: 4, resource: self.lighting.as_entire_binding() },
-                ],
-            })
-        };
-        LutSet {
-            sky_groups: [sky_group(0), sky_group(1)],
-            lighting_groups: [lighting_group(0), lighting_group(1)],
-            textures,
-        }
+        LutSet { sky_groups: [sky_group(0), sky_group(1)], textures }
     }
 }
 
@@ -320,6 +297,8 @@ impl Chapter for Sky {
                 texture_3d(5),
                 texture_entry(6, compute, float),
                 texture_3d(7),
+                // sun_dir, sun_color, ambient for the frame uniform (the scene-lighting pass).
+                storage_buffer_entry(8, compute, false),
             ],
         });
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
@@ -331,14 +310,7 @@ impl Chapter for Sky {
         let precompute = PrecomputePipelines::new(device, shaders, sampler.clone())?;
         let groups = [Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&sky_layout)];
         let sky_pipeline = compute_pipeline(device, &sky_module, "sky", &groups);
-        let lighting_pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("scene_lighting"),
-            layout: None,
-            module: &lighting_module,
-            entry_point: Some("scene_lighting"),
-            compilation_options: Default::default(),
-            cache: None,
-        });
+        let lighting_pipeline = compute_pipeline(device, &lighting_module, "scene_lighting", &groups);
         let mut g = Gpu {
             uniform,
             sampler,
@@ -365,15 +337,12 @@ impl Chapter for Sky {
         if !self.params.light_scene {
             return;
         }
-        let frame_group = ctx.gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("sky: frame"),
-            layout: &g.lighting_pipeline.get_bind_group_layout(0),
-            entries: &[wgpu::BindGroupEntry { binding: 0, resource: ctx.frame.uniform.as_entire_binding() }],
-        });
+        // The same bind groups as the sky pass: the frame's, and the LUTs'.
         ctx.passes.compute("sky: scene lighting", |pass| {
             pass.set_pipeline(&g.lighting_pipeline);
-            pass.set_bind_group(0, &frame_group, &[]);
-            pass.set_bind_group(1, &luts.lighting_groups[index], &[]);
+            pass.set_bind_group(0, &ctx.frame.scene_inputs, &[]);
+            pass.set_bind_group(1, &ctx.frame.view_out, &[]);
+            pass.set_bind_group(2, &luts.sky_groups[index], &[]);
             pass.dispatch_workgroups(1, 1, 1);
         });
         // Over sun_dir, sun_color and ambient, which lie next to each other in the uniform.
