@@ -7,7 +7,6 @@ mod common;
 
 use common::*;
 use fogbook::state::Setup;
-use fogbook_core::params::set_by_name;
 use fogbook_core::scene_settings::SceneSettings;
 use fogbook_core::time::TimeControl;
 use fogbook_sky::reference::{
@@ -53,18 +52,9 @@ fn transmittance_lut_matches_the_f64_integral() {
     eprintln!("transmittance LUT: worst relative error of τ {worst:.2e} over {} texels", w * hh);
 }
 
-/// Parameters and scene settings from `name=value` settings (`scene.` prefix for the scene).
+/// Sky parameters and scene settings from `name=value` settings.
 fn settings(sets: &[&str]) -> (SkyParams, SceneSettings) {
-    let mut scene = SceneSettings::default();
-    let mut params = SkyParams::default();
-    for s in sets {
-        let (n, v) = s.split_once('=').unwrap();
-        match n.strip_prefix("scene.") {
-            Some(n) => set_by_name(&mut scene, n, v).unwrap(),
-            None => set_by_name(&mut params, n, v).unwrap(),
-        }
-    }
-    (params, scene)
+    typed_settings(sets)
 }
 
 /// The viewer's radius as the sky shader computes it.

@@ -9,7 +9,6 @@ mod common;
 
 use common::*;
 use fogbook_core::camera::CameraPose;
-use fogbook_core::params::set_by_name;
 use fogbook_core::scene_settings::SceneSettings;
 use fogbook_sky::SkyParams;
 use fogbook_sky::cpu_luts::{self, Luts, Orders};
@@ -150,15 +149,7 @@ fn atmosphere_sets() -> Vec<String> {
 
 /// The sky's and the scene's parameters after `sets`.
 fn parse(sets: &[String]) -> (SkyParams, SceneSettings) {
-    let (mut params, mut scene) = (SkyParams::default(), SceneSettings::default());
-    for s in sets {
-        let (name, value) = s.split_once('=').unwrap();
-        match name.strip_prefix("scene.") {
-            Some(name) => set_by_name(&mut scene, name, value).unwrap(),
-            None => set_by_name(&mut params, name, value).unwrap(),
-        }
-    }
-    (params, scene)
+    typed_settings(sets)
 }
 
 /// Unit vector towards the sun, in f64 from the settings' angles (as `sun_direction`).

@@ -134,15 +134,8 @@ fn dither_moves_colour_views_by_at_most_one_code_value() {
     let sets = ["lut_resolution=quarter", "scene.sun_elevation_deg=40"];
     let plain = render_with(&mut h, "sky", "sky", &sets, Some("0,2,0,0,30,60"), 1).display;
     h.renderer.dither = true;
-    let mut setup = fogbook::state::Setup::new("sky").unwrap();
-    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
-    setup.apply(None, &sets, Some("0,2,0,0,30,60")).unwrap();
-    h.prepare(setup.chapter.as_mut()).unwrap();
-    let mut time = fogbook_core::time::TimeControl::fixed(0.0);
-    let view = fogbook_core::views::find_view(setup.chapter.views(), "sky").unwrap();
-    h.run(setup.chapter.as_mut(), &setup.camera, &setup.scene, &mut time, view, 1);
+    let dithered = render_with(&mut h, "sky", "sky", &sets, Some("0,2,0,0,30,60"), 1).display;
     h.renderer.dither = false;
-    let dithered = h.capture().unwrap().display;
     let (mut moved, mut sum) = (0usize, 0i64);
     for (a, b) in plain.pixels().zip(dithered.pixels()) {
         for k in 0..3 {

@@ -19,7 +19,9 @@ pub const UPDATE_VAR: &str = "FOGBOOK_UPDATE_SNAPSHOTS";
 /// A headless device, or a test failure that says how to get one. Also checks the backend:
 /// wgpu's GL fallback breaks 3D storage textures, so it must never be what tests run on.
 pub fn headless(size: [u32; 2]) -> Headless {
-    let h = Headless::new(&fogbook::registry::requirements(), size).unwrap_or_else(|e| panic!("{e:#}"));
+    let mut h = Headless::new(&fogbook::registry::requirements(), size).unwrap_or_else(|e| panic!("{e:#}"));
+    // Reference images without dither noise stay small; the dither is tested on its own.
+    h.renderer.dither = false;
     assert_ne!(h.gpu.info.backend, wgpu::Backend::Gl, "tests must not run on wgpu's GL backend: {}", h.gpu.describe());
     h
 }
@@ -49,8 +51,6 @@ pub fn render_with<S: AsRef<str>>(
     setup.apply(None, &sets, camera).unwrap();
     let view = find_view(setup.chapter.views(), view).unwrap();
     h.prepare(setup.chapter.as_mut()).unwrap();
-    // Reference images without dither noise stay small; the dither is tested on its own.
-    h.renderer.dither = false;
     let mut time = TimeControl::fixed(0.0);
     h.run(setup.chapter.as_mut(), &setup.camera, &setup.scene, &mut time, view, frames);
     h.capture().unwrap()
@@ -162,4 +162,21 @@ pub fn pose_ray(camera: &str, size: [u32; 2], x: u32, y: u32) -> (glam::DVec3, g
     let ndc_y = 1.0 - (y as f64 + 0.5) / size[1] as f64 * 2.0;
     let dir = (forward + right * (ndc_x * tan_half * aspect) + up * (ndc_y * tan_half)).normalize();
     (pose.eye().as_dvec3(), dir)
+}
+
+/// A chapter's parameters and the scene's settings after `name=value` settings, as `Setup`
+/// applies them (`scene.` prefix for the scene), for CPU references that need typed values.
+pub fn typed_settings<P: fogbook_core::params::Parameters + Default>(
+    sets: &[impl AsRef<str>],
+) -> (P, fogbook_core::scene_settings::SceneSettings) {
+    use fogbook_core::params::set_by_name;
+    let (mut params, mut scene) = (P::default(), Default::default());
+    for s in sets {
+        let (name, value) = s.as_ref().split_once('=').unwrap();
+        match name.strip_prefix(fogbook::state::SCENE_PREFIX) {
+            Some(name) => set_by_name(&mut scene, name, value).unwrap(),
+            None => set_by_name(&mut params, name, value).unwrap(),
+        }
+    }
+    (params, scene)
 }
