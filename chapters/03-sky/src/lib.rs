@@ -353,8 +353,7 @@ impl Chapter for Sky {
 
     // ANCHOR: render
     fn render(&mut self, ctx: &mut ChapterContext) {
-        // Normally a no-op: `light_scene` ran first this frame.
-        self.prepare(ctx.gpu, ctx.passes, ctx.view, false);
+        // `light_scene` ran earlier this frame: the uniform is written and the LUTs are current.
         let index = self.final_index();
         let Some(g) = &self.gpu else { return };
         let Some(luts) = &g.luts else { return };
