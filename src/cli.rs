@@ -18,7 +18,7 @@ pub struct Cli {
 pub enum Command {
     /// List chapters, their debug views and parameters (defaults and ranges).
     List,
-    /// Render one view of one chapter to a PNG (as displayed) or EXR (raw values).
+    /// Render one view of a chapter or a stack to a PNG (as displayed) or EXR (raw values).
     Render(RenderArgs),
     /// Time every pass (GPU timestamps; CPU submit-wait timing on software drivers) and report JSON.
     Bench(BenchArgs),
@@ -29,12 +29,17 @@ pub enum Command {
 }
 
 /// Options shared by everything that renders a chapter.
-#[derive(Args, Debug, Clone)]
+#[derive(Args, Debug, Clone, Default)]
 pub struct SceneArgs {
-    /// Chapter id (see `list`).
-    #[arg(long, default_value = DEFAULT_CHAPTER)]
-    pub chapter: String,
-    /// Set a parameter: `name=value`; `scene.name=value` for the shared scene. Repeatable.
+    /// Chapter id, or several as a stack: `sky,height-fog,distance-fog` (see `list`).
+    /// Default: the preset's chapters, else distance-fog.
+    #[arg(long)]
+    pub chapter: Option<String>,
+    /// A named stack of chapters (see `list`), e.g. `atmosphere`.
+    #[arg(long, conflicts_with = "chapter")]
+    pub stack: Option<String>,
+    /// Set a parameter: `name=value`; in a stack `chapter.name=value` where two chapters share
+    /// a name; `scene.name=value` for the shared scene. Repeatable.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
     /// Load parameters, scene settings and camera from a preset file (RON) first.
@@ -49,9 +54,10 @@ pub struct SceneArgs {
 pub struct RenderArgs {
     #[command(flatten)]
     pub scene: SceneArgs,
-    /// Debug view name (see `list`).
-    #[arg(long, default_value = "final")]
-    pub view: String,
+    /// Debug view name (see `list`); in a stack `chapter/view`. Default: the first view, the
+    /// final image.
+    #[arg(long)]
+    pub view: Option<String>,
     /// Image size `WIDTHxHEIGHT`.
     #[arg(long, default_value = "1280x720")]
     pub size: String,
@@ -70,7 +76,8 @@ pub struct RenderArgs {
 pub struct BenchArgs {
     #[command(flatten)]
     pub scene: SceneArgs,
-    /// Chapters to time: an id, or `all`.
+    /// What to time: `all` (each chapter alone), or a chapter, a chapter list or a named stack,
+    /// timed as one frame. `--chapter` / `--stack`, when given, take precedence.
     #[arg(long = "chapters", default_value = "all")]
     pub chapters: String,
     /// View to time (default: each chapter's first, its final image).
@@ -124,12 +131,7 @@ pub struct ViewArgs {
 
 impl Default for ViewArgs {
     fn default() -> Self {
-        Self {
-            scene: SceneArgs { chapter: DEFAULT_CHAPTER.into(), set: Vec::new(), preset: None, camera: None },
-            view: None,
-            frames: None,
-            cycle_views: false,
-        }
+        Self { scene: SceneArgs::default(), view: None, frames: None, cycle_views: false }
     }
 }
 

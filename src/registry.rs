@@ -1,7 +1,9 @@
-//! Every chapter the app hosts, in book order. Adding a chapter means adding one line here.
+//! Every chapter the app hosts, in book order, and the named stacks. Adding a chapter means
+//! adding one line here (and its id to the stacks it belongs in).
 
-use fogbook_core::Chapter;
 use fogbook_core::gpu::Requirements;
+use fogbook_core::stack::union_requirements;
+use fogbook_core::{Chapter, Stack};
 
 // ANCHOR: registry
 pub fn chapters() -> Vec<Box<dyn Chapter>> {
@@ -14,16 +16,22 @@ pub fn chapters() -> Vec<Box<dyn Chapter>> {
 }
 // ANCHOR_END: registry
 
+// ANCHOR: stacks
+/// Named stacks: (name, chapters, what it shows).
+pub const STACKS: &[(&str, &[&str], &str)] = &[
+    (
+        "atmosphere",
+        &["sky", "height-fog"],
+        "the sky lights the scene and gives the background; height fog in its light",
+    ),
+    ("smoke-in-sky", &["sky", "height-fog", "smoke"], "the atmosphere with the smoke drawn over it"),
+    ("all", &["distance-fog", "height-fog", "sky", "smoke"], "every chapter at once"),
+];
+// ANCHOR_END: stacks
+
 /// What a device must offer to run every chapter (for commands that host them all).
 pub fn requirements() -> Requirements {
-    chapters().iter().fold(Requirements::default(), |mut acc, c| {
-        let r = c.requirements();
-        acc.features |= r.features;
-        if r.limits.is_some() {
-            acc.limits = r.limits;
-        }
-        acc
-    })
+    union_requirements(chapters().iter().map(|c| c.requirements()))
 }
 
 /// The chapter with CLI name `id`; the error lists the valid names.
@@ -35,3 +43,29 @@ pub fn find(id: &str) -> Result<Box<dyn Chapter>, String> {
         None => Err(format!("unknown chapter {id:?} (chapters: {})", ids.join(", "))),
     }
 }
+
+/// The chapters of a named stack.
+pub fn named_stack(name: &str) -> Result<&'static [&'static str], String> {
+    STACKS.iter().find(|(n, ..)| *n == name).map(|(_, ids, _)| *ids).ok_or_else(|| {
+        let names: Vec<_> = STACKS.iter().map(|(n, ..)| *n).collect();
+        format!("unknown stack {name:?} (stacks: {})", names.join(", "))
+    })
+}
+
+// ANCHOR: stack
+/// A stack from a chapter list (`sky,height-fog`), one chapter id, or a named stack's name.
+pub fn stack(spec: &str) -> Result<Stack, String> {
+    if let Ok(ids) = named_stack(spec) {
+        return stack(&ids.join(","));
+    }
+    let mut chapters = Vec::new();
+    for id in spec.split(',') {
+        let id = id.trim();
+        if id.is_empty() {
+            return Err(format!("chapter list {spec:?} has an empty entry"));
+        }
+        chapters.push(find(id)?);
+    }
+    Stack::new(chapters)
+}
+// ANCHOR_END: stack

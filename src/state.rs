@@ -1,10 +1,11 @@
-//! What a user sets before rendering: a chapter, its parameters, the scene settings and the
-//! camera. Shared by the CLI commands and the viewer so both accept the same input.
+//! What a user sets before rendering: a stack of chapters (one or more), their parameters, the
+//! scene settings and the camera. Shared by the CLI commands and the viewer so both accept the
+//! same input.
 
-use crate::cli::SceneArgs;
+use crate::cli::{DEFAULT_CHAPTER, SceneArgs};
 use crate::registry;
-use anyhow::{Result, anyhow};
-use fogbook_core::Chapter;
+use anyhow::{Result, anyhow, bail};
+use fogbook_core::Stack;
 use fogbook_core::camera::CameraPose;
 use fogbook_core::params::{set_by_name, split_assignment};
 use fogbook_core::preset;
@@ -12,7 +13,7 @@ use fogbook_core::scene_settings::SceneSettings;
 use std::path::Path;
 
 pub struct Setup {
-    pub chapter: Box<dyn Chapter>,
+    pub stack: Stack,
     pub scene: SceneSettings,
     pub camera: CameraPose,
 }
@@ -21,22 +22,37 @@ pub struct Setup {
 pub const SCENE_PREFIX: &str = "scene.";
 
 impl Setup {
-    pub fn new(chapter_id: &str) -> Result<Self> {
-        let chapter = registry::find(chapter_id).map_err(|e| anyhow!(e))?;
-        Ok(Self { chapter, scene: SceneSettings::default(), camera: CameraPose::default() })
+    /// `spec`: a chapter id, a comma-separated list of them, or a named stack.
+    pub fn new(spec: &str) -> Result<Self> {
+        let stack = registry::stack(spec).map_err(|e| anyhow!(e))?;
+        Ok(Self { stack, scene: SceneSettings::default(), camera: CameraPose::default() })
+    }
+
+    /// Which chapters the options ask for: `--chapter`, `--stack`, else the preset's, else the
+    /// default chapter.
+    pub fn spec_from_args(args: &SceneArgs) -> Result<String> {
+        Ok(match (&args.chapter, &args.stack, &args.preset) {
+            (Some(_), Some(_), _) => bail!("give --chapter or --stack, not both"),
+            (Some(c), None, _) => c.clone(),
+            (None, Some(s), _) => {
+                registry::named_stack(s).map_err(|e| anyhow!(e))?;
+                s.clone()
+            }
+            (None, None, Some(p)) => preset::chapters_of(p)?,
+            (None, None, None) => DEFAULT_CHAPTER.to_string(),
+        })
     }
 
     /// Builds the state from CLI options: preset first, then `--set`, then `--camera`.
     pub fn from_args(args: &SceneArgs) -> Result<Self> {
-        let mut s = Self::new(&args.chapter)?;
+        let mut s = Self::new(&Self::spec_from_args(args)?)?;
         s.apply(args.preset.as_deref(), &args.set, args.camera.as_deref())?;
         Ok(s)
     }
 
     pub fn apply(&mut self, preset_path: Option<&Path>, sets: &[String], camera: Option<&str>) -> Result<()> {
         if let Some(p) = preset_path {
-            let id = self.chapter.info().id;
-            preset::load(p, id, &mut self.camera, &mut self.scene, self.chapter.params())?;
+            preset::load(p, &mut self.stack, &mut self.camera, &mut self.scene)?;
         }
         for s in sets {
             self.set(s)?;
@@ -47,12 +63,12 @@ impl Setup {
         Ok(())
     }
 
-    /// Applies one `name=value` (or `scene.name=value`).
+    /// Applies one `name=value`, `chapter.name=value` or `scene.name=value`.
     pub fn set(&mut self, assignment: &str) -> Result<()> {
         let (name, value) = split_assignment(assignment)?;
         match name.strip_prefix(SCENE_PREFIX) {
             Some(scene_name) => set_by_name(&mut self.scene, scene_name, value)?,
-            None => set_by_name(self.chapter.params(), name, value)?,
+            None => self.stack.set(name, value).map_err(|e| anyhow!(e))?,
         }
         Ok(())
     }

@@ -50,6 +50,14 @@ fn bad_input_gives_one_clear_error() {
         (&["render", "--time", "NaN", "--out", out], "time"),
         (&["render", "--preset", "/nonexistent.ron", "--out", out], "preset"),
         (&["bench", "--chapters", "nope"], "unknown chapter"),
+        (&["bench", "--chapters", "sky,nope"], "unknown chapter"),
+        (&["render", "--chapter", "sky,nope", "--out", out], "unknown chapter"),
+        (&["render", "--chapter", "sky,,height-fog", "--out", out], "empty entry"),
+        (&["render", "--chapter", "sky,height-fog,sky", "--out", out], "listed twice"),
+        (&["render", "--stack", "nope", "--out", out], "unknown stack"),
+        (&["render", "--chapter", "sky", "--stack", "atmosphere", "--out", out], "cannot be used with"),
+        (&["render", "--stack", "atmosphere", "--view", "optical-depth", "--out", out], "height-fog/optical-depth"),
+        (&["render", "--stack", "atmosphere", "--set", "density=0.1", "--out", out], "no chapter of the stack"),
         (&["render", "--chapter", "smoke", "--view", "density", "--set", "grid_size=512", "--out", out], "budget"),
         (
             &["render", "--chapter", "smoke", "--view", "density", "--set", "grid_size=30", "--out", out],
@@ -89,6 +97,39 @@ fn render_writes_png_and_exr() {
     // Raw values, not colours: distances in metres, far beyond 1.
     let max = raw.pixels().map(|p| p[0]).fold(0.0f32, f32::max);
     assert_eq!(max, 4000.0, "sky pixels hold the sky distance");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A stack renders from the command line: a named stack, a debug view of one of its chapters
+/// (`chapter/view`), parameters routed to their chapter, raw values in the EXR.
+#[test]
+fn render_a_stack_and_one_of_its_views() {
+    let dir = std::env::temp_dir().join(format!("fogbook-cli-stack-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let exr = dir.join("tau.exr");
+    let (ok, stdout, stderr) = fogbook(&[
+        "render",
+        "--stack",
+        "atmosphere",
+        "--view",
+        "height-fog/optical-depth",
+        "--set",
+        "lut_resolution=quarter",
+        "--set",
+        "height-fog.fog_density=0.5",
+        "--set",
+        "height_falloff=0",
+        "--size",
+        "32x18",
+        "--out",
+        exr.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("sky,height-fog / height-fog/optical-depth"), "{stdout}");
+    // Constant density 0.5 /m: τ = 0.5 · d, and sky pixels end at the sky distance (4000 m).
+    let raw = image::open(&exr).unwrap().to_rgba32f();
+    let max = raw.pixels().map(|p| p[0]).fold(0.0f32, f32::max);
+    assert!((max - 2000.0).abs() < 1.0, "largest τ {max}, expected 0.5 × 4000 m");
     let _ = std::fs::remove_dir_all(dir);
 }
 

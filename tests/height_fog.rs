@@ -166,7 +166,6 @@ fn every_view_is_finite_at_the_parameter_extremes() {
         &["start_distance_m=100000", "directional_start_m=100000"],
         &["max_opacity=0"],
         &["directional_exponent=512", "use_sky_color=true"],
-        &["distance_fog=true", "falloff=exponential-squared", "density=1"],
         &["second_fog_density=1", "second_height_falloff=2", "second_fog_height_m=-1000"],
     ];
     let cameras = [None, Some("0,5000,0,0,-89,60"), Some("0,-50,0,0,89,60"), Some("0,2,0,0,0,1")];
@@ -179,6 +178,19 @@ fn every_view_is_finite_at_the_parameter_extremes() {
                 assert_eq!(c.raw.red_stats().2, 0, "{sets:?} {camera:?} {}", view.name);
             }
         }
+    }
+}
+
+/// Height fog over distance fog is a stack of chapters 1 and 2: extreme parameters of both stay
+/// finite in every view the stack offers.
+#[test]
+fn height_fog_over_distance_fog_is_finite_at_the_extremes() {
+    let mut h = headless([64, 36]);
+    let sets = ["falloff=exponential-squared", "density=1", "fog_density=1", "height_falloff=0"];
+    let stack = fogbook::registry::stack("distance-fog,height-fog").unwrap();
+    for view in stack.views() {
+        let c = render_with(&mut h, "distance-fog,height-fog", &view.name, &sets, None, 1);
+        assert_eq!(c.raw.red_stats().2, 0, "{}", view.name);
     }
 }
 

@@ -27,10 +27,10 @@ fn broken_shader_keeps_the_last_good_pipeline() {
     let mut h = headless([64, 36]);
     h.shaders = ShaderStore { disk_root: Some(root.clone()) };
     let mut setup = Setup::new("distance-fog").unwrap();
-    h.prepare(setup.chapter.as_mut()).unwrap();
+    h.prepare_stack(&mut setup.stack).unwrap();
     let frame = |h: &mut fogbook_core::headless::Headless, setup: &mut Setup| {
         let mut t = TimeControl::fixed(0.0);
-        h.run(setup.chapter.as_mut(), &setup.camera, &setup.scene, &mut t, 0, 1);
+        h.run(&mut setup.stack, &setup.camera, &setup.scene, &mut t, Default::default(), 1);
         h.capture().unwrap().display
     };
     let good = frame(&mut h, &mut setup);
@@ -38,15 +38,46 @@ fn broken_shader_keeps_the_last_good_pipeline() {
     let fog = root.join("01-distance-fog/distance_fog.wgsl");
     let original = std::fs::read_to_string(&fog).unwrap();
     std::fs::write(&fog, original.replace("let a = fog.color.a;", "let a = fog.color.a +;")).unwrap();
-    let err = h.renderer.reload_shaders(&h.gpu, &h.shaders, setup.chapter.as_mut()).unwrap_err();
+    let err = h.renderer.reload_shaders(&h.gpu, &h.shaders, &mut setup.stack).unwrap_err();
     let msg = format!("{err:#}");
     assert!(msg.contains("01-distance-fog/distance_fog.wgsl:"), "{msg}");
     assert_eq!(frame(&mut h, &mut setup), good, "the last good pipeline keeps running");
 
     // A visible edit: no fog at all.
     std::fs::write(&fog, original.replace("distance_fog_composite(scene, amount, glow)", "scene")).unwrap();
-    h.renderer.reload_shaders(&h.gpu, &h.shaders, setup.chapter.as_mut()).unwrap();
+    h.renderer.reload_shaders(&h.gpu, &h.shaders, &mut setup.stack).unwrap();
     let edited = frame(&mut h, &mut setup);
     assert_ne!(edited, good, "the edit shows");
+    let _ = std::fs::remove_dir_all(root);
+}
+
+/// A shader that naga accepts but that no longer fits its bind-group layout (the uniform moved
+/// to another binding) is an error from reload, not a panic, and the last good pipeline keeps
+/// rendering the same image.
+#[test]
+fn broken_binding_keeps_the_last_good_pipeline() {
+    let root = std::env::temp_dir().join(format!("fogbook-broken-binding-{}", std::process::id()));
+    copy_dir(&ShaderStore::discover().disk_root.unwrap(), &root);
+    let mut h = headless([64, 36]);
+    h.shaders = ShaderStore { disk_root: Some(root.clone()) };
+    let mut setup = Setup::new("distance-fog,height-fog").unwrap();
+    h.prepare_stack(&mut setup.stack).unwrap();
+    let frame = |h: &mut fogbook_core::headless::Headless, setup: &mut Setup| {
+        let mut t = TimeControl::fixed(0.0);
+        h.run(&mut setup.stack, &setup.camera, &setup.scene, &mut t, Default::default(), 1);
+        h.capture().unwrap().display
+    };
+    let good = frame(&mut h, &mut setup);
+    let file = root.join("02-height-fog/height_fog.wgsl");
+    let original = std::fs::read_to_string(&file).unwrap();
+    let moved = "@group(2) @binding(3) var<uniform> height: HeightFogParams;";
+    let broken = original.replace("@group(2) @binding(0) var<uniform> height: HeightFogParams;", moved);
+    assert_ne!(broken, original);
+    std::fs::write(&file, &broken).unwrap();
+    h.shaders.load("02-height-fog/height_fog.wgsl").expect("naga accepts the moved binding");
+    let err = format!("{:#}", h.renderer.reload_shaders(&h.gpu, &h.shaders, &mut setup.stack).unwrap_err());
+    eprintln!("{err}");
+    assert!(err.contains("height-fog") && err.contains("height_fog"), "{err}");
+    assert_eq!(frame(&mut h, &mut setup), good, "the last good pipeline keeps running");
     let _ = std::fs::remove_dir_all(root);
 }

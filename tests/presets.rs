@@ -16,7 +16,7 @@ fn save_then_load_restores_everything() {
     a.set("scene.sun_elevation_deg=25").unwrap();
     a.camera = CameraPose::parse("1,2,3,40,-5,50").unwrap();
     let path = temp("roundtrip.ron");
-    preset::save(&path, "distance-fog", &a.camera, &a.scene, a.chapter.params()).unwrap();
+    preset::save(&path, &mut a.stack, &a.camera, &a.scene).unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
     insta::assert_snapshot!("preset_file", text);
 
@@ -24,7 +24,7 @@ fn save_then_load_restores_everything() {
     b.apply(Some(&path), &[], None).unwrap();
     assert_eq!(b.camera, a.camera);
     assert_eq!(b.scene, a.scene);
-    assert_eq!(b.chapter.params().to_ron(), a.chapter.params().to_ron());
+    assert_eq!(b.stack.settings_key(), a.stack.settings_key());
     let _ = std::fs::remove_file(path);
 }
 
@@ -50,10 +50,43 @@ fn bad_files_change_nothing() {
         let path = temp(name);
         std::fs::write(&path, text).unwrap();
         let mut s = Setup::new("distance-fog").unwrap();
-        let before = (s.camera, s.scene.clone(), s.chapter.params().to_ron());
+        let before = (s.camera, s.scene.clone(), s.stack.settings_key());
         let err = format!("{:#}", s.apply(Some(&path), &[], None).unwrap_err());
         assert!(err.contains(expected), "{name}: {err}");
-        assert_eq!((s.camera, s.scene.clone(), s.chapter.params().to_ron()), before, "{name} changed the state");
+        assert_eq!((s.camera, s.scene.clone(), s.stack.settings_key()), before, "{name} changed the state");
         let _ = std::fs::remove_file(path);
     }
+}
+
+/// A stack's preset keeps its chapters and each chapter's parameters; loading one whose second
+/// chapter has a bad value changes none of them; the file alone chooses the stack.
+#[test]
+fn stack_presets_round_trip_and_apply_atomically() {
+    let mut a = Setup::new("sky,height-fog").unwrap();
+    a.set("fog_density=0.04").unwrap();
+    a.set("sky.exposure=12").unwrap();
+    let path = temp("stack.ron");
+    preset::save(&path, &mut a.stack, &a.camera, &a.scene).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("chapter: \"sky,height-fog\""), "{text}");
+
+    // `--preset` without `--chapter`: the file says which chapters.
+    let args = fogbook::cli::SceneArgs { preset: Some(path.clone()), ..Default::default() };
+    let b = Setup::from_args(&args).unwrap();
+    assert_eq!(b.stack.spec(), "sky,height-fog");
+    let mut b = b;
+    assert_eq!(b.stack.settings_key(), a.stack.settings_key());
+
+    // The sky's block comes after the height fog's, which loads first and must be undone.
+    let bad = text.replace("fog_density: 0.04", "fog_density: 0.05").replace("exposure: 12.0", "exposure: -5.0");
+    assert_ne!(bad, text);
+    let bad_path = temp("stack-bad.ron");
+    std::fs::write(&bad_path, bad).unwrap();
+    let mut c = Setup::new("sky,height-fog").unwrap();
+    let before = c.stack.settings_key();
+    let err = format!("{:#}", c.apply(Some(&bad_path), &[], None).unwrap_err());
+    assert!(err.contains("sky") && err.contains("out of range"), "{err}");
+    assert_eq!(c.stack.settings_key(), before, "a bad chapter leaves every chapter as it was");
+    let _ = std::fs::remove_file(path);
+    let _ = std::fs::remove_file(bad_path);
 }

@@ -7,6 +7,7 @@ mod common;
 
 use common::*;
 use fogbook::state::Setup;
+use fogbook_core::StackView;
 use fogbook_core::scene_settings::SceneSettings;
 use fogbook_core::time::TimeControl;
 use fogbook_sky::reference::{
@@ -146,14 +147,15 @@ fn the_scene_is_lit_by_the_sun_through_the_atmosphere() {
     // The lighting pass writes sun_color = exposure × E_sun × T(sun) / π over the frame uniform.
     let mut h = headless([32, 18]);
     for elevation in [60.0f32, 10.0, 2.0, -1.0] {
+        // Read from the frame uniform, where the scene (and every later stage) sees it.
         let mut setup = Setup::new("sky").unwrap();
         setup.scene.sun_elevation_deg = elevation;
-        let mut sky = Sky::new();
-        sky.params.lut_resolution = fogbook_sky::LutResolution::Quarter;
-        sky.params.scattering_orders = 2;
-        h.prepare(&mut sky).unwrap();
-        h.run(&mut sky, &setup.camera, &setup.scene, &mut TimeControl::fixed(0.0), 0, 1);
-        let [dir, sun_color, ambient] = sky.read_scene_lighting(&h.gpu).unwrap();
+        setup.apply(None, &["lut_resolution=quarter".into(), "scattering_orders=2".into()], None).unwrap();
+        h.prepare_stack(&mut setup.stack).unwrap();
+        let first = StackView::default();
+        h.run(&mut setup.stack, &setup.camera, &setup.scene, &mut TimeControl::fixed(0.0), first, 1);
+        let frame = h.renderer.frame.read_uniform(&h.gpu).unwrap();
+        let [dir, sun_color, ambient] = [frame.sun_dir, frame.sun_color, frame.ambient];
         let atm = Atmosphere::default();
         let mu_s = (elevation as f64).to_radians().sin();
         let t = if atm.hits_ground(atm.bottom_radius + 1.0, mu_s) {
@@ -161,7 +163,7 @@ fn the_scene_is_lit_by_the_sun_through_the_atmosphere() {
         } else {
             atm.transmittance_to_top(atm.bottom_radius + 1.0, mu_s, 2000)
         };
-        let scale = sky.params.exposure as f64 / std::f64::consts::PI;
+        let scale = fogbook_sky::SkyParams::default().exposure as f64 / std::f64::consts::PI;
         eprintln!("sun at {elevation}°: sun colour {sun_color:?}, ambient {ambient:?}");
         assert_eq!(dir[3], 1.0);
         assert!((dir[1] - mu_s as f32).abs() < 1e-6);
@@ -200,14 +202,15 @@ fn every_view_is_finite_from_the_ground_to_space_and_below_the_horizon() {
         let mut all = vec!["lut_resolution=quarter".to_string()];
         all.extend(sets.iter().map(|s| s.to_string()));
         setup.apply(None, &all, None).unwrap();
-        h.prepare(setup.chapter.as_mut()).unwrap();
-        let views = setup.chapter.views().len();
+        h.prepare_stack(&mut setup.stack).unwrap();
+        let views = setup.stack.views().len();
         for camera in ["0,2,0,0,10,60", "0,2,0,0,-89,60", "0,2,0,0,89,60", "0,2,0,0,0,1"] {
             let pose = fogbook_core::camera::CameraPose::parse(camera).unwrap();
             for view in 0..views {
-                h.run(setup.chapter.as_mut(), &pose, &setup.scene, &mut TimeControl::fixed(0.0), view, 1);
+                let view = setup.stack.views()[view].at;
+                h.run(&mut setup.stack, &pose, &setup.scene, &mut TimeControl::fixed(0.0), view, 1);
                 let c = h.capture().unwrap();
-                assert_eq!(c.raw.red_stats().2, 0, "{sets:?} {camera:?} view {view}");
+                assert_eq!(c.raw.red_stats().2, 0, "{sets:?} {camera:?} view {view:?}");
             }
         }
     }

@@ -7,6 +7,14 @@ use common::*;
 use fogbook::registry;
 use fogbook_core::views::SnapshotTolerance;
 
+/// Stacks with a snapshot each: (chapters, view, reference name).
+const STACK_SNAPSHOTS: &[(&str, &str, &str)] = &[
+    ("sky,height-fog,distance-fog", "final", "sky-height-fog-distance-fog"),
+    ("sky,height-fog,distance-fog", "distance-fog/final", "sky-distance-fog-stage"),
+    ("sky,height-fog,distance-fog", "height-fog/optical-depth", "sky-height-fog-optical-depth"),
+    ("sky,smoke", "final", "sky-smoke"),
+];
+
 #[test]
 fn every_view_of_every_chapter_matches_its_reference() {
     let mut h = headless(SNAPSHOT_SIZE);
@@ -41,13 +49,36 @@ fn every_view_of_every_chapter_matches_its_reference() {
         // The book's figures: the same views under other settings (each falloff, glow masking).
         for figure in chapter.figures() {
             let settings: Vec<&str> = base.iter().chain(&figure.settings).copied().collect();
-            let capture = render_with(&mut h, id, figure.view, &settings, figure.camera, frames);
+            let spec = std::iter::once(id).chain(figure.with.iter().copied()).collect::<Vec<_>>().join(",");
+            let capture = render_with(&mut h, &spec, figure.view, &settings, figure.camera, frames);
             let result = check_snapshot(id, figure.name, &capture.display, tolerance);
             note(format!("{id}/{}", figure.name), &result);
             match result {
                 Ok(_) => checked += 1,
                 Err(e) => failures.push(e),
             }
+        }
+    }
+    // Stacks: several chapters in one frame, each in its stage.
+    for (spec, view, name) in STACK_SNAPSHOTS {
+        let stack = registry::stack(spec).unwrap();
+        let chapters = stack.chapters();
+        let settings: Vec<&str> = chapters.iter().flat_map(|c| c.test_settings()).collect();
+        let frames = chapters.iter().map(|c| c.test_frames()).max().unwrap();
+        // The loosest of the chapters' tolerances: the drift of each adds up in the frame.
+        let tolerance = chapters.iter().map(|c| c.snapshot_tolerance()).fold(SnapshotTolerance::default(), |a, b| {
+            SnapshotTolerance { steps: a.steps.max(b.steps), max_fraction: a.max_fraction.max(b.max_fraction) }
+        });
+        let capture = render_with(&mut h, spec, view, &settings, None, frames);
+        let (_, _, non_finite) = capture.raw.red_stats();
+        if non_finite > 0 {
+            failures.push(format!("stacks/{name}: {non_finite} non-finite pixels"));
+        }
+        let result = check_snapshot("stacks", name, &capture.display, tolerance);
+        note(format!("stacks/{name}"), &result);
+        match result {
+            Ok(_) => checked += 1,
+            Err(e) => failures.push(e),
         }
     }
     eprintln!(

@@ -7,24 +7,28 @@
 // inscattering": colour · max(v·l, 0)^n · (1 − e^(−τ_dir)), τ_dir from its own start distance.
 // References: Wenzel, "Real-time Atmospheric Effects in Games" (SIGGRAPH 2006 course) for the
 // closed form; Unreal Engine's ExponentialHeightFog for the parameter set.
-// Optionally chapter 1's distance fog is applied first (its functions and parameters at group 2).
-// Output: the debug view selected by `height.mode.x` into `view_out`.
+// Stage: height fog (after the sky and distance fog of a stack). Reads the colour the stage
+// before left (the scene's when alone); with `use_sky_color` the fog colour is the frame's
+// ambient light, which the sky writes when it is in the stack.
+// Output: the debug view selected by `height.view` into `view_out`.
 // #import common/scene_inputs.wgsl
-// #import 01-distance-fog/fog_functions.wgsl
 
 // ANCHOR: uniform
 struct HeightFogParams {
     layer1: vec4<f32>,       // x: density (1/m); y: falloff k (1/m); z: height h₀ (m)
     layer2: vec4<f32>,       // the second layer, same layout
     distances: vec4<f32>,    // x: start (m); y: cutoff (m); z: directional start (m); w: max opacity
-    inscattering: vec4<f32>, // rgb: fog colour (sky colour already applied when chosen)
+    inscattering: vec4<f32>, // rgb: fog colour, or its factor on the ambient light
     directional: vec4<f32>,  // rgb: sun inscattering colour; w: exponent
     plot: vec4<f32>,         // density-profile view: x, y: height range (m); z: largest density
-    mode: vec4<u32>,         // x: debug view; y: height fog on; z: distance fog on
+    view: u32,               // the debug view
+    height_fog_on: u32,      // 0: the colour passes through unchanged
+    use_sky_color: u32,      // 1: fog colour = frame.ambient × inscattering
+    _pad: u32,
 }
 // ANCHOR_END: uniform
 
-@group(3) @binding(0) var<uniform> height: HeightFogParams;
+@group(2) @binding(0) var<uniform> height: HeightFogParams;
 
 // ANCHOR: density
 const MAX_EXPONENT: f32 = 80.0;
@@ -91,7 +95,7 @@ const VIEW_LAYER1: u32 = 5u;
 const VIEW_LAYER2: u32 = 6u;
 const VIEW_DIRECTIONAL: u32 = 7u;
 const VIEW_MASKS: u32 = 8u;
-const VIEW_PROFILE: u32 = 9u;
+const VIEW_DENSITY_PROFILE: u32 = 9u;
 
 // ANCHOR: density_profile
 // The density-profile view: ρ(h) as a plot, height up the image, density across it (linear,
@@ -135,22 +139,17 @@ fn height_fog(@builtin(global_invocation_id) id: vec3<u32>) {
     let dir = view_ray_dir(frame, vec2<f32>(id.xy));
     var color = textureLoad(scene_color, pixel, 0).rgb;
 
-    // Chapter 1 first, when enabled: its full composite, glow included.
-    if height.mode.z == 1u {
-        let glow = masked_glow(dir, d, vec2<f32>(id.xy), false).glow;
-        color = distance_fog_composite(color, fog_amount(d), glow);
-    }
-
     let s = height_fog_along(dir, d);
     let tau = s.tau1 + s.tau2;
     let fog_amount = min(1.0 - exp(-tau), height.distances.w);
     let sun = pow(max(dot(dir, frame.sun_dir.xyz), 0.0), height.directional.w);
     let directional = height.directional.rgb * sun * min(1.0 - exp(-s.tau_directional), height.distances.w);
-    if height.mode.y == 1u {
-        color = color * (1.0 - fog_amount) + height.inscattering.rgb * fog_amount + directional;
+    let fog_color = select(height.inscattering.rgb, frame.ambient.rgb * height.inscattering.rgb, height.use_sky_color == 1u);
+    if height.height_fog_on == 1u {
+        color = color * (1.0 - fog_amount) + fog_color * fog_amount + directional;
     }
 
-    switch height.mode.x {
+    switch height.view {
         case VIEW_FINAL: { write_color(id.xy, color); }
         case VIEW_OPTICAL_DEPTH: { write_scalar(id.xy, tau); }
         case VIEW_TRANSMITTANCE: { write_scalar(id.xy, exp(-tau)); }
@@ -163,7 +162,7 @@ fn height_fog(@builtin(global_invocation_id) id: vec3<u32>) {
         case VIEW_LAYER2: { write_scalar(id.xy, s.tau2); }
         case VIEW_DIRECTIONAL: { write_color(id.xy, directional); }
         case VIEW_MASKS: { write_color(id.xy, vec3(f32(s.before_start), f32(s.beyond_cutoff), 0.0)); }
-        case VIEW_PROFILE: { write_color(id.xy, density_profile(vec2<f32>(id.xy), vec2<f32>(size))); }
+        case VIEW_DENSITY_PROFILE: { write_color(id.xy, density_profile(vec2<f32>(id.xy), vec2<f32>(size))); }
         default: { write_scalar(id.xy, 0.0); }
     }
 }

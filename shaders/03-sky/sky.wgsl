@@ -23,15 +23,15 @@
 // Indices into VIEWS in chapters/03-sky/src/lib.rs.
 const VIEW_FINAL: u32 = 0u;
 const VIEW_SKY: u32 = 1u;
-const VIEW_SINGLE: u32 = 2u;
-const VIEW_MULTIPLE: u32 = 3u;
+const VIEW_SINGLE_SCATTERING: u32 = 2u;
+const VIEW_MULTIPLE_SCATTERING: u32 = 3u;
 const VIEW_TRANSMITTANCE_LUT: u32 = 4u;
 const VIEW_SCATTERING_LUT: u32 = 5u;
 const VIEW_MIE_LUT: u32 = 6u;
 const VIEW_DENSITY_LUT: u32 = 7u;
 const VIEW_IRRADIANCE_LUT: u32 = 8u;
-const VIEW_INSCATTERING: u32 = 9u;
-const VIEW_TRANSMITTANCE: u32 = 10u;
+const VIEW_AERIAL_INSCATTERING: u32 = 9u;
+const VIEW_AERIAL_TRANSMITTANCE: u32 = 10u;
 const VIEW_LUMINANCE: u32 = 11u;
 
 // Which orders of scattering to show.
@@ -242,11 +242,11 @@ fn sky(@builtin(global_invocation_id) id: vec3<u32>) {
     let pixel = vec2<i32>(id.xy);
     let dir = view_ray_dir(frame, vec2<f32>(id.xy));
     let d = textureLoad(scene_distance, pixel, 0).r;
-    let is_sky = d >= frame.misc.z * 0.999 || view == VIEW_SKY;
+    let is_sky = d >= frame.sky_distance_m * 0.999 || view == VIEW_SKY;
     var orders = ALL_ORDERS;
-    if view == VIEW_SINGLE {
+    if view == VIEW_SINGLE_SCATTERING {
         orders = SINGLE_ONLY;
-    } else if view == VIEW_MULTIPLE {
+    } else if view == VIEW_MULTIPLE_SCATTERING {
         orders = MULTIPLE_ONLY;
     }
     // ANCHOR: composite
@@ -262,14 +262,14 @@ fn sky(@builtin(global_invocation_id) id: vec3<u32>) {
             radiance = radiance_to_point(ray, max(d - ray.entry, 0.0), orders);
         }
         color = textureLoad(scene_color, pixel, 0).rgb * radiance.transmittance + radiance.inscattering * exposure;
-        if view == VIEW_MULTIPLE || view == VIEW_SINGLE {
+        if view == VIEW_MULTIPLE_SCATTERING || view == VIEW_SINGLE_SCATTERING {
             color = radiance.inscattering * exposure;
         }
     }
     // ANCHOR_END: composite
     switch view {
-        case VIEW_INSCATTERING: { write_color(id.xy, radiance.inscattering * exposure); }
-        case VIEW_TRANSMITTANCE: { write_scalar(id.xy, dot(radiance.transmittance, vec3(1.0 / 3.0))); }
+        case VIEW_AERIAL_INSCATTERING: { write_color(id.xy, radiance.inscattering * exposure); }
+        case VIEW_AERIAL_TRANSMITTANCE: { write_scalar(id.xy, dot(radiance.transmittance, vec3(1.0 / 3.0))); }
         case VIEW_LUMINANCE: {
             // What the eye sees, back in physical units (the scene is lit in radiance × exposure).
             write_scalar(id.xy, dot(color / exposure * SKY_LUMINANCE, vec3(0.2126, 0.7152, 0.0722)));

@@ -24,7 +24,7 @@ const VIEW_VELOCITY: u32 = 1u;
 const VIEW_PRESSURE: u32 = 2u;
 const VIEW_DIVERGENCE: u32 = 3u;
 const VIEW_RESIDUAL: u32 = 4u;
-const VIEW_GRADIENT: u32 = 5u;
+const VIEW_PRESSURE_GRADIENT: u32 = 5u;
 const VIEW_VORTICITY: u32 = 6u;
 const VIEW_DENSITY: u32 = 7u;
 
@@ -44,7 +44,7 @@ fn field_value(view: u32, cell: vec3<i32>) -> f32 {
                 - 6.0 * pressure_at(pressure_in, cell)) / (h * h);
             return textureLoad(divergence_in, cell, 0).r - lap;
         }
-        case VIEW_GRADIENT: { return length(pressure_gradient_at(pressure_in, cell)); }
+        case VIEW_PRESSURE_GRADIENT: { return length(pressure_gradient_at(pressure_in, cell)); }
         case VIEW_VORTICITY: { return length(curl_at(velocity_in, cell)); }
         default: { return textureLoad(fluid_in, cell, 0).a; }
     }

@@ -13,13 +13,24 @@ struct Frame {
     sun_color: vec4<f32>,    // rgb: sun radiance colour (linear); w: unused
     ambient: vec4<f32>,      // rgb: ambient sky colour (linear); w: unused
     viewport: vec4<f32>,     // width, height, 1/width, 1/height (pixels)
-    misc: vec4<f32>,         // x: time (s); y: frame index; z: sky distance (m); w: exposure (EV)
+    time_s: f32,             // simulated time (s)
+    frame_index: u32,        // frames since the start (wraps at 2^32)
+    sky_distance_m: f32,     // distance written for pixels where no surface was hit (m)
+    exposure_ev: f32,        // exposure for colour views (EV)
     // Camera basis for view rays: forward (unit), and right / up scaled so that
     // forward + ndc.x·right + ndc.y·up passes through the pixel. More precise than unprojecting
     // through `inv_view_proj`, whose far-plane point loses digits in f32.
     cam_forward: vec4<f32>,
     cam_right: vec4<f32>,
     cam_up: vec4<f32>,
+    // For stages that reuse earlier frames (temporal reprojection): last frame's view_proj
+    // (this frame's where history is invalid), this frame's Halton (2,3) sub-pixel offset in
+    // pixels (−½..½; the scene itself is never jittered), whether history may be used, and a
+    // counter of invalidations (resize, shader reload, camera cut, parameter change).
+    prev_view_proj: mat4x4<f32>,
+    jitter_px: vec2<f32>,
+    history_valid: u32,
+    history_epoch: u32,
 }
 // ANCHOR_END: frame
 

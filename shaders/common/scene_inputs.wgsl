@@ -2,7 +2,7 @@
 // (bind group 1). Created by `fogbook_core::frame::FrameResources`; layout in `frame.rs`.
 //   scene_color    : linear HDR radiance of the test scene without any fog (rgba16float)
 //   scene_distance : true camera-to-surface distance in metres (r32float); sky pixels hold
-//                    `frame.misc.z` (the sky distance)
+//                    `frame.sky_distance_m` (the sky distance)
 //   view_range     : [min, max] of auto-ranged views, order-preserving u32 (common/range.wgsl)
 //   view_out       : the selected debug view's raw values (rgba32float). Colour views store
 //                    linear HDR radiance; scalar views store the quantity in .r (and .g, .b)

@@ -104,6 +104,6 @@ fn sky_fs(in: FullscreenOut) -> SceneOut {
     sky += disc * frame.sun_color.rgb * frame.sun_dir.w * 20.0;
     var out: SceneOut;
     out.color = vec4(sky, 1.0);
-    out.distance = frame.misc.z;
+    out.distance = frame.sky_distance_m;
     return out;
 }

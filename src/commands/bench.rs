@@ -12,7 +12,6 @@ use fogbook_core::gpu::GpuContext;
 use fogbook_core::headless::Headless;
 use fogbook_core::time::TimeControl;
 use fogbook_core::timing::{PassTimes, TimingMode};
-use fogbook_core::views::find_view;
 use serde_json::json;
 use std::collections::BTreeMap;
 
@@ -86,30 +85,35 @@ pub fn run(args: &BenchArgs) -> Result<serde_json::Value> {
     if args.frames == 0 {
         anyhow::bail!("frames must be at least 1");
     }
-    let ids: Vec<&'static str> = match args.chapters.as_str() {
-        "all" => registry::chapters().iter().map(|c| c.info().id).collect(),
-        id => vec![registry::find(id).map_err(|e| anyhow!(e))?.info().id],
+    // Each chapter alone, or one stack timed as one frame.
+    let specs: Vec<String> = if args.scene.chapter.is_some() || args.scene.stack.is_some() {
+        vec![Setup::spec_from_args(&args.scene)?]
+    } else if args.chapters == "all" {
+        registry::chapters().iter().map(|c| c.info().id.to_string()).collect()
+    } else {
+        registry::stack(&args.chapters).map_err(|e| anyhow!(e))?;
+        vec![args.chapters.clone()]
     };
     let mut headless = Headless::new(&registry::requirements(), size)?;
     let mode = TimingMode::best_for(&headless.gpu);
     headless.renderer.timing = mode;
     let mut chapters = Vec::new();
-    for id in ids {
+    for spec in specs {
         let mut scene_args = args.scene.clone();
-        scene_args.chapter = id.to_string();
+        (scene_args.chapter, scene_args.stack) = (Some(spec.clone()), None);
         let mut setup = Setup::from_args(&scene_args)?;
         let view = match &args.view {
-            Some(name) => find_view(setup.chapter.views(), name).map_err(|e| anyhow!(e))?,
-            None => 0,
+            Some(name) => setup.stack.find_view(name).map_err(|e| anyhow!(e))?,
+            None => setup.stack.views()[0].at,
         };
-        headless.prepare(setup.chapter.as_mut())?;
+        headless.prepare_stack(&mut setup.stack)?;
         let mut time = TimeControl::fixed(0.0);
         let mut per_pass: BTreeMap<String, Vec<f64>> = BTreeMap::new();
         let mut order: Vec<String> = Vec::new();
         let mut frame_ms = Vec::new();
         for i in 0..args.warmup + args.frames {
             let start = std::time::Instant::now();
-            let times = headless.run(setup.chapter.as_mut(), &setup.camera, &setup.scene, &mut time, view, 1);
+            let times = headless.run(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, 1);
             let times: Option<PassTimes> = match mode {
                 TimingMode::Timestamps => {
                     headless.renderer.timer.as_mut().and_then(|t| t.collect_blocking(&headless.gpu))
@@ -138,8 +142,8 @@ pub fn run(args: &BenchArgs) -> Result<serde_json::Value> {
             })
             .collect();
         chapters.push(json!({
-            "chapter": id,
-            "view": setup.chapter.views()[view].name,
+            "chapter": setup.stack.spec(),
+            "view": setup.stack.view_name(view),
             "passes": passes,
             "cpu_frame_median_ms": median(&mut frame_ms),
         }));

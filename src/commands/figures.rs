@@ -6,14 +6,17 @@ use crate::state::Setup;
 use anyhow::{Context, Result, anyhow};
 use fogbook_core::capture::save_png;
 use fogbook_core::headless::Headless;
+use fogbook_core::stage::stage_diagram_svg;
 use fogbook_core::time::TimeControl;
-use fogbook_core::views::find_view;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 
 /// One image to render.
 struct Job {
-    chapter: &'static str,
+    /// Folder under the figures folder: the chapter's id, or `stacks`.
+    dir: &'static str,
+    /// The chapters to render: an id, a list, or a named stack.
+    spec: String,
     frames: u32,
     file: String,
     view: String,
@@ -28,7 +31,8 @@ fn jobs() -> Vec<Job> {
         let frames = chapter.warmup_frames();
         for v in chapter.views() {
             jobs.push(Job {
-                chapter: id,
+                dir: id,
+                spec: id.into(),
                 frames,
                 file: format!("view-{}.png", v.name),
                 view: v.name.into(),
@@ -37,8 +41,10 @@ fn jobs() -> Vec<Job> {
             });
         }
         for f in chapter.figures() {
+            let spec = std::iter::once(id).chain(f.with.iter().copied()).collect::<Vec<_>>().join(",");
             jobs.push(Job {
-                chapter: id,
+                dir: id,
+                spec,
                 frames,
                 file: format!("{}.png", f.name),
                 view: f.view.into(),
@@ -46,6 +52,19 @@ fn jobs() -> Vec<Job> {
                 camera: f.camera.map(String::from),
             });
         }
+    }
+    // Every named stack's final image.
+    for (name, ids, _) in registry::STACKS {
+        let frames = ids.iter().filter_map(|id| registry::find(id).ok()).map(|c| c.warmup_frames()).max().unwrap_or(1);
+        jobs.push(Job {
+            dir: "stacks",
+            spec: name.to_string(),
+            frames,
+            file: format!("{name}.png"),
+            view: "final".into(),
+            settings: vec![],
+            camera: None,
+        });
     }
     jobs
 }
@@ -62,6 +81,11 @@ pub fn run(args: &FiguresArgs) -> Result<PathBuf> {
             std::fs::write(&path, svg).with_context(|| format!("writing {}", path.display()))?;
         }
     }
+    for dir in ["core", "stacks"] {
+        std::fs::create_dir_all(args.out.join(dir)).with_context(|| format!("creating {dir}"))?;
+    }
+    let stages = args.out.join("core/stages.svg");
+    std::fs::write(&stages, stage_diagram()).with_context(|| format!("writing {}", stages.display()))?;
     let jobs = jobs();
     let bar = ProgressBar::new(jobs.len() as u64);
     bar.set_style(
@@ -69,33 +93,43 @@ pub fn run(args: &FiguresArgs) -> Result<PathBuf> {
     );
     let mut headless = Headless::new(&registry::requirements(), size)?;
     let mut current: Option<Setup> = None;
+    let mut current_spec = String::new();
     for job in &jobs {
-        bar.set_message(format!("{}/{}", job.chapter, job.file));
+        bar.set_message(format!("{}/{}", job.dir, job.file));
         // Every figure starts from the defaults. A chapter's GPU state is kept from one figure
         // to the next (with its simulation reset), so that precomputed data that does not depend
         // on the changed settings (the sky's LUTs) is not recomputed for every figure.
         let setup = match current.take() {
-            Some(mut setup) if setup.chapter.info().id == job.chapter => {
-                setup.chapter.params().reset();
-                setup.chapter.reset(&headless.gpu);
+            Some(mut setup) if current_spec == job.spec => {
+                for chapter in setup.stack.chapters_mut() {
+                    chapter.params().reset();
+                    chapter.reset(&headless.gpu);
+                }
                 setup.scene = Default::default();
                 setup.camera = Default::default();
                 current.insert(setup)
             }
             _ => {
-                let mut setup = Setup::new(job.chapter)?;
-                headless.prepare(setup.chapter.as_mut())?;
+                let mut setup = Setup::new(&job.spec)?;
+                headless.prepare_stack(&mut setup.stack)?;
+                current_spec = job.spec.clone();
                 current.insert(setup)
             }
         };
         setup.apply(None, &job.settings, job.camera.as_deref())?;
-        let view = find_view(setup.chapter.views(), &job.view).map_err(|e| anyhow!(e))?;
+        let view = setup.stack.find_view(&job.view).map_err(|e| anyhow!(e))?;
         let mut time = TimeControl::fixed(0.0);
-        headless.run(setup.chapter.as_mut(), &setup.camera, &setup.scene, &mut time, view, job.frames);
+        headless.run(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, job.frames);
         let capture = headless.capture()?;
-        save_png(&capture.display, &args.out.join(job.chapter).join(&job.file))?;
+        save_png(&capture.display, &args.out.join(job.dir).join(&job.file))?;
         bar.inc(1);
     }
     bar.finish_with_message("done");
     Ok(args.out.clone())
+}
+
+/// The stage diagram with every chapter the app hosts registered in it.
+pub fn stage_diagram() -> String {
+    let all = fogbook_core::Stack::new(registry::chapters()).expect("the registry lists each chapter once");
+    stage_diagram_svg(&all.registrations())
 }

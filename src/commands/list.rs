@@ -22,9 +22,14 @@ pub fn text() -> String {
             info.help
         );
     }
+    let _ = writeln!(out, "\nNamed stacks (--stack NAME; or --chapter a,b,c; views as chapter/view):");
+    for (name, ids, what) in registry::STACKS {
+        let _ = writeln!(out, "    {:<14} {:<34} {}", name, ids.join(","), what);
+    }
     for mut chapter in registry::chapters() {
         let info = chapter.info();
         let _ = writeln!(out, "\nChapter {} — {} ({})\n  {}", info.number, info.title, info.id, info.summary);
+        let _ = writeln!(out, "  stage: {}", chapter.stage_io().stage.name());
         let _ = writeln!(out, "  views:");
         for v in chapter.views() {
             let kind = match v.kind {

@@ -1,11 +1,10 @@
-//! `fogbook render`: one view of one chapter into a PNG or EXR file.
+//! `fogbook render`: one view of a chapter or a stack into a PNG or EXR file.
 
 use crate::cli::{RenderArgs, parse_size};
 use crate::state::Setup;
 use anyhow::{Result, anyhow, bail};
 use fogbook_core::headless::{Capture, Headless};
 use fogbook_core::time::TimeControl;
-use fogbook_core::views::find_view;
 use std::path::Path;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,11 +38,15 @@ pub fn run(args: &RenderArgs) -> Result<Capture> {
         bail!("frames {}: must be between 1 and 100000", args.frames);
     }
     let mut setup = Setup::from_args(&args.scene)?;
-    let view = find_view(setup.chapter.views(), &args.view).map_err(|e| anyhow!(e))?;
-    let mut headless = Headless::new(&setup.chapter.requirements(), size)?;
-    headless.prepare(setup.chapter.as_mut())?;
+    let view = match &args.view {
+        Some(name) => setup.stack.find_view(name).map_err(|e| anyhow!(e))?,
+        None => setup.stack.views()[0].at,
+    };
+    let view_name = setup.stack.view_name(view);
+    let mut headless = Headless::new(&setup.stack.requirements(), size)?;
+    headless.prepare_stack(&mut setup.stack)?;
     let mut time = TimeControl::fixed(args.time);
-    headless.run(setup.chapter.as_mut(), &setup.camera, &setup.scene, &mut time, view, args.frames);
+    headless.run(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, args.frames);
     let capture = headless.capture()?;
     let (lo, hi, bad) = capture.raw.red_stats();
     if bad > 0 {
@@ -53,15 +56,19 @@ pub fn run(args: &RenderArgs) -> Result<Capture> {
         OutputKind::Png => fogbook_core::capture::save_png(&capture.display, &args.out)?,
         OutputKind::Exr => capture.raw.save_exr(&args.out)?,
     }
-    let range = match setup.chapter.views()[view].kind {
+    let range = match setup.stack.view_info(view).kind {
         fogbook_core::ViewKind::Scalar { auto: true, .. } if capture.auto_range.is_some() => {
             let r = capture.auto_range.unwrap_or_default();
             format!("; legend = field range {} .. {}", r.0, r.1)
         }
         fogbook_core::ViewKind::Scalar { .. } => {
-            let r =
-                fogbook_core::renderer::Renderer::display_settings(setup.chapter.as_mut(), view, &setup.scene, true)
-                    .range;
+            let r = fogbook_core::renderer::Renderer::display_settings(
+                setup.stack.chapter_mut(view.chapter),
+                view.view,
+                &setup.scene,
+                true,
+            )
+            .range;
             format!("; legend {} .. {}", r.0, r.1)
         }
         _ => String::new(),
@@ -71,8 +78,8 @@ pub fn run(args: &RenderArgs) -> Result<Capture> {
         args.out.display(),
         size[0],
         size[1],
-        setup.chapter.info().id,
-        args.view,
+        setup.stack.spec(),
+        view_name,
         headless.gpu.describe()
     );
     Ok(capture)

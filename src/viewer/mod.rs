@@ -1,4 +1,4 @@
-//! The interactive viewer: a winit window, the chapter's frame, and egui panels on top.
+//! The interactive viewer: a winit window, the stack's frame, and egui panels on top.
 
 mod input;
 mod panels;
@@ -15,7 +15,7 @@ use fogbook_core::renderer::{FrameRequest, Renderer};
 use fogbook_core::shaders::ShaderStore;
 use fogbook_core::time::TimeControl;
 use fogbook_core::timing::{PassTimes, TimingMode};
-use fogbook_core::views::find_view;
+use fogbook_core::{Chapter, Stack, StackView};
 use input::{Action, InputState};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -37,8 +37,8 @@ pub fn display_available() -> bool {
 pub fn run(args: ViewArgs) -> Result<()> {
     let setup = Setup::from_args(&args.scene)?;
     let view = match &args.view {
-        Some(name) => find_view(setup.chapter.views(), name).map_err(|e| anyhow!(e))?,
-        None => 0,
+        Some(name) => setup.stack.find_view(name).map_err(|e| anyhow!(e))?,
+        None => StackView::default(),
     };
     let event_loop =
         EventLoop::new().context("cannot open a window (no display?); try `fogbook figures` or `fogbook render`")?;
@@ -54,7 +54,7 @@ pub fn run(args: ViewArgs) -> Result<()> {
 /// Everything the panels edit.
 pub struct Viewer {
     pub setup: Setup,
-    pub view: usize,
+    pub view: StackView,
     pub time: TimeControl,
     pub camera_control: CameraController,
     pub ui_visible: bool,
@@ -68,13 +68,15 @@ pub struct Viewer {
     pub auto_range: Option<(f32, f32)>,
     /// (id, "number title") of every chapter, for the chapter list.
     pub chapter_list: Vec<(&'static str, String)>,
+    /// The next frame follows a jump of the camera (preset, reset): no history across it.
+    pub camera_cut: bool,
     input: InputState,
     last_frame: Instant,
 }
 
 impl Viewer {
-    fn new(setup: Setup, view: usize) -> Self {
-        let preset_path = format!("{}.ron", setup.chapter.info().id);
+    fn new(setup: Setup, view: StackView) -> Self {
+        let preset_path = format!("{}.ron", setup.stack.spec().replace(',', "+"));
         Self {
             setup,
             view,
@@ -97,6 +99,7 @@ impl Viewer {
                 .collect(),
             input: InputState::default(),
             last_frame: Instant::now(),
+            camera_cut: false,
         }
     }
 
@@ -105,8 +108,7 @@ impl Viewer {
     }
 
     fn cycle_view(&mut self, delta: isize) {
-        let n = self.setup.chapter.views().len() as isize;
-        self.view = ((self.view as isize + delta).rem_euclid(n)) as usize;
+        self.view = self.setup.stack.cycle_view(self.view, delta);
     }
 }
 
@@ -145,7 +147,8 @@ impl App {
         let window = Arc::new(event_loop.create_window(attrs)?);
         let instance = new_instance(Some(Box::new(event_loop.owned_display_handle())));
         let surface = instance.create_surface(window.clone())?;
-        let gpu = GpuContext::with_instance(instance, Some(&surface), &self.viewer.setup.chapter.requirements())?;
+        // Every chapter's requirements: any of them can be switched on later.
+        let gpu = GpuContext::with_instance(instance, Some(&surface), &registry::requirements())?;
         let size = window.inner_size();
         let mut config = surface
             .get_default_config(&gpu.adapter, size.width.max(1), size.height.max(1))
@@ -167,7 +170,9 @@ impl App {
             Renderer::new(&gpu, &shaders, [config.width, config.height], config.format.add_srgb_suffix())?;
         // Software drivers get per-pass CPU timing (their timestamps are misattributed).
         renderer.timing = TimingMode::best_for(&gpu);
-        self.viewer.setup.chapter.create_gpu(&gpu, &renderer.frame.layouts, &shaders)?;
+        for chapter in self.viewer.setup.stack.chapters_mut() {
+            chapter.create_gpu(&gpu, &renderer.frame.layouts, &shaders)?;
+        }
         let watcher = shaders.disk_root.as_deref().and_then(ShaderWatcher::new);
         let egui_ctx = egui::Context::default();
         let egui_state = egui_winit::State::new(
@@ -195,7 +200,9 @@ impl App {
             Action::ResetTime => {
                 v.reset_time();
                 if let Some(g) = &self.gfx {
-                    v.setup.chapter.reset(&g.gpu);
+                    for chapter in v.setup.stack.chapters_mut() {
+                        chapter.reset(&g.gpu);
+                    }
                 }
             }
             Action::ToggleCameraMode => {
@@ -217,7 +224,7 @@ impl App {
         v.last_frame = now;
 
         if gfx.watcher.as_ref().is_some_and(|w| w.take_changed()) {
-            match gfx.renderer.reload_shaders(&gfx.gpu, &gfx.shaders, v.setup.chapter.as_mut()) {
+            match gfx.renderer.reload_shaders(&gfx.gpu, &gfx.shaders, &mut v.setup.stack) {
                 Ok(()) => {
                     v.shader_error = None;
                     v.status = "shaders reloaded".into();
@@ -250,8 +257,9 @@ impl App {
             dt,
             view: v.view,
             legend: true,
+            camera_cut: std::mem::take(&mut v.camera_cut),
         };
-        if let Some(t) = gfx.renderer.render(&gfx.gpu, v.setup.chapter.as_mut(), &req, &target) {
+        if let Some(t) = gfx.renderer.render(&gfx.gpu, &mut v.setup.stack, &req, &target) {
             v.timings = Some(t);
         }
         if let Some(t) = gfx.renderer.timer.as_mut().and_then(|t| t.try_collect(&gfx.gpu)) {
@@ -314,12 +322,7 @@ impl App {
         }
         s.shown += 1;
         let v = &mut self.viewer;
-        println!(
-            "viewer: frame {} showed {} / {}",
-            s.shown,
-            v.setup.chapter.info().id,
-            v.setup.chapter.views()[v.view].name
-        );
+        println!("viewer: frame {} showed {} / {}", s.shown, v.setup.stack.spec(), v.setup.stack.view_name(v.view));
         if let Some(err) = &v.shader_error {
             println!("viewer: shader error: {err}");
         }
@@ -334,23 +337,19 @@ impl App {
     fn handle_requests(&mut self, req: panels::UiRequests) {
         let Some(gfx) = self.gfx.as_mut() else { return };
         let v = &mut self.viewer;
-        if let Some(id) = req.switch_chapter {
-            match Setup::new(&id).and_then(|mut s| {
-                s.camera = v.setup.camera;
-                s.scene = v.setup.scene.clone();
-                s.chapter.create_gpu(&gfx.gpu, &gfx.renderer.frame.layouts, &gfx.shaders)?;
-                Ok(s)
-            }) {
-                Ok(s) => {
-                    v.setup = s;
-                    v.view = 0;
-                    v.status = format!("chapter {id}");
+        if let Some(ids) = req.set_stack {
+            match restack(gfx, &mut v.setup.stack, &ids) {
+                Ok(()) => {
+                    v.view = StackView { chapter: v.setup.stack.len() - 1, view: 0 };
+                    v.status = format!("stack: {}", v.setup.stack.spec());
                 }
-                Err(e) => v.status = format!("cannot open chapter {id}: {e:#}"),
+                Err(e) => v.status = format!("cannot stack {}: {e:#}", ids.join(",")),
             }
         }
         if req.reset_chapter {
-            v.setup.chapter.reset(&gfx.gpu);
+            for chapter in v.setup.stack.chapters_mut() {
+                chapter.reset(&gfx.gpu);
+            }
         }
         if req.capture_png || req.capture_exr {
             v.status = match capture(gfx, v, req.capture_exr) {
@@ -359,40 +358,75 @@ impl App {
             };
         }
         if req.save_preset {
-            let id = v.setup.chapter.info().id;
             v.status = match fogbook_core::preset::save(
                 v.preset_path.as_ref(),
-                id,
+                &mut v.setup.stack,
                 &v.setup.camera,
                 &v.setup.scene,
-                v.setup.chapter.params(),
             ) {
                 Ok(()) => format!("saved {}", v.preset_path),
                 Err(e) => format!("{e:#}"),
             };
         }
         if req.load_preset {
-            let id = v.setup.chapter.info().id;
-            let s = &mut v.setup;
-            v.status = match fogbook_core::preset::load(
-                v.preset_path.as_ref(),
-                id,
-                &mut s.camera,
-                &mut s.scene,
-                s.chapter.params(),
-            ) {
+            v.status = match load_preset(gfx, v) {
                 Ok(()) => format!("loaded {}", v.preset_path),
                 Err(e) => format!("{e:#} (nothing changed)"),
             };
         }
+        if req.camera_cut {
+            v.camera_cut = true;
+        }
     }
+}
+
+// ANCHOR: restack
+/// Makes the stack `ids`: chapters already running keep their GPU state, parameters and
+/// simulation; the others are created. Nothing changes if a chapter cannot be created.
+fn restack(gfx: &Gfx, stack: &mut Stack, ids: &[&'static str]) -> Result<()> {
+    let mut fresh: Vec<Box<dyn Chapter>> = Vec::new();
+    for id in ids.iter().filter(|id| stack.position(id).is_none()) {
+        let mut chapter = registry::find(id).map_err(|e| anyhow!(e))?;
+        chapter.create_gpu(&gfx.gpu, &gfx.renderer.frame.layouts, &gfx.shaders)?;
+        fresh.push(chapter);
+    }
+    let old = std::mem::replace(stack, Stack::single(registry::find(ids[0]).map_err(|e| anyhow!(e))?));
+    let mut kept: Vec<Box<dyn Chapter>> =
+        old.into_chapters().into_iter().filter(|c| ids.contains(&c.info().id)).collect();
+    kept.append(&mut fresh);
+    *stack = Stack::new(kept).map_err(|e| anyhow!(e))?;
+    Ok(())
+}
+// ANCHOR_END: restack
+
+/// Loads the preset file into the viewer, switching to its stack first if it names another;
+/// on any error the viewer keeps what it had.
+fn load_preset(gfx: &Gfx, v: &mut Viewer) -> Result<()> {
+    let path = std::path::Path::new(&v.preset_path);
+    let spec = fogbook_core::preset::chapters_of(path)?;
+    let mut setup = Setup::new(&spec)?;
+    setup.camera = v.setup.camera;
+    setup.scene = v.setup.scene.clone();
+    setup.apply(Some(path), &[], None)?;
+    let ids = setup.stack.ids();
+    if ids != v.setup.stack.ids() {
+        restack(gfx, &mut v.setup.stack, &ids)?;
+        v.view = StackView { chapter: v.setup.stack.len() - 1, view: 0 };
+    }
+    fogbook_core::preset::load(path, &mut v.setup.stack, &mut v.setup.camera, &mut v.setup.scene)?;
+    v.camera_cut = true;
+    Ok(())
 }
 
 /// Renders the current view offscreen-identical into the window's targets and saves it.
 fn capture(gfx: &mut Gfx, v: &mut Viewer, exr: bool) -> Result<PathBuf> {
     std::fs::create_dir_all("captures")?;
-    let stem =
-        format!("captures/{}-{}-{}", v.setup.chapter.info().id, v.setup.chapter.views()[v.view].name, v.time.frame);
+    let stem = format!(
+        "captures/{}-{}-{}",
+        v.setup.stack.spec().replace(',', "+"),
+        v.setup.stack.view_name(v.view).replace('/', "-"),
+        v.time.frame
+    );
     if exr {
         let path = PathBuf::from(format!("{stem}.exr"));
         FloatImage::read(&gfx.gpu, &gfx.renderer.frame.view.texture)?.save_exr(&path)?;
@@ -412,7 +446,8 @@ fn capture(gfx: &mut Gfx, v: &mut Viewer, exr: bool) -> Result<PathBuf> {
     });
     let mut display =
         fogbook_core::display::DisplayPass::new(&gfx.gpu, &gfx.renderer.frame, &gfx.shaders, texture.format())?;
-    let settings = Renderer::display_settings(v.setup.chapter.as_mut(), v.view, &v.setup.scene, true);
+    let settings =
+        Renderer::display_settings(v.setup.stack.chapter_mut(v.view.chapter), v.view.view, &v.setup.scene, true);
     let mut passes = fogbook_core::timing::PassRecorder::new(&gfx.gpu, None, TimingMode::Off);
     display.record(&gfx.gpu, &mut passes, &settings, &texture.create_view(&Default::default()));
     passes.submit();

@@ -1,7 +1,8 @@
-//! The viewer's egui panels: chapters, views with legend, time, camera, parameters, timings,
-//! captures and presets.
+//! The viewer's egui panels: the stack's chapters, views with legend, time, camera, parameters,
+//! timings, captures and presets.
 
 use super::Viewer;
+use crate::registry;
 use fogbook_core::camera::CameraMode;
 use fogbook_core::renderer::Renderer;
 use fogbook_core::ui::{legend, param_panel};
@@ -9,7 +10,10 @@ use fogbook_core::ui::{legend, param_panel};
 /// What the panels asked for that needs the GPU (handled after the UI pass).
 #[derive(Default)]
 pub struct UiRequests {
-    pub switch_chapter: Option<String>,
+    /// Chapters to run, switched on and off by the checkboxes or a named stack.
+    pub set_stack: Option<Vec<&'static str>>,
+    /// The camera was reset: no history across the jump.
+    pub camera_cut: bool,
     pub capture_png: bool,
     pub capture_exr: bool,
     pub save_preset: bool,
@@ -22,28 +26,53 @@ pub fn side_panel(ui: &mut egui::Ui, v: &mut Viewer) -> UiRequests {
     egui::Panel::left("fogbook side panel").default_size(330.0).show(ui, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| {
             ui.heading("fogbook");
-            let current = v.setup.chapter.info();
-            egui::ComboBox::from_id_salt("chapter")
-                .selected_text(format!("{} {}", current.number, current.title))
-                .show_ui(ui, |ui| {
-                    for (id, title) in &v.chapter_list {
-                        if ui.selectable_label(*id == current.id, title).clicked() && *id != current.id {
-                            req.switch_chapter = Some(id.to_string());
-                        }
+            ui.strong("Chapters in the frame");
+            let active = v.setup.stack.ids();
+            for (id, title) in &v.chapter_list {
+                let mut on = active.contains(id);
+                let stage = registry::find(id).map(|c| c.stage_io().stage.name()).unwrap_or_default();
+                if ui.checkbox(&mut on, title).on_hover_text(format!("stage: {stage}")).changed() {
+                    let ids: Vec<&'static str> = v
+                        .chapter_list
+                        .iter()
+                        .map(|(i, _)| *i)
+                        .filter(|i| if i == id { on } else { active.contains(i) })
+                        .collect();
+                    if ids.is_empty() {
+                        v.status = "at least one chapter stays on".into();
+                    } else {
+                        req.set_stack = Some(ids);
                     }
-                });
-            ui.label(current.summary);
+                }
+            }
+            ui.horizontal_wrapped(|ui| {
+                ui.label("stacks:");
+                for (name, ids, what) in registry::STACKS {
+                    if ui.button(*name).on_hover_text(*what).clicked() {
+                        req.set_stack = Some(ids.to_vec());
+                    }
+                }
+            });
+            if v.setup.stack.is_single() {
+                ui.label(v.setup.stack.chapters()[0].info().summary);
+            }
 
             ui.separator();
             ui.strong("View (V / Shift+V)");
-            let views = v.setup.chapter.views();
-            egui::ComboBox::from_id_salt("view").selected_text(views[v.view].name).show_ui(ui, |ui| {
-                for (i, view) in views.iter().enumerate() {
-                    ui.selectable_value(&mut v.view, i, view.name).on_hover_text(view.description);
+            let views = v.setup.stack.views();
+            let current = views.iter().find(|n| n.at == v.view).cloned().unwrap_or_else(|| views[0].clone());
+            egui::ComboBox::from_id_salt("view").selected_text(&current.name).show_ui(ui, |ui| {
+                for view in &views {
+                    ui.selectable_value(&mut v.view, view.at, &view.name).on_hover_text(view.info.description);
                 }
             });
-            ui.label(views[v.view].description);
-            let display = Renderer::display_settings(v.setup.chapter.as_mut(), v.view, &v.setup.scene, true);
+            ui.label(current.info.description);
+            let display = Renderer::display_settings(
+                v.setup.stack.chapter_mut(v.view.chapter),
+                v.view.view,
+                &v.setup.scene,
+                true,
+            );
             let range = match (display.kind, v.auto_range) {
                 (fogbook_core::ViewKind::Scalar { auto: true, .. }, Some(r)) => r,
                 _ => display.range,
@@ -81,15 +110,19 @@ pub fn side_panel(ui: &mut egui::Ui, v: &mut Viewer) -> UiRequests {
             ui.monospace(format!("--camera {}", c.to_cli()));
             if ui.button("Reset camera").clicked() {
                 v.setup.camera = Default::default();
+                req.camera_cut = true;
             }
 
             ui.separator();
-            ui.collapsing("Chapter parameters", |ui| {
-                param_panel(ui, v.setup.chapter.params());
-                if ui.button("Defaults").clicked() {
-                    v.setup.chapter.params().reset();
-                }
-            });
+            for chapter in v.setup.stack.chapters_mut() {
+                let info = chapter.info();
+                ui.collapsing(format!("{} {}: parameters", info.number, info.title), |ui| {
+                    param_panel(ui, chapter.params());
+                    if ui.button("Defaults").clicked() {
+                        chapter.params().reset();
+                    }
+                });
+            }
             ui.collapsing("Scene", |ui| {
                 param_panel(ui, &mut v.setup.scene);
             });
@@ -130,7 +163,7 @@ pub fn side_panel(ui: &mut egui::Ui, v: &mut Viewer) -> UiRequests {
                 req.save_preset = ui.button("Save preset").clicked();
                 req.load_preset = ui.button("Load preset").clicked();
             });
-            if let Some(status) = v.setup.chapter.status() {
+            for status in v.setup.stack.chapters().iter().filter_map(|c| c.status()) {
                 ui.separator();
                 ui.colored_label(egui::Color32::YELLOW, status);
             }

@@ -6,7 +6,7 @@ use fogbook::state::Setup;
 use fogbook_core::capture::save_png;
 use fogbook_core::headless::{Capture, Headless};
 use fogbook_core::time::TimeControl;
-use fogbook_core::views::{SnapshotTolerance, find_view};
+use fogbook_core::views::SnapshotTolerance;
 use std::path::PathBuf;
 
 /// Snapshot size: small enough for software rendering and tiny reference files.
@@ -30,7 +30,8 @@ pub fn headless(size: [u32; 2]) -> Headless {
 /// process exhausted the NVIDIA driver (later ones found "no drivers"), and it is faster.
 static SHARED: std::sync::Mutex<Option<Headless>> = std::sync::Mutex::new(None);
 
-/// Renders `view` of `chapter` with `sets` applied, at `size`, after one fixed step.
+/// Renders `view` of `chapter` (an id, a comma-separated stack or a named stack) with `sets`
+/// applied, at `size`, after one fixed step.
 pub fn render(chapter: &str, view: &str, sets: &[&str], camera: Option<&str>, size: [u32; 2]) -> Capture {
     let mut shared = SHARED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     let h = shared.get_or_insert_with(|| headless(size));
@@ -49,10 +50,10 @@ pub fn render_with<S: AsRef<str>>(
     let mut setup = Setup::new(chapter).unwrap();
     let sets: Vec<String> = sets.iter().map(|s| s.as_ref().to_string()).collect();
     setup.apply(None, &sets, camera).unwrap();
-    let view = find_view(setup.chapter.views(), view).unwrap();
-    h.prepare(setup.chapter.as_mut()).unwrap();
+    let view = setup.stack.find_view(view).unwrap();
+    h.prepare_stack(&mut setup.stack).unwrap();
     let mut time = TimeControl::fixed(0.0);
-    h.run(setup.chapter.as_mut(), &setup.camera, &setup.scene, &mut time, view, frames);
+    h.run(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, frames);
     h.capture().unwrap()
 }
 

@@ -3,7 +3,9 @@
 //! 1. Looks for a Vulkan driver and, without a display, for Xvfb (the viewer's test opens a
 //!    window). Without them, installs Mesa's software driver (lavapipe) and Xvfb when it can
 //!    (root and apt-get), or prints the one-line install command and stops.
-//! 2. Runs `cargo test --workspace --all-targets`: unit tests, GPU and snapshot tests, naga
+//! 2. Checks that the core and every chapter still build for the browser
+//!    (`wasm32-unknown-unknown`), adding that target with rustup when it is missing.
+//! 3. Runs `cargo test --workspace --all-targets`: unit tests, GPU and snapshot tests, naga
 //!    validation, book checks, and every criterion bench once in test mode.
 
 use std::path::Path;
@@ -63,6 +65,50 @@ fn ensure_vulkan() -> Result<(), String> {
     Ok(())
 }
 
+/// The crates that must keep building for the browser: the core and every chapter.
+const BROWSER_CRATES: &[&str] =
+    &["fogbook-core", "fogbook-distance-fog", "fogbook-height-fog", "fogbook-sky", "fogbook-smoke"];
+const BROWSER_TARGET: &str = "wasm32-unknown-unknown";
+
+fn cargo() -> Command {
+    Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+}
+
+/// `cargo check` of the browser crates for wasm32. Without rustup (a distribution's Rust) the
+/// target cannot be added: the check is skipped with a note.
+fn check_browser_build() -> Result<(), String> {
+    let installed = Command::new("rustup")
+        .args(["target", "list", "--installed"])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).lines().any(|l| l.trim() == BROWSER_TARGET));
+    match installed {
+        Err(_) => {
+            eprintln!("xtask: no rustup, so the {BROWSER_TARGET} check is skipped");
+            return Ok(());
+        }
+        Ok(false) => {
+            eprintln!("xtask: adding the {BROWSER_TARGET} target (rustup) for the browser build check");
+            let ok = Command::new("rustup").args(["target", "add", BROWSER_TARGET]).status().is_ok_and(|s| s.success());
+            if !ok {
+                return Err(format!("`rustup target add {BROWSER_TARGET}` failed"));
+            }
+        }
+        Ok(true) => {}
+    }
+    let mut cmd = cargo();
+    cmd.args(["check", "--target", BROWSER_TARGET]);
+    for krate in BROWSER_CRATES {
+        cmd.args(["-p", krate]);
+    }
+    match cmd.status() {
+        Ok(s) if s.success() => {
+            println!("xtask: the core and every chapter build for {BROWSER_TARGET}");
+            Ok(())
+        }
+        _ => Err(format!("the core or a chapter no longer builds for {BROWSER_TARGET}")),
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
@@ -76,7 +122,7 @@ fn main() -> ExitCode {
         eprintln!("xtask: {e}");
         return ExitCode::FAILURE;
     }
-    let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    let mut cmd = cargo();
     cmd.args(["test", "--workspace", "--all-targets", "--no-fail-fast"]).args(&args[1..]);
     // A private runtime dir silences a harmless warning that Mesa prints per device.
     if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
@@ -89,12 +135,18 @@ fn main() -> ExitCode {
         }
         cmd.env("XDG_RUNTIME_DIR", dir);
     }
-    match cmd.status() {
-        Ok(s) if s.success() => ExitCode::SUCCESS,
-        Ok(_) => ExitCode::FAILURE,
+    // The browser check first, so that the test summary is what the run ends with; a broken
+    // browser build still fails the run.
+    let browser = check_browser_build();
+    if let Err(e) = &browser {
+        eprintln!("xtask: {e}");
+    }
+    let tests_passed = match cmd.status() {
+        Ok(s) => s.success(),
         Err(e) => {
             eprintln!("xtask: cannot run cargo: {e}");
-            ExitCode::FAILURE
+            return ExitCode::FAILURE;
         }
-    }
+    };
+    if tests_passed && browser.is_ok() { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }

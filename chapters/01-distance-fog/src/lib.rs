@@ -10,7 +10,7 @@ use fogbook_core::gpu::GpuContext;
 use fogbook_core::params::DynParameters;
 use fogbook_core::plot::{Series, line_chart};
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
-use fogbook_core::{Chapter, ChapterContext, ChapterInfo, Figure, ViewInfo};
+use fogbook_core::{Chapter, ChapterContext, ChapterInfo, Figure, Resource, Stage, StageIo, ViewInfo};
 pub use params::{DistanceFogParams, Falloff};
 use reference::ResolvedFog;
 use wgpu::util::DeviceExt;
@@ -92,6 +92,16 @@ impl Chapter for DistanceFog {
         }
     }
 
+    // ANCHOR: stage
+    fn stage_io(&self) -> StageIo {
+        StageIo {
+            stage: Stage::DistanceFog,
+            reads: &[Resource::Color, Resource::SceneDistance, Resource::ShadowMap, Resource::SceneLight],
+            writes: &[Resource::Color],
+        }
+    }
+    // ANCHOR_END: stage
+
     fn params(&mut self) -> &mut dyn DynParameters {
         &mut self.params
     }
@@ -112,7 +122,7 @@ impl Chapter for DistanceFog {
 
     fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> anyhow::Result<()> {
         let device = &gpu.device;
-        let module = create_module(device, &shaders.load(SHADER)?);
+        let module = create_module(device, &shaders.load(SHADER)?)?;
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("distance fog"),
             entries: &[uniform_entry(0, wgpu::ShaderStages::COMPUTE)],
@@ -128,7 +138,7 @@ impl Chapter for DistanceFog {
             entries: &[wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() }],
         });
         let groups = [Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&layout)];
-        let pipeline = compute_pipeline(device, &module, "main", &groups);
+        let pipeline = compute_pipeline(device, &module, "main", &groups)?;
         self.gpu = Some(Gpu { pipeline, uniform, bind_group });
         Ok(())
     }
@@ -141,8 +151,8 @@ impl Chapter for DistanceFog {
         let [w, h] = ctx.frame.size;
         ctx.passes.compute("distance fog", |pass| {
             pass.set_pipeline(&gpu.pipeline);
-            pass.set_bind_group(0, &ctx.frame.scene_inputs, &[]);
-            pass.set_bind_group(1, &ctx.frame.view_out, &[]);
+            pass.set_bind_group(0, ctx.inputs, &[]);
+            pass.set_bind_group(1, ctx.output, &[]);
             pass.set_bind_group(2, &gpu.bind_group, &[]);
             pass.dispatch_workgroups(w.div_ceil(8), h.div_ceil(8), 1);
         });
@@ -151,8 +161,7 @@ impl Chapter for DistanceFog {
 
     // ANCHOR: figures
     fn figures(&self) -> Vec<Figure> {
-        let fig =
-            |name, view, settings: &[&'static str]| Figure { name, view, settings: settings.to_vec(), camera: None };
+        let fig = |name, view, settings: &[&'static str]| Figure::new(name, view, settings, None);
         vec![
             fig("falloff-linear", "final", &["falloff=linear"]),
             fig("falloff-exponential", "final", &["falloff=exponential"]),

@@ -1,6 +1,7 @@
 //! Chapter 2 — analytic exponential height fog: two exponential layers integrated in closed form
-//! along each view ray, with start and cutoff distances, a maximum opacity, sun inscattering, and
-//! chapter 1's distance fog composable underneath.
+//! along each view ray, with start and cutoff distances, a maximum opacity and sun inscattering.
+//! It runs in the height-fog stage, after the distance-fog stage: "height fog over distance fog"
+//! is a stack of chapters 1 and 2.
 
 pub mod params;
 pub mod reference;
@@ -11,8 +12,7 @@ use fogbook_core::gpu::GpuContext;
 use fogbook_core::params::DynParameters;
 use fogbook_core::plot::{Series, line_chart};
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
-use fogbook_core::{Chapter, ChapterContext, ChapterInfo, Figure, ViewInfo};
-use fogbook_distance_fog::FogUniform;
+use fogbook_core::{Chapter, ChapterContext, ChapterInfo, Figure, Resource, Stage, StageIo, ViewInfo};
 pub use params::HeightFogParams;
 use reference::{HeightFogModel, Layer};
 use wgpu::util::DeviceExt;
@@ -21,7 +21,7 @@ pub const SHADER: &str = "02-height-fog/height_fog.wgsl";
 
 // ANCHOR: views
 pub const VIEWS: &[ViewInfo] = &[
-    ViewInfo::color("final", "The scene with height fog (and distance fog when enabled)"),
+    ViewInfo::color("final", "The scene (or the stages before) with height fog"),
     ViewInfo::scalar("optical-depth", "Optical depth τ along the ray, both layers", 1e-3, 10.0, "").log_scale(),
     ViewInfo::fraction("transmittance", "Transmittance e^(−τ)"),
     ViewInfo::fraction("fog-amount", "Fog amount min(1 − e^(−τ), max opacity)"),
@@ -47,7 +47,12 @@ pub struct HeightFogUniform {
     pub inscattering: [f32; 4],
     pub directional: [f32; 4],
     pub plot: [f32; 4],
-    pub mode: [u32; 4],
+    pub view: u32,
+    pub height_fog_on: u32,
+    /// 1: the fog colour is the frame's ambient light × `inscattering` (the sky's, in a stack
+    /// with the sky).
+    pub use_sky_color: u32,
+    pub _pad: u32,
 }
 
 /// Height range shown by the density-profile view (m).
@@ -55,7 +60,7 @@ pub const PROFILE_RANGE_M: (f32, f32) = (-2.0, 60.0);
 
 impl HeightFogUniform {
     // ANCHOR: uniform_new
-    pub fn new(p: &HeightFogParams, ambient: [f32; 4], view: usize) -> Self {
+    pub fn new(p: &HeightFogParams, view: usize) -> Self {
         let model = model(p);
         let largest = (0..=140)
             .map(|i| {
@@ -63,20 +68,18 @@ impl HeightFogUniform {
                 model.layers[0].density_at(h) + model.layers[1].density_at(h)
             })
             .fold(0.0f64, f64::max);
-        let fog_color = if p.use_sky_color {
-            std::array::from_fn(|i| if i < 3 { ambient[i] * p.inscattering_color[i] } else { 1.0 })
-        } else {
-            p.inscattering_color
-        };
         let c = p.directional_color;
         Self {
             layer1: [p.fog_density, p.height_falloff, p.fog_height_m, 0.0],
             layer2: [p.second_fog_density, p.second_height_falloff, p.second_fog_height_m, 0.0],
             distances: [p.start_distance_m, p.cutoff_distance_m, p.directional_start_m, p.max_opacity],
-            inscattering: fog_color,
+            inscattering: p.inscattering_color,
             directional: [c[0], c[1], c[2], p.directional_exponent],
             plot: [PROFILE_RANGE_M.0, PROFILE_RANGE_M.1, largest as f32, 0.0],
-            mode: [view as u32, p.height_fog as u32, p.distance_fog as u32, 0],
+            view: view as u32,
+            height_fog_on: p.height_fog as u32,
+            use_sky_color: p.use_sky_color as u32,
+            _pad: 0,
         }
     }
     // ANCHOR_END: uniform_new
@@ -102,9 +105,7 @@ pub fn model(p: &HeightFogParams) -> HeightFogModel {
 
 struct Gpu {
     pipeline: wgpu::ComputePipeline,
-    distance_uniform: wgpu::Buffer,
     height_uniform: wgpu::Buffer,
-    distance_group: wgpu::BindGroup,
     height_group: wgpu::BindGroup,
 }
 
@@ -152,6 +153,16 @@ impl Chapter for HeightFog {
         }
     }
 
+    // ANCHOR: stage
+    fn stage_io(&self) -> StageIo {
+        StageIo {
+            stage: Stage::HeightFog,
+            reads: &[Resource::Color, Resource::SceneDistance, Resource::SceneLight],
+            writes: &[Resource::Color],
+        }
+    }
+    // ANCHOR_END: stage
+
     fn params(&mut self) -> &mut dyn DynParameters {
         &mut self.params
     }
@@ -166,18 +177,12 @@ impl Chapter for HeightFog {
 
     fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> anyhow::Result<()> {
         let device = &gpu.device;
-        let module = create_module(device, &shaders.load(SHADER)?);
-        let (distance_uniform, distance_layout, distance_group) = uniform_group(
-            device,
-            "height fog: distance fog",
-            bytemuck::bytes_of(&FogUniform::new(&self.params.distance, 0)),
-        );
+        let module = create_module(device, &shaders.load(SHADER)?)?;
         let (height_uniform, height_layout, height_group) =
-            uniform_group(device, "height fog", bytemuck::bytes_of(&HeightFogUniform::new(&self.params, [0.0; 4], 0)));
-        let groups =
-            [Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&distance_layout), Some(&height_layout)];
-        let pipeline = compute_pipeline(device, &module, "height_fog", &groups);
-        self.gpu = Some(Gpu { pipeline, distance_uniform, height_uniform, distance_group, height_group });
+            uniform_group(device, "height fog", bytemuck::bytes_of(&HeightFogUniform::new(&self.params, 0)));
+        let groups = [Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&height_layout)];
+        let pipeline = compute_pipeline(device, &module, "height_fog", &groups)?;
+        self.gpu = Some(Gpu { pipeline, height_uniform, height_group });
         Ok(())
     }
 
@@ -185,16 +190,14 @@ impl Chapter for HeightFog {
     fn render(&mut self, ctx: &mut ChapterContext) {
         let Some(gpu) = &self.gpu else { return };
         let queue = &ctx.gpu.queue;
-        queue.write_buffer(&gpu.distance_uniform, 0, bytemuck::bytes_of(&FogUniform::new(&self.params.distance, 0)));
-        let uniform = HeightFogUniform::new(&self.params, ctx.scene.ambient, ctx.view);
+        let uniform = HeightFogUniform::new(&self.params, ctx.view);
         queue.write_buffer(&gpu.height_uniform, 0, bytemuck::bytes_of(&uniform));
         let [w, h] = ctx.frame.size;
         ctx.passes.compute("height fog", |pass| {
             pass.set_pipeline(&gpu.pipeline);
-            pass.set_bind_group(0, &ctx.frame.scene_inputs, &[]);
-            pass.set_bind_group(1, &ctx.frame.view_out, &[]);
-            pass.set_bind_group(2, &gpu.distance_group, &[]);
-            pass.set_bind_group(3, &gpu.height_group, &[]);
+            pass.set_bind_group(0, ctx.inputs, &[]);
+            pass.set_bind_group(1, ctx.output, &[]);
+            pass.set_bind_group(2, &gpu.height_group, &[]);
             pass.dispatch_workgroups(w.div_ceil(8), h.div_ceil(8), 1);
         });
     }
@@ -202,8 +205,7 @@ impl Chapter for HeightFog {
 
     // ANCHOR: figures
     fn figures(&self) -> Vec<Figure> {
-        let fig =
-            |name, view, settings: &[&'static str], camera| Figure { name, view, settings: settings.to_vec(), camera };
+        let fig = |name, view, settings: &[&'static str], camera| Figure::new(name, view, settings, camera);
         vec![
             fig(
                 "two-layers",
@@ -213,7 +215,14 @@ impl Chapter for HeightFog {
             ),
             fig("from-above", "final", &["fog_height_m=-2"], Some("0,40,60,0,-25,60")),
             fig("from-above-optical-depth", "optical-depth", &["fog_height_m=-2"], Some("0,40,60,0,-25,60")),
-            fig("with-distance-fog", "final", &["distance_fog=true", "fog_density=0.01"], None),
+            // A stack: chapter 1's fog (grey, linear to 400 m) in its stage, this one's after it.
+            fig(
+                "with-distance-fog",
+                "final",
+                &["distance-fog.color=0.9,0.9,0.9,1", "distance-fog.end_m=400", "fog_density=0.01"],
+                None,
+            )
+            .with(&["distance-fog"]),
             fig("start-and-cutoff", "masks", &["start_distance_m=20", "cutoff_distance_m=150"], None),
             fig("falloff-zero", "final", &["height_falloff=0"], None),
         ]

@@ -1,17 +1,15 @@
-//! Height-fog parameters. Names differ from chapter 1's (which this chapter can apply too), so
-//! every `--set name=value` reaches exactly one field.
+//! Height-fog parameters. Names differ from chapter 1's, so that in a stack with distance fog
+//! every bare `--set name=value` still reaches exactly one chapter.
 
 use fogbook_core::params::{ParamInfo, ParamVisitor, Parameters};
-use fogbook_distance_fog::DistanceFogParams;
 use serde::{Deserialize, Serialize};
 
 // ANCHOR: params
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct HeightFogParams {
-    /// Apply the height fog (this chapter) and/or the distance fog (chapter 1).
+    /// Apply the height fog (off: the debug views still show it, the colour passes through).
     pub height_fog: bool,
-    pub distance_fog: bool,
     /// First layer: ρ(h) = fog_density · e^(−height_falloff · (h − fog_height_m)).
     pub fog_density: f32,
     pub height_falloff: f32,
@@ -33,8 +31,6 @@ pub struct HeightFogParams {
     pub directional_color: [f32; 4],
     pub directional_exponent: f32,
     pub directional_start_m: f32,
-    /// Chapter 1's fog, applied first when `distance_fog` is on.
-    pub distance: DistanceFogParams,
 }
 // ANCHOR_END: params
 
@@ -43,7 +39,6 @@ impl Default for HeightFogParams {
     fn default() -> Self {
         Self {
             height_fog: true,
-            distance_fog: false,
             fog_density: 0.02,
             height_falloff: 0.2,
             fog_height_m: 0.0,
@@ -58,7 +53,6 @@ impl Default for HeightFogParams {
             directional_color: [0.6, 0.45, 0.25, 1.0],
             directional_exponent: 8.0,
             directional_start_m: 0.0,
-            distance: DistanceFogParams { color: [0.9, 0.9, 0.9, 1.0], end_m: 400.0, ..Default::default() },
         }
     }
 }
@@ -67,10 +61,6 @@ impl Parameters for HeightFogParams {
     fn visit(&mut self, v: &mut dyn ParamVisitor) {
         v.group("Enable");
         v.boolean(&ParamInfo::boolean("height_fog").help("Apply this chapter's height fog"), &mut self.height_fog);
-        v.boolean(
-            &ParamInfo::boolean("distance_fog").help("Apply chapter 1's distance fog first"),
-            &mut self.distance_fog,
-        );
         v.group("Layer 1");
         v.float(
             &ParamInfo::log_float("fog_density", 0.0, 1.0).unit("1/m").help("Density at the fog height"),
@@ -135,6 +125,5 @@ impl Parameters for HeightFogParams {
                 .help("Sun inscattering begins this far away"),
             &mut self.directional_start_m,
         );
-        Parameters::visit(&mut self.distance, v);
     }
 }

@@ -19,7 +19,7 @@ use fogbook_core::params::DynParameters;
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
 use fogbook_core::timing::PassRecorder;
 use fogbook_core::views::SnapshotTolerance;
-use fogbook_core::{Chapter, ChapterContext, ChapterInfo, Figure, ViewInfo};
+use fogbook_core::{Chapter, ChapterContext, ChapterInfo, Figure, Resource, Stage, StageIo, ViewInfo};
 use luts::{LutTextures, PrecomputePipelines};
 pub use params::{LutResolution, SkyParams};
 use reference::Atmosphere;
@@ -232,6 +232,18 @@ impl Chapter for Sky {
         Requirements { features: wgpu::Features::FLOAT32_FILTERABLE, ..Default::default() }
     }
 
+    // ANCHOR: stage
+    /// The sky writes the scene's light in prepare (`light_scene`), then in its own stage puts
+    /// the sky behind the scene and aerial perspective over it.
+    fn stage_io(&self) -> StageIo {
+        StageIo {
+            stage: Stage::Sky,
+            reads: &[Resource::Color, Resource::SceneDistance],
+            writes: &[Resource::SceneLight, Resource::Color, Resource::ViewRange],
+        }
+    }
+    // ANCHOR_END: stage
+
     fn params(&mut self) -> &mut dyn DynParameters {
         &mut self.params
     }
@@ -255,8 +267,8 @@ impl Chapter for Sky {
 
     fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> Result<()> {
         let device = &gpu.device;
-        let sky_module = create_module(device, &shaders.load(SKY_SHADER)?);
-        let lighting_module = create_module(device, &shaders.load(LIGHTING_SHADER)?);
+        let sky_module = create_module(device, &shaders.load(SKY_SHADER)?)?;
+        let lighting_module = create_module(device, &shaders.load(LIGHTING_SHADER)?)?;
         let uniform = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("atmosphere"),
             size: std::mem::size_of::<AtmosphereUniform>() as u64,
@@ -309,8 +321,8 @@ impl Chapter for Sky {
         });
         let precompute = PrecomputePipelines::new(device, shaders, sampler.clone())?;
         let groups = [Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&sky_layout)];
-        let sky_pipeline = compute_pipeline(device, &sky_module, "sky", &groups);
-        let lighting_pipeline = compute_pipeline(device, &lighting_module, "scene_lighting", &groups);
+        let sky_pipeline = compute_pipeline(device, &sky_module, "sky", &groups)?;
+        let lighting_pipeline = compute_pipeline(device, &lighting_module, "scene_lighting", &groups)?;
         let mut g = Gpu {
             uniform,
             sampler,
@@ -340,8 +352,8 @@ impl Chapter for Sky {
         // The same bind groups as the sky pass: the frame's, and the LUTs'.
         ctx.passes.compute("sky: scene lighting", |pass| {
             pass.set_pipeline(&g.lighting_pipeline);
-            pass.set_bind_group(0, &ctx.frame.scene_inputs, &[]);
-            pass.set_bind_group(1, &ctx.frame.view_out, &[]);
+            pass.set_bind_group(0, ctx.inputs, &[]);
+            pass.set_bind_group(1, ctx.output, &[]);
             pass.set_bind_group(2, &luts.sky_groups[index], &[]);
             pass.dispatch_workgroups(1, 1, 1);
         });
@@ -360,8 +372,8 @@ impl Chapter for Sky {
         let [w, h] = ctx.frame.size;
         ctx.passes.compute("sky: sky + aerial perspective", |pass| {
             pass.set_pipeline(&g.sky_pipeline);
-            pass.set_bind_group(0, &ctx.frame.scene_inputs, &[]);
-            pass.set_bind_group(1, &ctx.frame.view_out, &[]);
+            pass.set_bind_group(0, ctx.inputs, &[]);
+            pass.set_bind_group(1, ctx.output, &[]);
             pass.set_bind_group(2, &luts.sky_groups[index], &[]);
             pass.dispatch_workgroups(w.div_ceil(8), h.div_ceil(8), 1);
         });
@@ -382,8 +394,7 @@ impl Chapter for Sky {
 
     // ANCHOR: figures
     fn figures(&self) -> Vec<Figure> {
-        let fig =
-            |name, view, settings: &[&'static str], camera| Figure { name, view, settings: settings.to_vec(), camera };
+        let fig = |name, view, settings: &[&'static str], camera| Figure::new(name, view, settings, camera);
         vec![
             fig("sunset", "final", &["scene.sun_elevation_deg=2"], None),
             fig("noon", "sky", &["scene.sun_elevation_deg=60"], Some("0,2,0,0,20,90")),

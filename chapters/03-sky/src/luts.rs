@@ -130,16 +130,18 @@ pub struct PrecomputePipelines {
 
 fn auto_pipeline(device: &wgpu::Device, shaders: &ShaderStore, file: &str) -> anyhow::Result<wgpu::ComputePipeline> {
     let shader = shaders.load(file)?;
-    let module = fogbook_core::shaders::create_module(device, &shader);
+    let module = fogbook_core::shaders::create_module(device, &shader)?;
     let entry = file.trim_start_matches("03-sky/").trim_end_matches(".wgsl");
-    Ok(device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-        label: Some(entry),
-        layout: None,
-        module: &module,
-        entry_point: Some(entry),
-        compilation_options: Default::default(),
-        cache: None,
-    }))
+    fogbook_core::shaders::checked(device, entry, || {
+        device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(entry),
+            layout: None,
+            module: &module,
+            entry_point: Some(entry),
+            compilation_options: Default::default(),
+            cache: None,
+        })
+    })
 }
 
 impl PrecomputePipelines {

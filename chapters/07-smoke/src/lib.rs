@@ -16,7 +16,7 @@ use fogbook_core::params::DynParameters;
 use fogbook_core::shaders::ShaderStore;
 use fogbook_core::timing::{PassRecorder, TimingMode};
 use fogbook_core::views::SnapshotTolerance;
-use fogbook_core::{Chapter, ChapterContext, ChapterInfo, Figure, UpdateContext, ViewInfo};
+use fogbook_core::{Chapter, ChapterContext, ChapterInfo, Figure, Resource, Stage, StageIo, UpdateContext, ViewInfo};
 pub use params::SmokeParams;
 use params::{Axis, FieldDisplay};
 use passes::Pipelines;
@@ -222,6 +222,16 @@ impl Chapter for Smoke {
         Requirements { features: wgpu::Features::FLOAT32_FILTERABLE, limits: None }
     }
 
+    // ANCHOR: stage
+    fn stage_io(&self) -> StageIo {
+        StageIo {
+            stage: Stage::Transparent,
+            reads: &[Resource::Color, Resource::SceneDistance, Resource::SceneLight],
+            writes: &[Resource::Color, Resource::ViewRange],
+        }
+    }
+    // ANCHOR_END: stage
+
     fn params(&mut self) -> &mut dyn DynParameters {
         &mut self.params
     }
@@ -317,8 +327,8 @@ impl Chapter for Smoke {
         let [w, h] = ctx.frame.size;
         ctx.passes.compute("smoke: view", |pass| {
             pass.set_pipeline(&g.pipelines.view.pipeline);
-            pass.set_bind_group(0, &ctx.frame.scene_inputs, &[]);
-            pass.set_bind_group(1, &ctx.frame.view_out, &[]);
+            pass.set_bind_group(0, ctx.inputs, &[]);
+            pass.set_bind_group(1, ctx.output, &[]);
             pass.set_bind_group(2, &g.params_group, &[]);
             pass.set_bind_group(3, &textures, &[]);
             pass.dispatch_workgroups(w.div_ceil(8), h.div_ceil(8), 1);
@@ -376,8 +386,7 @@ impl Chapter for Smoke {
     }
 
     fn figures(&self) -> Vec<Figure> {
-        let fig =
-            |name, view, settings: &[&'static str]| Figure { name, view, settings: settings.to_vec(), camera: None };
+        let fig = |name, view, settings: &[&'static str]| Figure::new(name, view, settings, None);
         vec![
             fig("velocity-max-projection", "velocity", &["field_display=max-projection"]),
             fig("vorticity-side-slice", "vorticity", &["slice_axis=x"]),

@@ -111,7 +111,7 @@ impl Pipelines {
             ],
         });
         let make = |file: &str, entry: &str, slots: &[Slot], with_frame: bool| -> Result<Pass> {
-            let module = create_module(device, &shaders.load(&format!("07-smoke/{file}"))?);
+            let module = create_module(device, &shaders.load(&format!("07-smoke/{file}"))?)?;
             let textures = layout(device, entry, slots);
             let groups = if with_frame {
                 [
@@ -123,7 +123,7 @@ impl Pipelines {
             } else {
                 [None, None, Some(&params_layout), Some(&textures)]
             };
-            let pipeline = compute_pipeline(device, &module, entry, &groups);
+            let pipeline = compute_pipeline(device, &module, entry, &groups)?;
             Ok(Pass { pipeline, textures })
         };
         use Slot::*;

@@ -6,6 +6,7 @@ use crate::gpu::{GpuContext, Requirements};
 use crate::params::DynParameters;
 use crate::scene_settings::SceneSettings;
 use crate::shaders::ShaderStore;
+use crate::stage::StageIo;
 use crate::time::TimeControl;
 use crate::timing::PassRecorder;
 use crate::views::{SnapshotTolerance, ViewInfo};
@@ -22,12 +23,18 @@ pub struct ChapterInfo {
     pub summary: &'static str,
 }
 
-/// What a chapter's `render` may use.
+/// What a chapter's `light_scene` and `render` may use.
 pub struct ChapterContext<'a, 'r> {
     pub gpu: &'a GpuContext,
     pub frame: &'a FrameResources,
     pub passes: &'a mut PassRecorder<'r>,
-    /// Index into `Chapter::views()` of the view to write into the view target.
+    /// Group 0 for this stage: the frame uniform, the colour the previous stage left (the
+    /// scene's for the first), scene distance, shadow map.
+    pub inputs: &'a wgpu::BindGroup,
+    /// Group 1 for this stage: the colour (or debug-view) target it writes, and the range buffer.
+    pub output: &'a wgpu::BindGroup,
+    /// Index into `Chapter::views()` of the view to write: 0 (the chapter's final colour)
+    /// unless this chapter's debug view is the one shown.
     pub view: usize,
     pub time: &'a TimeControl,
     /// The shared scene's settings (sun, ambient sky, exposure) this frame.
@@ -51,11 +58,36 @@ pub struct Figure {
     pub settings: Vec<&'static str>,
     /// Camera override as `x,y,z,yaw,pitch[,fov]`.
     pub camera: Option<&'static str>,
+    /// Other chapters rendered in the same frame (a stack); `settings` may then name their
+    /// parameters as `chapter.name=value`.
+    pub with: Vec<&'static str>,
+}
+
+impl Figure {
+    pub fn new(
+        name: &'static str,
+        view: &'static str,
+        settings: &[&'static str],
+        camera: Option<&'static str>,
+    ) -> Self {
+        Self { name, view, settings: settings.to_vec(), camera, with: Vec::new() }
+    }
+
+    /// The same figure with `chapters` stacked in.
+    pub fn with(mut self, chapters: &[&'static str]) -> Self {
+        self.with = chapters.to_vec();
+        self
+    }
 }
 
 // ANCHOR: chapter
-pub trait Chapter: Send {
+// `WasmNotSend`: `Send` on the desktop; in a browser wgpu's handles are not `Send`, and need not be.
+pub trait Chapter: wgpu::WasmNotSend {
     fn info(&self) -> ChapterInfo;
+
+    /// Where the chapter's colour pass runs in the frame and which shared resources it reads
+    /// and writes (see `stage::RESOURCE_TABLE`).
+    fn stage_io(&self) -> StageIo;
 
     /// Device features and limits beyond wgpu's defaults.
     fn requirements(&self) -> Requirements {
@@ -80,6 +112,10 @@ pub trait Chapter: Send {
     /// everything before replacing anything: on error the chapter keeps working as before.
     fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> anyhow::Result<()>;
 
+    /// The frame was resized (called before the first frame at the new size). Chapters with
+    /// per-pixel resources of their own re-create them here.
+    fn resize(&mut self, _gpu: &GpuContext, _size: [u32; 2]) {}
+
     /// Advances the chapter's own simulation, if it has one.
     fn update(&mut self, _ctx: &mut UpdateContext) {}
 
@@ -95,7 +131,8 @@ pub trait Chapter: Send {
     /// lighting here (e.g. sun and sky light from an atmosphere) by writing the frame uniform.
     fn light_scene(&mut self, _ctx: &mut ChapterContext) {}
 
-    /// Writes the selected view into `ctx.frame.view` (the core has rendered the scene).
+    /// Runs in the chapter's stage: reads the colour so far through `ctx.inputs` and writes its
+    /// final colour, or the selected debug view, through `ctx.output`.
     fn render(&mut self, ctx: &mut ChapterContext);
 
     /// Frames to advance before a figure or snapshot is captured (a simulation needs time to

@@ -12,15 +12,15 @@ const SHADER: &str = "core/display.wgsl";
 /// Mirrors `struct Display` in `shaders/core/display.wgsl`.
 #[repr(C)]
 #[derive(Clone, Copy, Pod, Zeroable)]
-struct DisplayUniform {
-    range_min: f32,
-    range_max: f32,
-    exposure_ev: f32,
-    mode: u32,
-    log_scale: u32,
-    legend: u32,
-    auto_range: u32,
-    dither: u32,
+pub struct DisplayUniform {
+    pub range_min: f32,
+    pub range_max: f32,
+    pub exposure_ev: f32,
+    pub mode: u32,
+    pub log_scale: u32,
+    pub legend: u32,
+    pub auto_range: u32,
+    pub dither: u32,
 }
 
 /// How the current view is shown.
@@ -94,13 +94,13 @@ impl DisplayPass {
         layout: &wgpu::BindGroupLayout,
         format: wgpu::TextureFormat,
     ) -> anyhow::Result<wgpu::RenderPipeline> {
-        let module = create_module(device, &shaders.load(SHADER)?);
+        let module = create_module(device, &shaders.load(SHADER)?)?;
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("display"),
             bind_group_layouts: &[Some(layout)],
             immediate_size: 0,
         });
-        Ok(device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        let desc = wgpu::RenderPipelineDescriptor {
             label: Some("display"),
             layout: Some(&pipeline_layout),
             vertex: wgpu::VertexState {
@@ -120,7 +120,8 @@ impl DisplayPass {
             }),
             multiview_mask: None,
             cache: None,
-        }))
+        };
+        crate::shaders::checked(device, "display", || device.create_render_pipeline(&desc))
     }
 
     pub fn reload(&mut self, gpu: &GpuContext, shaders: &ShaderStore) -> anyhow::Result<()> {

@@ -1,6 +1,7 @@
 //! Per-frame GPU resources owned by the core: the frame uniform, the scene's render targets,
-//! the sun's shadow map, the view target, and the two bind groups every chapter reads
-//! (group 0: scene inputs) and writes (group 1: debug-view output).
+//! the sun's shadow map, the colour chain's two targets (the view target the display shows, and
+//! a second one stacks ping-pong through), and the bind groups every chapter reads (group 0:
+//! scene inputs) and writes (group 1: colour or debug-view output).
 
 use crate::camera::CameraPose;
 use crate::gpu::GpuContext;
@@ -29,10 +30,22 @@ pub struct FrameUniform {
     pub sun_color: [f32; 4],
     pub ambient: [f32; 4],
     pub viewport: [f32; 4],
-    pub misc: [f32; 4],
+    pub time_s: f32,
+    pub frame_index: u32,
+    pub sky_distance_m: f32,
+    pub exposure_ev: f32,
     pub cam_forward: [f32; 4],
     pub cam_right: [f32; 4],
     pub cam_up: [f32; 4],
+    /// Last frame's `view_proj` (this frame's where history is invalid).
+    pub prev_view_proj: [[f32; 4]; 4],
+    /// This frame's sub-pixel offset in pixels, Halton (2, 3) − ½, for stages that jitter their
+    /// own samples; the scene's projection is never jittered.
+    pub jitter_px: [f32; 2],
+    /// 1 when last frame's results may be reprojected into this one, else 0.
+    pub history_valid: u32,
+    /// Counts history invalidations (resize, reload, camera cut, parameter change).
+    pub history_epoch: u32,
 }
 
 impl FrameUniform {
@@ -56,10 +69,17 @@ impl FrameUniform {
             sun_color: [scene.sun_color[0], scene.sun_color[1], scene.sun_color[2], 0.0],
             ambient: [scene.ambient[0], scene.ambient[1], scene.ambient[2], 0.0],
             viewport: [w, h, 1.0 / w, 1.0 / h],
-            misc: [time_s as f32, frame as f32, scene.sky_distance_m, scene.exposure_ev],
+            time_s: time_s as f32,
+            frame_index: frame as u32,
+            sky_distance_m: scene.sky_distance_m,
+            exposure_ev: scene.exposure_ev,
             cam_forward: v4(forward),
             cam_right: v4(right * tan_half * aspect),
             cam_up: v4(up * tan_half),
+            prev_view_proj: view_proj.to_cols_array_2d(),
+            jitter_px: [0.0; 2],
+            history_valid: 0,
+            history_epoch: 0,
         }
     }
 }
@@ -218,14 +238,35 @@ pub struct FrameResources {
     pub hdr: Target,
     pub distance: Target,
     pub depth: Target,
+    /// What the display shows: the last colour stage's output (or its debug view).
     pub view: Target,
+    /// The colour chain's second target: stages of a stack alternate between the two.
+    pub view_b: Target,
     pub shadow_map: Target,
     pub shadow_sampler: wgpu::Sampler,
     /// [min, max] of an auto-ranged view as order-preserving u32s (shaders/common/range.wgsl).
     pub view_range: wgpu::Buffer,
+    /// Group 0 reading the scene's colour (what the first colour stage reads).
     pub scene_inputs: wgpu::BindGroup,
+    /// Group 1 writing `view`.
     pub view_out: wgpu::BindGroup,
+    /// The rest of the colour chain: group 0 reading `view` / `view_b`, group 1 writing `view_b`.
+    chain: ChainGroups,
 }
+
+struct ChainGroups {
+    inputs_from: [wgpu::BindGroup; 2],
+    view_b_out: wgpu::BindGroup,
+}
+
+// ANCHOR: color_chain
+/// Which colour target a colour stage writes: 0 (`view`) or 1 (`view_b`). Counted back from the
+/// last stage, which always writes `view`, so the display and captures never need to know how
+/// many stages ran; each stage reads what the one before it wrote (the first reads the scene).
+pub fn chain_target(stage: usize, stages: usize) -> usize {
+    (stages - 1 - stage) % 2
+}
+// ANCHOR_END: color_chain
 
 /// Checks a render size against our cap and the device's.
 pub fn check_size(gpu: &GpuContext, size: [u32; 2]) -> Result<(), String> {
@@ -246,7 +287,8 @@ impl FrameResources {
         let uniform = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("frame uniform"),
             size: std::mem::size_of::<FrameUniform>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            // COPY_SRC: the sky copies the scene light into it; tests read it back.
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
         let shadow_map = Target::new(
@@ -269,16 +311,15 @@ impl FrameResources {
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
-        let (hdr, distance, depth, view) = Self::targets(device, size);
-        let (scene_inputs, view_out) = Self::bind_groups(
+        let (hdr, distance, depth, view, view_b) = Self::targets(device, size);
+        let (scene_inputs, view_out, chain) = Self::bind_groups(
             device,
             &layouts,
             &uniform,
-            &hdr,
+            [&hdr, &view, &view_b],
             &distance,
             &shadow_map,
             &shadow_sampler,
-            &view,
             &view_range,
         );
         Self {
@@ -289,28 +330,41 @@ impl FrameResources {
             distance,
             depth,
             view,
+            view_b,
             shadow_map,
             shadow_sampler,
             view_range,
             scene_inputs,
             view_out,
+            chain,
         }
     }
 
-    fn targets(device: &wgpu::Device, size: [u32; 2]) -> (Target, Target, Target, Target) {
+    /// The (inputs, output) bind groups of colour stage `stage` of `stages` (see
+    /// [`chain_target`]).
+    pub fn chain_groups(&self, stage: usize, stages: usize) -> (&wgpu::BindGroup, &wgpu::BindGroup) {
+        let output = match chain_target(stage, stages) {
+            0 => &self.view_out,
+            _ => &self.chain.view_b_out,
+        };
+        let input = match stage {
+            0 => &self.scene_inputs,
+            _ => &self.chain.inputs_from[chain_target(stage - 1, stages)],
+        };
+        (input, output)
+    }
+
+    fn targets(device: &wgpu::Device, size: [u32; 2]) -> (Target, Target, Target, Target, Target) {
         use wgpu::TextureUsages as U;
         let attach = U::RENDER_ATTACHMENT | U::TEXTURE_BINDING | U::COPY_SRC;
+        let chain = U::STORAGE_BINDING | U::TEXTURE_BINDING | U::COPY_SRC;
         (
             Target::new(device, "scene hdr", size, HDR_FORMAT, attach),
             Target::new(device, "scene distance", size, DISTANCE_FORMAT, attach),
-            Target::new(device, "scene depth", size, DEPTH_FORMAT, U::RENDER_ATTACHMENT),
-            Target::new(
-                device,
-                "view target",
-                size,
-                VIEW_FORMAT,
-                U::STORAGE_BINDING | U::TEXTURE_BINDING | U::COPY_SRC,
-            ),
+            // Sampleable, for later stages that want the hardware depth (e.g. reprojection).
+            Target::new(device, "scene depth", size, DEPTH_FORMAT, U::RENDER_ATTACHMENT | U::TEXTURE_BINDING),
+            Target::new(device, "view target", size, VIEW_FORMAT, chain),
+            Target::new(device, "colour chain b", size, VIEW_FORMAT, chain),
         )
     }
 
@@ -319,33 +373,41 @@ impl FrameResources {
         device: &wgpu::Device,
         layouts: &FrameLayouts,
         uniform: &wgpu::Buffer,
-        hdr: &Target,
+        colours: [&Target; 3],
         distance: &Target,
         shadow: &Target,
         sampler: &wgpu::Sampler,
-        view: &Target,
         view_range: &wgpu::Buffer,
-    ) -> (wgpu::BindGroup, wgpu::BindGroup) {
-        let inputs = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("scene inputs"),
-            layout: &layouts.scene_inputs,
-            entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(&hdr.view) },
-                wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::TextureView(&distance.view) },
-                wgpu::BindGroupEntry { binding: 3, resource: wgpu::BindingResource::TextureView(&shadow.view) },
-                wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::Sampler(sampler) },
-            ],
-        });
-        let out = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("view out"),
-            layout: &layouts.view_out,
-            entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&view.view) },
-                wgpu::BindGroupEntry { binding: 1, resource: view_range.as_entire_binding() },
-            ],
-        });
-        (inputs, out)
+    ) -> (wgpu::BindGroup, wgpu::BindGroup, ChainGroups) {
+        let inputs = |label: &str, colour: &Target| {
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some(label),
+                layout: &layouts.scene_inputs,
+                entries: &[
+                    wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(&colour.view) },
+                    wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::TextureView(&distance.view) },
+                    wgpu::BindGroupEntry { binding: 3, resource: wgpu::BindingResource::TextureView(&shadow.view) },
+                    wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::Sampler(sampler) },
+                ],
+            })
+        };
+        let out = |label: &str, target: &Target| {
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some(label),
+                layout: &layouts.view_out,
+                entries: &[
+                    wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&target.view) },
+                    wgpu::BindGroupEntry { binding: 1, resource: view_range.as_entire_binding() },
+                ],
+            })
+        };
+        let [hdr, view, view_b] = colours;
+        let chain = ChainGroups {
+            inputs_from: [inputs("inputs from view", view), inputs("inputs from colour chain b", view_b)],
+            view_b_out: out("colour chain b out", view_b),
+        };
+        (inputs("scene inputs", hdr), out("view out", view), chain)
     }
 
     pub fn resize(&mut self, gpu: &GpuContext, size: [u32; 2]) {
@@ -353,16 +415,15 @@ impl FrameResources {
             return;
         }
         let device = &gpu.device;
-        (self.hdr, self.distance, self.depth, self.view) = Self::targets(device, size);
-        (self.scene_inputs, self.view_out) = Self::bind_groups(
+        (self.hdr, self.distance, self.depth, self.view, self.view_b) = Self::targets(device, size);
+        (self.scene_inputs, self.view_out, self.chain) = Self::bind_groups(
             device,
             &self.layouts,
             &self.uniform,
-            &self.hdr,
+            [&self.hdr, &self.view, &self.view_b],
             &self.distance,
             &self.shadow_map,
             &self.shadow_sampler,
-            &self.view,
             &self.view_range,
         );
         self.size = size;
@@ -372,6 +433,13 @@ impl FrameResources {
         gpu.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(uniform));
     }
 
+    /// The frame uniform as the GPU holds it after the last frame (with what stages wrote into
+    /// it, e.g. the sky's scene light): for tests.
+    pub fn read_uniform(&self, gpu: &GpuContext) -> anyhow::Result<FrameUniform> {
+        let bytes = crate::capture::read_buffer(gpu, &self.uniform)?;
+        Ok(bytemuck::pod_read_unaligned(&bytes[..std::mem::size_of::<FrameUniform>()]))
+    }
+
     /// Empties the auto range (min slot all ones, max slot zero) before the chapter runs.
     pub fn reset_view_range(&self, gpu: &GpuContext) {
         gpu.queue.write_buffer(&self.view_range, 0, bytemuck::cast_slice(&[u32::MAX, 0u32]));
@@ -379,7 +447,10 @@ impl FrameResources {
 
     /// GPU memory held by these resources (bytes).
     pub fn bytes(&self) -> u64 {
-        [&self.hdr, &self.distance, &self.depth, &self.view, &self.shadow_map].iter().map(|t| t.bytes()).sum::<u64>()
+        [&self.hdr, &self.distance, &self.depth, &self.view, &self.view_b, &self.shadow_map]
+            .iter()
+            .map(|t| t.bytes())
+            .sum::<u64>()
             + self.uniform.size()
     }
 }

@@ -9,6 +9,7 @@ use crate::gpu::{GpuContext, Requirements};
 use crate::renderer::{FrameRequest, Renderer};
 use crate::scene_settings::SceneSettings;
 use crate::shaders::ShaderStore;
+use crate::stack::{Stack, StackView};
 use crate::time::TimeControl;
 use crate::timing::PassTimes;
 use anyhow::{Result, anyhow};
@@ -63,28 +64,33 @@ impl Headless {
         Ok(())
     }
 
-    /// Creates the chapter's GPU resources against this renderer.
+    /// Creates one chapter's GPU resources against this renderer.
     pub fn prepare(&self, chapter: &mut dyn Chapter) -> Result<()> {
         chapter.create_gpu(&self.gpu, &self.renderer.frame.layouts, &self.shaders)
+    }
+
+    /// Creates every chapter's GPU resources against this renderer.
+    pub fn prepare_stack(&self, stack: &mut Stack) -> Result<()> {
+        stack.chapters_mut().iter_mut().try_for_each(|c| self.prepare(c.as_mut()))
     }
 
     /// Advances `frames` fixed steps from `time` (rendering each, as the viewer would) and
     /// returns the timings of the last frame.
     pub fn run(
         &mut self,
-        chapter: &mut dyn Chapter,
+        stack: &mut Stack,
         camera: &CameraPose,
         scene: &SceneSettings,
         time: &mut TimeControl,
-        view: usize,
+        view: StackView,
         frames: u32,
     ) -> Option<PassTimes> {
         let out_view = self.output.create_view(&Default::default());
         let mut times = None;
         for _ in 0..frames.max(1) {
             let dt = time.tick(0.0);
-            let req = FrameRequest { camera, scene, time, dt, view, legend: true };
-            times = self.renderer.render(&self.gpu, chapter, &req, &out_view);
+            let req = FrameRequest { camera, scene, time, dt, view, legend: true, camera_cut: false };
+            times = self.renderer.render(&self.gpu, stack, &req, &out_view);
         }
         times
     }

@@ -2,7 +2,8 @@
 //!
 //! Every chapter is a crate implementing [`chapter::Chapter`] on top of this: a GPU context that
 //! renders into a window or offscreen ([`gpu`], [`headless`]), the shared test scene with a
-//! shadowed sun ([`scene`]), the frame's targets and bind groups ([`frame`]), camera and time
+//! shadowed sun ([`scene`]), the frame's targets and bind groups ([`frame`]), the frame's stages
+//! and stacks of chapters ([`stage`], [`stack`]), history and jitter ([`history`]), camera and time
 //! control ([`camera`], [`time`]), described parameters with UI, CLI and presets ([`params`],
 //! [`preset`]), debug views with false colour ([`views`], [`display`]), per-pass timing
 //! ([`timing`]), captures ([`capture`]) and WGSL composition with hot reload ([`shaders`],
@@ -16,6 +17,8 @@ pub mod display;
 pub mod frame;
 pub mod gpu;
 pub mod headless;
+pub mod history;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod hot_reload;
 pub mod params;
 pub mod plot;
@@ -24,6 +27,8 @@ pub mod renderer;
 pub mod scene;
 pub mod scene_settings;
 pub mod shaders;
+pub mod stack;
+pub mod stage;
 pub mod time;
 pub mod timing;
 pub mod ui;
@@ -31,4 +36,6 @@ pub mod views;
 
 pub use chapter::{Chapter, ChapterContext, ChapterInfo, Figure, UpdateContext};
 pub use params::{ChoiceParam, DynParameters, ParamInfo, ParamVisitor, Parameters};
+pub use stack::{Stack, StackView};
+pub use stage::{Resource, Stage, StageIo};
 pub use views::{ViewInfo, ViewKind};

@@ -1,5 +1,6 @@
-//! One frame, the same in the window and headless:
-//! frame uniform → shadow map → scene → chapter (writes the selected view) → display.
+//! One frame, the same in the window and headless, in the order of `stage::Stage`:
+//! frame uniform → prepare (every chapter's update and light_scene) → shadow map and scene →
+//! each chapter's colour stage, chained → display.
 
 use crate::auto_range::RangeReadback;
 use crate::camera::CameraPose;
@@ -7,9 +8,12 @@ use crate::chapter::{Chapter, ChapterContext, UpdateContext};
 use crate::display::{DisplayPass, DisplaySettings};
 use crate::frame::{FrameResources, FrameUniform};
 use crate::gpu::GpuContext;
+use crate::history::{FrameHistory, HistoryKey, Invalidation, jitter};
+use crate::params::DynParameters;
 use crate::scene::TestScene;
 use crate::scene_settings::SceneSettings;
 use crate::shaders::ShaderStore;
+use crate::stack::{Stack, StackView};
 use crate::time::TimeControl;
 use crate::timing::{GpuTimer, PassRecorder, PassTimes, TimingMode};
 use crate::views::ViewKind;
@@ -21,8 +25,10 @@ pub struct FrameRequest<'a> {
     pub time: &'a TimeControl,
     /// Simulation step to apply before rendering (`None`: time stands still).
     pub dt: Option<f32>,
-    pub view: usize,
+    pub view: StackView,
     pub legend: bool,
+    /// The camera jumped (a preset was loaded, the camera reset): history is invalid.
+    pub camera_cut: bool,
 }
 
 pub struct Renderer {
@@ -35,6 +41,8 @@ pub struct Renderer {
     pub auto_range: RangeReadback,
     /// Dither colour views for 8-bit output (see `DisplaySettings::dither`).
     pub dither: bool,
+    /// Last frame's matrices and what invalidates history.
+    pub history: FrameHistory,
 }
 
 impl Renderer {
@@ -48,7 +56,16 @@ impl Renderer {
         let scene = TestScene::new(gpu, &frame, shaders)?;
         let display = DisplayPass::new(gpu, &frame, shaders, output_format)?;
         let auto_range = RangeReadback::new(gpu);
-        Ok(Self { frame, scene, display, timer: GpuTimer::new(gpu), timing: TimingMode::Off, auto_range, dither: true })
+        Ok(Self {
+            frame,
+            scene,
+            display,
+            timer: GpuTimer::new(gpu),
+            timing: TimingMode::Off,
+            auto_range,
+            dither: true,
+            history: FrameHistory::default(),
+        })
     }
 
     pub fn resize(&mut self, gpu: &GpuContext, size: [u32; 2]) {
@@ -61,16 +78,19 @@ impl Renderer {
     }
 
     // ANCHOR: reload
-    /// Rebuilds the core's pipelines and the chapter's. Nothing changes where a build fails.
-    pub fn reload_shaders(
-        &mut self,
-        gpu: &GpuContext,
-        shaders: &ShaderStore,
-        chapter: &mut dyn Chapter,
-    ) -> anyhow::Result<()> {
+    /// Rebuilds the core's pipelines and every chapter's. Nothing changes where a build fails;
+    /// every chapter is tried, and the first error is returned.
+    pub fn reload_shaders(&mut self, gpu: &GpuContext, shaders: &ShaderStore, stack: &mut Stack) -> anyhow::Result<()> {
+        self.history.note_reload();
         self.scene.reload(gpu, shaders)?;
         self.display.reload(gpu, shaders)?;
-        chapter.create_gpu(gpu, &self.frame.layouts, shaders)
+        let mut first_error = None;
+        for chapter in stack.chapters_mut() {
+            if let Err(e) = chapter.create_gpu(gpu, &self.frame.layouts, shaders) {
+                first_error.get_or_insert(e.context(format!("chapter {}", chapter.info().id)));
+            }
+        }
+        first_error.map_or(Ok(()), Err)
     }
     // ANCHOR_END: reload
 
@@ -91,42 +111,86 @@ impl Renderer {
     }
     // ANCHOR_END: display_settings
 
+    /// The frame uniform for this request, with the history data of this frame.
+    fn frame_uniform(&mut self, stack: &mut Stack, req: &FrameRequest) -> FrameUniform {
+        let mut uniform = FrameUniform::new(req.camera, req.scene, self.frame.size, req.time.time, req.time.frame);
+        let mut settings = stack.settings_key();
+        settings.push_str(&req.scene.to_ron());
+        let key = HistoryKey { size: self.frame.size, settings };
+        let view_proj = glam::Mat4::from_cols_array_2d(&uniform.view_proj);
+        let history = self.history.advance(key, req.camera, req.camera_cut, view_proj);
+        uniform.prev_view_proj = history.prev_view_proj.to_cols_array_2d();
+        uniform.jitter_px = jitter(req.time.frame);
+        uniform.history_valid = u32::from(history.valid);
+        uniform.history_epoch = history.epoch;
+        uniform
+    }
+
     // ANCHOR: render
     /// Records and submits one frame into `output`. Returns per-pass times when the timing mode
     /// gives them at once (CPU split); timestamp times arrive through `self.timer`.
     pub fn render(
         &mut self,
         gpu: &GpuContext,
-        chapter: &mut dyn Chapter,
+        stack: &mut Stack,
         req: &FrameRequest,
         output: &wgpu::TextureView,
     ) -> Option<PassTimes> {
-        let uniform = FrameUniform::new(req.camera, req.scene, self.frame.size, req.time.time, req.time.frame);
+        let uniform = self.frame_uniform(stack, req);
         self.frame.write_uniform(gpu, &uniform);
         self.frame.reset_view_range(gpu);
-        let display =
-            DisplaySettings { dither: self.dither, ..Self::display_settings(chapter, req.view, req.scene, req.legend) };
-        let mut passes = PassRecorder::new(gpu, self.timer.as_mut(), self.timing);
-        if let Some(dt) = req.dt {
-            chapter.update(&mut UpdateContext { gpu, passes: &mut passes, dt });
+        if self.history.last_invalidation() == Some(Invalidation::Resize) && uniform.history_valid == 0 {
+            for chapter in stack.chapters_mut() {
+                chapter.resize(gpu, self.frame.size);
+            }
         }
-        chapter.light_scene(&mut ChapterContext {
-            gpu,
-            frame: &self.frame,
-            passes: &mut passes,
-            view: req.view,
-            time: req.time,
-            scene: req.scene,
-        });
+        let shown = req.view;
+        let display = DisplaySettings {
+            dither: self.dither,
+            ..Self::display_settings(stack.chapter_mut(shown.chapter), shown.view, req.scene, req.legend)
+        };
+        let view_of = |i: usize| if i == shown.chapter { shown.view } else { 0 };
+        let mut passes = PassRecorder::new(gpu, self.timer.as_mut(), self.timing);
+
+        // Prepare: simulations, lookup tables, the scene's light.
+        if let Some(dt) = req.dt {
+            for chapter in stack.chapters_mut() {
+                chapter.update(&mut UpdateContext { gpu, passes: &mut passes, dt });
+            }
+        }
+        for (i, chapter) in stack.chapters_mut().iter_mut().enumerate() {
+            chapter.light_scene(&mut ChapterContext {
+                gpu,
+                frame: &self.frame,
+                passes: &mut passes,
+                inputs: &self.frame.scene_inputs,
+                output: &self.frame.view_out,
+                view: view_of(i),
+                time: req.time,
+                scene: req.scene,
+            });
+        }
+
+        // Scene.
         self.scene.record(&mut passes, &self.frame);
-        chapter.render(&mut ChapterContext {
-            gpu,
-            frame: &self.frame,
-            passes: &mut passes,
-            view: req.view,
-            time: req.time,
-            scene: req.scene,
-        });
+
+        // The colour stages, chained, up to the chapter whose view is shown.
+        let stages = shown.chapter + 1;
+        for (i, chapter) in stack.chapters_mut()[..stages].iter_mut().enumerate() {
+            let (inputs, output) = self.frame.chain_groups(i, stages);
+            chapter.render(&mut ChapterContext {
+                gpu,
+                frame: &self.frame,
+                passes: &mut passes,
+                inputs,
+                output,
+                view: view_of(i),
+                time: req.time,
+                scene: req.scene,
+            });
+        }
+
+        // Display.
         self.display.record(gpu, &mut passes, &display, output);
         let times = passes.submit();
         if matches!(display.kind, ViewKind::Scalar { auto: true, .. }) {

@@ -198,7 +198,7 @@ impl TestScene {
         frame_only_layout: &wgpu::BindGroupLayout,
         lit_layout: &wgpu::BindGroupLayout,
     ) -> anyhow::Result<(wgpu::RenderPipeline, wgpu::RenderPipeline, wgpu::RenderPipeline)> {
-        let module = create_module(device, &shaders.load(SHADER)?);
+        let module = create_module(device, &shaders.load(SHADER)?)?;
         let layout = |bgl: &wgpu::BindGroupLayout| {
             device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: None,
@@ -226,7 +226,10 @@ impl TestScene {
             Some(wgpu::ColorTargetState { format: HDR_FORMAT, blend: None, write_mask: wgpu::ColorWrites::ALL }),
             Some(wgpu::ColorTargetState { format: DISTANCE_FORMAT, blend: None, write_mask: wgpu::ColorWrites::ALL }),
         ];
-        let shadow = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        let make = |desc: &wgpu::RenderPipelineDescriptor| {
+            crate::shaders::checked(device, desc.label.unwrap_or("scene"), || device.create_render_pipeline(desc))
+        };
+        let shadow = make(&wgpu::RenderPipelineDescriptor {
             label: Some("shadow map"),
             layout: Some(&shadow_layout),
             vertex: wgpu::VertexState {
@@ -241,8 +244,8 @@ impl TestScene {
             fragment: None,
             multiview_mask: None,
             cache: None,
-        });
-        let scene = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        })?;
+        let scene = make(&wgpu::RenderPipelineDescriptor {
             label: Some("test scene"),
             layout: Some(&lit_pipeline_layout),
             vertex: wgpu::VertexState {
@@ -262,8 +265,8 @@ impl TestScene {
             }),
             multiview_mask: None,
             cache: None,
-        });
-        let sky = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        })?;
+        let sky = make(&wgpu::RenderPipelineDescriptor {
             label: Some("sky"),
             layout: Some(&lit_pipeline_layout),
             vertex: wgpu::VertexState {
@@ -283,7 +286,7 @@ impl TestScene {
             }),
             multiview_mask: None,
             cache: None,
-        });
+        })?;
         Ok((shadow, scene, sky))
     }
 

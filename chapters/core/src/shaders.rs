@@ -159,6 +159,26 @@ impl ShaderStore {
     // ANCHOR_END: inline
 }
 
+// ANCHOR: checked
+/// Runs `make` (which creates modules or pipelines) inside a validation error scope. A shader
+/// that naga accepts can still break its pipeline (a binding that does not match the bind-group
+/// layout, an entry point that is not there); wgpu reports that to the device's uncaptured-error
+/// handler, which panics. Caught here, it becomes an error the viewer shows while the last good
+/// pipeline keeps running.
+pub fn checked<T>(device: &wgpu::Device, what: &str, make: impl FnOnce() -> T) -> anyhow::Result<T> {
+    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let value = make();
+    // In a browser the scope resolves only through the event loop: errors go to the console.
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some(error) = pollster::block_on(scope.pop()) {
+        anyhow::bail!("{what}: {error}");
+    }
+    #[cfg(target_arch = "wasm32")]
+    let _ = (scope, what);
+    Ok(value)
+}
+// ANCHOR_END: checked
+
 /// A compute pipeline for `entry` in `module`, with bind groups `groups` (index = group number;
 /// `None` for a group the shader does not use).
 pub fn compute_pipeline(
@@ -166,26 +186,30 @@ pub fn compute_pipeline(
     module: &wgpu::ShaderModule,
     entry: &str,
     groups: &[Option<&wgpu::BindGroupLayout>],
-) -> wgpu::ComputePipeline {
-    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: Some(entry),
-        bind_group_layouts: groups,
-        immediate_size: 0,
-    });
-    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-        label: Some(entry),
-        layout: Some(&layout),
-        module,
-        entry_point: Some(entry),
-        compilation_options: Default::default(),
-        cache: None,
+) -> anyhow::Result<wgpu::ComputePipeline> {
+    checked(device, &format!("pipeline {entry}"), || {
+        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some(entry),
+            bind_group_layouts: groups,
+            immediate_size: 0,
+        });
+        device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(entry),
+            layout: Some(&layout),
+            module,
+            entry_point: Some(entry),
+            compilation_options: Default::default(),
+            cache: None,
+        })
     })
 }
 
 /// Creates a wgpu shader module from a validated composition.
-pub fn create_module(device: &wgpu::Device, shader: &ComposedShader) -> wgpu::ShaderModule {
-    device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some(&shader.entry),
-        source: wgpu::ShaderSource::Wgsl(shader.source.as_str().into()),
+pub fn create_module(device: &wgpu::Device, shader: &ComposedShader) -> anyhow::Result<wgpu::ShaderModule> {
+    checked(device, &shader.entry, || {
+        device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(&shader.entry),
+            source: wgpu::ShaderSource::Wgsl(shader.source.as_str().into()),
+        })
     })
 }

@@ -1,0 +1,305 @@
+//! The frame's stages: a fixed order, physically from far to near, into which every chapter
+//! registers its passes, and the table of shared resources they read and write.
+//!
+//! A frame runs the stages in the order of [`Stage::ALL`], whatever chapters are active:
+//!
+//! ```text
+//! prepare → scene → sky → clouds → distance fog → height fog → froxel fog → transparent → display
+//! ```
+//!
+//! Every chapter's `update` and `light_scene` run in `Prepare` (simulations, lookup tables, the
+//! scene's light); its colour pass (`render`) runs in the one stage it names in
+//! [`StageIo::stage`]. Colour stages read the colour the previous stage wrote (the scene's, for the
+//! first) and write the next: a chain of compute passes, no blending and no copies (see
+//! `frame::ColorChain`). Two chapters in the same stage run in book order.
+
+use std::fmt::Write;
+
+// ANCHOR: stages
+/// Where a pass runs in the frame. The order of the variants is the order of the frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Stage {
+    /// Lookup tables, simulations, froxel media / lighting / integration, the scene's light.
+    Prepare,
+    /// The core: the sun's shadow map and the opaque test scene (HDR colour, depth, distance).
+    Scene,
+    /// The sky behind the scene and aerial perspective over it.
+    Sky,
+    /// Volumetric clouds inside the sky, behind the scene.
+    Clouds,
+    /// Fog as a function of distance alone.
+    DistanceFog,
+    /// Analytic height fog (beyond the froxel range when froxel fog is on).
+    HeightFog,
+    /// Froxel volumetric fog applied over everything opaque.
+    FroxelFog,
+    /// Smoke and fog cards, which sample the fog at their own depth.
+    Transparent,
+    /// The core: tonemap or false colour, legend, dither.
+    Display,
+}
+// ANCHOR_END: stages
+
+impl Stage {
+    pub const ALL: [Stage; 9] = [
+        Stage::Prepare,
+        Stage::Scene,
+        Stage::Sky,
+        Stage::Clouds,
+        Stage::DistanceFog,
+        Stage::HeightFog,
+        Stage::FroxelFog,
+        Stage::Transparent,
+        Stage::Display,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Prepare => "prepare",
+            Stage::Scene => "scene",
+            Stage::Sky => "sky",
+            Stage::Clouds => "clouds",
+            Stage::DistanceFog => "distance fog",
+            Stage::HeightFog => "height fog",
+            Stage::FroxelFog => "froxel fog",
+            Stage::Transparent => "transparent",
+            Stage::Display => "display",
+        }
+    }
+
+    /// Stages that a chapter's colour pass may name (the others belong to the core).
+    pub fn is_colour_stage(self) -> bool {
+        !matches!(self, Stage::Prepare | Stage::Scene | Stage::Display)
+    }
+}
+
+// ANCHOR: resources
+/// The shared resources of a frame: who makes each, what it holds, and what a stack without its
+/// maker gets instead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Resource {
+    /// The frame uniform: camera, matrices, viewport, time, frame index (group 0, binding 0).
+    Frame,
+    /// sun_dir, sun_color, ambient in the frame uniform: the light the scene is lit with.
+    SceneLight,
+    /// Linear HDR radiance: the scene's, then each colour stage's output (group 0, binding 1 in,
+    /// group 1, binding 0 out).
+    Color,
+    /// True camera-to-surface distance (m), r32float (group 0, binding 2).
+    SceneDistance,
+    /// The sun's shadow map and its matrix (group 0, bindings 3–4; `frame.sun_view_proj`).
+    ShadowMap,
+    /// The previous frame's view-projection, this frame's sub-pixel jitter (Halton 2,3) and
+    /// whether history is valid (frame uniform).
+    History,
+    /// Auto-range buffer of scalar debug views (group 1, binding 1).
+    ViewRange,
+}
+// ANCHOR_END: resources
+
+/// One row of the shared-resource table (chapter 0 prints it).
+pub struct ResourceRow {
+    pub resource: Resource,
+    pub name: &'static str,
+    pub made_by: &'static str,
+    pub holds: &'static str,
+    pub without_maker: &'static str,
+}
+
+// ANCHOR: resource_table
+pub const RESOURCE_TABLE: &[ResourceRow] = &[
+    ResourceRow {
+        resource: Resource::Frame,
+        name: "frame",
+        made_by: "core, before prepare",
+        holds: "camera, view-projection, viewport, time, frame index, sky distance, exposure",
+        without_maker: "always present",
+    },
+    ResourceRow {
+        resource: Resource::SceneLight,
+        name: "scene light",
+        made_by: "core (scene settings); overwritten in prepare by the sky (chapter 3)",
+        holds: "sun direction and radiance, ambient sky radiance",
+        without_maker: "the scene settings' constant sun and ambient",
+    },
+    ResourceRow {
+        resource: Resource::Color,
+        name: "colour",
+        made_by: "core (scene), then every colour stage in order",
+        holds: "linear HDR radiance, rgba16float from the scene, rgba32float after",
+        without_maker: "the scene's colour",
+    },
+    ResourceRow {
+        resource: Resource::SceneDistance,
+        name: "scene distance",
+        made_by: "core (scene)",
+        holds: "true camera-to-surface distance (m); the sky distance where nothing was hit",
+        without_maker: "always present",
+    },
+    ResourceRow {
+        resource: Resource::ShadowMap,
+        name: "shadow map",
+        made_by: "core (scene)",
+        holds: "the sun's depth map, 2048², and its orthographic matrix",
+        without_maker: "always present",
+    },
+    ResourceRow {
+        resource: Resource::History,
+        name: "history",
+        made_by: "core, before prepare",
+        holds: "previous view-projection, Halton (2,3) jitter in pixels, history-valid flag and epoch",
+        without_maker: "always present; invalid on the first frame and after a cut",
+    },
+    ResourceRow {
+        resource: Resource::ViewRange,
+        name: "view range",
+        made_by: "the stage showing an auto-ranged debug view",
+        holds: "min / max of the shown field (order-preserving u32)",
+        without_maker: "reset to empty every frame",
+    },
+];
+// ANCHOR_END: resource_table
+
+/// What a chapter registers: the stage of its colour pass and the shared resources it reads
+/// and writes (beyond the frame uniform, which every pass reads).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StageIo {
+    pub stage: Stage,
+    pub reads: &'static [Resource],
+    pub writes: &'static [Resource],
+}
+
+/// One pass of a frame plan: a stage and who runs it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlannedPass {
+    pub stage: Stage,
+    /// A chapter id, or "core".
+    pub by: &'static str,
+}
+
+/// The order in which a frame runs the given chapters' passes: every chapter's prepare work,
+/// the core's scene, the colour stages in stage order (book order within a stage), display.
+/// `chapters` holds (id, book number, registration).
+pub fn frame_plan(chapters: &[(&'static str, u32, StageIo)]) -> Vec<PlannedPass> {
+    let mut sorted: Vec<_> = chapters.to_vec();
+    sorted.sort_by_key(|&(_, number, io)| (io.stage, number));
+    let mut plan: Vec<PlannedPass> = sorted.iter().map(|&(by, ..)| PlannedPass { stage: Stage::Prepare, by }).collect();
+    plan.push(PlannedPass { stage: Stage::Scene, by: "core" });
+    plan.extend(sorted.iter().map(|&(by, _, io)| PlannedPass { stage: io.stage, by }));
+    plan.push(PlannedPass { stage: Stage::Display, by: "core" });
+    plan
+}
+
+/// The stage diagram for chapter 0 (SVG): the stages left to right, each chapter under the stage
+/// it registers in, and the shared resources beneath.
+pub fn stage_diagram_svg(chapters: &[(&'static str, u32, StageIo)]) -> String {
+    let box_w = 104.0;
+    let gap = 14.0;
+    let left = 20.0;
+    let width = left * 2.0 + Stage::ALL.len() as f64 * (box_w + gap) - gap;
+    let height = 300.0;
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">
+<rect width="100%" height="100%" fill="white"/>
+<defs><marker id="arrow" markerWidth="8" markerHeight="8" refX="7" refY="4" orient="auto"><path d="M0,0 L8,4 L0,8 z" fill="#555"/></marker></defs>
+<text x="{left}" y="22" font-size="14" font-weight="bold">One frame: stages from far to near (chapters register into them)</text>
+"##
+    );
+    for (i, stage) in Stage::ALL.iter().enumerate() {
+        let x = left + i as f64 * (box_w + gap);
+        let core = !stage.is_colour_stage();
+        let fill = if core { "#e8eef7" } else { "#fdf2e0" };
+        let _ = writeln!(
+            s,
+            r##"<rect x="{x}" y="40" width="{box_w}" height="40" rx="6" fill="{fill}" stroke="#555"/><text x="{}" y="64" text-anchor="middle">{}</text>"##,
+            x + box_w / 2.0,
+            stage.name()
+        );
+        if i + 1 < Stage::ALL.len() {
+            let _ = writeln!(
+                s,
+                r##"<line x1="{}" y1="60" x2="{}" y2="60" stroke="#555" marker-end="url(#arrow)"/>"##,
+                x + box_w,
+                x + box_w + gap - 1.0
+            );
+        }
+        let mut row = 0;
+        let mut label = |text: &str, colour: &str| {
+            let _ = writeln!(
+                s,
+                r##"<text x="{}" y="{}" text-anchor="middle" fill="{colour}">{text}</text>"##,
+                x + box_w / 2.0,
+                100.0 + 16.0 * row as f64
+            );
+            row += 1;
+        };
+        match stage {
+            Stage::Scene => {
+                label("shadow map", "#1f4e8c");
+                label("test scene", "#1f4e8c");
+            }
+            Stage::Display => {
+                label("tonemap /", "#1f4e8c");
+                label("false colour", "#1f4e8c");
+            }
+            Stage::Prepare => {
+                for (id, ..) in chapters {
+                    label(id, "#8c4b1f");
+                }
+            }
+            _ => {
+                for (id, _, io) in chapters.iter().filter(|c| c.2.stage == *stage) {
+                    let _ = io;
+                    label(id, "#8c4b1f");
+                }
+            }
+        }
+    }
+    let _ = writeln!(
+        s,
+        r##"<text x="{left}" y="196" font-weight="bold">Shared resources (the core owns them; stages read and write them in order)</text>"##
+    );
+    for (i, row) in RESOURCE_TABLE.iter().enumerate() {
+        let col = i % 2;
+        let line = i / 2;
+        let _ = writeln!(
+            s,
+            r##"<text x="{}" y="{}">• {}: {}</text>"##,
+            left + col as f64 * width / 2.0,
+            216.0 + 18.0 * line as f64,
+            row.name,
+            row.made_by
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SKY: StageIo = StageIo { stage: Stage::Sky, reads: &[Resource::Color], writes: &[Resource::Color] };
+    const FOG: StageIo = StageIo { stage: Stage::HeightFog, reads: &[Resource::Color], writes: &[Resource::Color] };
+    const LATE: StageIo = StageIo { stage: Stage::Transparent, reads: &[], writes: &[Resource::Color] };
+
+    #[test]
+    fn stages_are_ordered_far_to_near() {
+        let mut sorted = Stage::ALL.to_vec();
+        sorted.sort();
+        assert_eq!(sorted, Stage::ALL.to_vec());
+        assert_eq!(Stage::ALL.first(), Some(&Stage::Prepare));
+        assert_eq!(Stage::ALL.last(), Some(&Stage::Display));
+    }
+
+    #[test]
+    fn plan_does_not_depend_on_the_order_chapters_are_given_in() {
+        let a = frame_plan(&[("late", 7, LATE), ("fog", 2, FOG), ("sky", 3, SKY)]);
+        let b = frame_plan(&[("sky", 3, SKY), ("late", 7, LATE), ("fog", 2, FOG)]);
+        assert_eq!(a, b);
+        let colour: Vec<_> = a.iter().filter(|p| p.stage.is_colour_stage()).map(|p| p.by).collect();
+        assert_eq!(colour, ["sky", "fog", "late"]);
+    }
+}

@@ -1,0 +1,165 @@
+//! The contracts between Rust and WGSL, checked rather than copied by hand: every uniform struct
+//! has the same members at the same offsets and the same size as naga lays out its WGSL twin,
+//! and every `VIEW_*` constant a shader switches on names the view at that index of its
+//! chapter's view list.
+
+use fogbook::registry;
+use fogbook_core::shaders::ShaderStore;
+use std::mem::{offset_of, size_of};
+
+/// (size, [(member, offset)]) of a Rust struct.
+macro_rules! rust_layout {
+    ($t:ty { $($field:ident),* $(,)? }) => {
+        (size_of::<$t>(), vec![$((stringify!($field), offset_of!($t, $field))),*])
+    };
+}
+
+/// (size, [(member, offset)]) of `struct name` in `file` as naga lays it out for a uniform.
+fn wgsl_layout(file: &str, name: &str) -> (usize, Vec<(String, usize)>) {
+    let module = ShaderStore::discover().load(file).unwrap_or_else(|e| panic!("{e}")).validate().unwrap();
+    let mut layouter = naga::proc::Layouter::default();
+    layouter.update(module.to_ctx()).unwrap();
+    for (_, ty) in module.types.iter() {
+        if ty.name.as_deref() != Some(name) {
+            continue;
+        }
+        if let naga::TypeInner::Struct { members, span } = &ty.inner {
+            let members = members.iter().map(|m| (m.name.clone().unwrap_or_default(), m.offset as usize)).collect();
+            return (*span as usize, members);
+        }
+    }
+    panic!("{file}: no struct {name}");
+}
+
+fn check(file: &str, name: &str, rust: (usize, Vec<(&str, usize)>)) {
+    let (wgsl_size, wgsl) = wgsl_layout(file, name);
+    let rust_members: Vec<(String, usize)> = rust.1.iter().map(|(n, o)| (n.to_string(), *o)).collect();
+    assert_eq!(rust_members, wgsl, "{file}: struct {name}: members (name, byte offset), Rust vs WGSL");
+    assert_eq!(rust.0, wgsl_size, "{file}: struct {name}: size, Rust vs WGSL");
+}
+
+#[test]
+fn every_uniform_matches_its_wgsl_layout() {
+    use fogbook_core::display::DisplayUniform;
+    use fogbook_core::frame::FrameUniform;
+    use fogbook_distance_fog::FogUniform;
+    use fogbook_height_fog::HeightFogUniform;
+    use fogbook_sky::AtmosphereUniform;
+    use fogbook_smoke::SmokeUniform;
+    check(
+        "common/frame.wgsl",
+        "Frame",
+        rust_layout!(FrameUniform {
+            view_proj,
+            inv_view_proj,
+            sun_view_proj,
+            camera_pos,
+            sun_dir,
+            sun_color,
+            ambient,
+            viewport,
+            time_s,
+            frame_index,
+            sky_distance_m,
+            exposure_ev,
+            cam_forward,
+            cam_right,
+            cam_up,
+            prev_view_proj,
+            jitter_px,
+            history_valid,
+            history_epoch,
+        }),
+    );
+    check(
+        "core/display.wgsl",
+        "Display",
+        rust_layout!(DisplayUniform { range_min, range_max, exposure_ev, mode, log_scale, legend, auto_range, dither }),
+    );
+    check(
+        "01-distance-fog/fog_functions.wgsl",
+        "FogParams",
+        rust_layout!(FogUniform { color, extinction, inscattering, glow_color, shape, march, mode }),
+    );
+    check(
+        "02-height-fog/height_fog.wgsl",
+        "HeightFogParams",
+        rust_layout!(HeightFogUniform {
+            layer1,
+            layer2,
+            distances,
+            inscattering,
+            directional,
+            plot,
+            view,
+            height_fog_on,
+            use_sky_color,
+            _pad,
+        }),
+    );
+    check(
+        "03-sky/atmosphere.wgsl",
+        "AtmosphereParams",
+        rust_layout!(AtmosphereUniform { radii, rayleigh, mie, ozone, solar, mode, sizes, misc }),
+    );
+    check(
+        "07-smoke/common.wgsl",
+        "SmokeParams",
+        rust_layout!(SmokeUniform {
+            grid,
+            keep,
+            injection,
+            injection_velocity,
+            injection_color,
+            box_min,
+            sun,
+            view,
+            slice
+        }),
+    );
+}
+
+/// The check catches a real mistake: a struct with a member moved fails it.
+#[test]
+fn the_layout_check_catches_a_moved_member() {
+    #[repr(C)]
+    struct Swapped {
+        sun_dir: [f32; 4],
+        camera_pos: [f32; 4],
+    }
+    let result = std::panic::catch_unwind(|| {
+        check("common/frame.wgsl", "Frame", rust_layout!(Swapped { sun_dir, camera_pos }));
+    });
+    assert!(result.is_err());
+}
+
+/// `const VIEW_OPTICAL_DEPTH: u32 = 1u;` must sit at index 1 of the chapter's views, named
+/// `optical-depth`.
+#[test]
+fn every_view_constant_names_its_view() {
+    let store = ShaderStore::discover();
+    let mut checked = 0;
+    for chapter in registry::chapters() {
+        let views = chapter.views();
+        for file in chapter.shader_files() {
+            let text = store.read(file).unwrap();
+            for line in text.lines() {
+                let Some(rest) = line.trim().strip_prefix("const VIEW_") else { continue };
+                let (name, value) = rest.split_once(": u32 = ").unwrap_or_else(|| panic!("{file}: {line}"));
+                let index: usize = value.trim_end_matches(';').trim_end_matches('u').parse().unwrap();
+                let expected = name.to_lowercase().replace('_', "-");
+                let actual = views.get(index).map(|v| v.name.replace('_', "-"));
+                // Digits join their word in view names (layer-1 ↔ LAYER1).
+                let squash = |s: &str| s.replace('-', "");
+                assert_eq!(
+                    actual.as_deref().map(squash),
+                    Some(squash(&expected)),
+                    "{file}: VIEW_{name} = {index}, but view {index} of {} is {actual:?}",
+                    chapter.info().id
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 9 + 10 + 12 + 8, "every VIEW_ constant of the four chapters");
+}
