@@ -119,6 +119,12 @@ fn every_uniform_matches_its_wgsl_layout() {
     );
 }
 
+/// The core's stand-in for the sky's uniform is as large as the sky's own.
+#[test]
+fn the_shared_sky_stand_in_fits_the_atmosphere_uniform() {
+    assert_eq!(size_of::<fogbook_sky::AtmosphereUniform>() as u64, fogbook_core::shared_sky::ATMOSPHERE_UNIFORM_BYTES);
+}
+
 /// The check catches a real mistake: a struct with a member moved fails it.
 #[test]
 fn the_layout_check_catches_a_moved_member() {

@@ -179,3 +179,88 @@ fn view_names() {
         assert_eq!(stack.find_view(&v.name), Ok(v.at));
     }
 }
+
+/// Sun and sky light at 0, 100, 2000 and 8000 m, as a later stage gets them through
+/// `03-sky/sky_light.wgsl`: written by a probe shader into the view target's first two rows.
+fn probe_sky_light(h: &mut fogbook_core::headless::Headless, setup: &mut Setup) -> (Vec<[f32; 3]>, Vec<[f32; 3]>) {
+    let view = setup.stack.views()[0].at;
+    h.run(&mut setup.stack, &setup.camera, &setup.scene, &mut TimeControl::fixed(0.0), view, 1);
+    let store = fogbook_core::shaders::ShaderStore::discover();
+    let mut source = store.compose("03-sky/sky_light.wgsl").unwrap().source;
+    source.push_str(
+        "@compute @workgroup_size(1)
+fn probe(@builtin(global_invocation_id) id: vec3<u32>) {
+    var heights = array<f32, 4>(0.0, 100.0, 2000.0, 8000.0);
+    let p = vec3(10.0, heights[id.x], -50.0);
+    textureStore(view_out, vec2(id.x, 0u), vec4(sun_light_at(p), 1.0));
+    textureStore(view_out, vec2(id.x, 1u), vec4(sky_light_at(p), 1.0));
+}
+",
+    );
+    let device = &h.gpu.device;
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("sky light probe"),
+        source: wgpu::ShaderSource::Wgsl(source.into()),
+    });
+    let frame = &h.renderer.frame;
+    let layouts =
+        [Some(&frame.layouts.scene_inputs), Some(&frame.layouts.view_out), None, Some(&frame.layouts.shared_sky)];
+    let pipeline = fogbook_core::shaders::compute_pipeline(device, &module, "probe", &layouts).unwrap();
+    let sky = fogbook_core::renderer::Renderer::shared_sky(frame, &setup.stack);
+    let mut encoder = device.create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_compute_pass(&Default::default());
+        pass.set_pipeline(&pipeline);
+        pass.set_bind_group(0, &frame.scene_inputs, &[]);
+        pass.set_bind_group(1, &frame.view_out, &[]);
+        pass.set_bind_group(3, &sky, &[]);
+        pass.dispatch_workgroups(4, 1, 1);
+    }
+    h.gpu.queue.submit([encoder.finish()]);
+    let image = FloatImage::read(&h.gpu, &frame.view.texture).unwrap();
+    let row = |y: usize| (0..4).map(|x| rgb(&image, y * image.width as usize + x)).collect();
+    (row(0), row(1))
+}
+
+/// The sky's tables are a shared resource: a later stage gets the sun's light at any altitude
+/// through them (against the f64 transmittance), and without the sky in the stack the same
+/// functions return the frame's constant sun and ambient, through stand-in bindings.
+#[test]
+fn the_sky_tables_reach_later_stages_with_a_fallback_without_the_sky() {
+    let mut h = headless(SIZE);
+    let mut alone = Setup::new("height-fog").unwrap();
+    h.prepare_stack(&mut alone.stack).unwrap();
+    let (sun, sky) = probe_sky_light(&mut h, &mut alone);
+    let scene = fogbook_core::scene_settings::SceneSettings::default();
+    for (s, a) in sun.iter().zip(&sky) {
+        assert_eq!(s[..], scene.sun_color[..3], "no sky: the scene's constant sun");
+        assert_eq!(a[..], scene.ambient[..3], "no sky: the scene's constant ambient");
+    }
+
+    let mut stacked = Setup::new("sky,height-fog").unwrap();
+    stacked.set("lut_resolution=quarter").unwrap();
+    h.prepare_stack(&mut stacked.stack).unwrap();
+    let (sun, sky) = probe_sky_light(&mut h, &mut stacked);
+    let frame = h.renderer.frame.read_uniform(&h.gpu).unwrap();
+    eprintln!("sun light at 0, 100, 2000, 8000 m: {sun:?}\nsky light: {sky:?}");
+    // On the ground: what the sky gave the scene.
+    for k in 0..3 {
+        assert!((sun[0][k] - frame.sun_color[k]).abs() <= 1e-6 * frame.sun_color[k], "{sun:?} {frame:?}");
+        assert!((sky[0][k] - frame.ambient[k]).abs() <= 1e-6 * frame.ambient[k]);
+    }
+    // Higher up: more of the sun, as the f64 transmittance says.
+    let atm = fogbook_sky::reference::Atmosphere::default();
+    let mu_s = (scene.sun_elevation_deg as f64).to_radians().sin();
+    let scale = fogbook_sky::SkyParams::default().exposure as f64 / std::f64::consts::PI;
+    for (i, height) in [0.0, 100.0, 2000.0, 8000.0].into_iter().enumerate() {
+        let t = atm.transmittance_to_top(atm.bottom_radius + 1.0 + height, mu_s, 2000);
+        for k in 0..3 {
+            let want = atm.solar_irradiance[k] * t[k] * scale;
+            let err = (sun[i][k] as f64 / want).ln().abs();
+            assert!(err <= 1e-3 * -t[k].ln() + 1e-3, "{height} m, channel {k}: {} vs {want}", sun[i][k]);
+        }
+        if i > 0 {
+            assert!(sun[i][2] > sun[i - 1][2], "less atmosphere above, more blue sunlight");
+        }
+    }
+}

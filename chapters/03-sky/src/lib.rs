@@ -99,6 +99,8 @@ struct LutSet {
     textures: LutTextures,
     /// The sky and scene-lighting passes' group for each parity of the final sums.
     sky_groups: [wgpu::BindGroup; 2],
+    /// The same tables as the core's shared-sky group, for later stages.
+    shared: [wgpu::BindGroup; 2],
 }
 
 struct Gpu {
@@ -106,6 +108,8 @@ struct Gpu {
     sampler: wgpu::Sampler,
     precompute: PrecomputePipelines,
     sky_layout: wgpu::BindGroupLayout,
+    /// The core's layout of the shared-sky group.
+    shared_layout: wgpu::BindGroupLayout,
     sky_pipeline: wgpu::ComputePipeline,
     lighting_pipeline: wgpu::ComputePipeline,
     /// sun_dir, sun_color, ambient for the frame uniform.
@@ -148,7 +152,18 @@ impl Gpu {
                 entries: &entries,
             })
         };
-        LutSet { sky_groups: [sky_group(0), sky_group(1)], textures }
+        let shared = |i: usize| {
+            let tables = fogbook_core::shared_sky::SkyTables {
+                uniform: &self.uniform,
+                transmittance: &t.transmittance.1,
+                scattering: &t.scattering[i].1,
+                single_mie: &t.single_mie.1,
+                irradiance: &t.irradiance[i].1,
+                sampler: &self.sampler,
+            };
+            fogbook_core::shared_sky::bind_group(device, &self.shared_layout, &tables)
+        };
+        LutSet { sky_groups: [sky_group(0), sky_group(1)], shared: [shared(0), shared(1)], textures }
     }
 }
 
@@ -239,7 +254,7 @@ impl Chapter for Sky {
         StageIo {
             stage: Stage::Sky,
             reads: &[Resource::Color, Resource::SceneDistance],
-            writes: &[Resource::SceneLight, Resource::Color, Resource::ViewRange],
+            writes: &[Resource::SceneLight, Resource::SkyTables, Resource::Color, Resource::ViewRange],
         }
     }
     // ANCHOR_END: stage
@@ -328,6 +343,7 @@ impl Chapter for Sky {
             sampler,
             precompute,
             sky_layout,
+            shared_layout: layouts.shared_sky.clone(),
             sky_pipeline,
             lighting_pipeline,
             lighting,
@@ -338,6 +354,14 @@ impl Chapter for Sky {
         self.gpu = Some(g);
         Ok(())
     }
+
+    // ANCHOR: shared_sky
+    /// The tables of the last completed sum (they are current once prepare has run).
+    fn shared_sky(&self) -> Option<wgpu::BindGroup> {
+        let luts = self.gpu.as_ref()?.luts.as_ref()?;
+        Some(luts.shared[self.final_index()].clone())
+    }
+    // ANCHOR_END: shared_sky
 
     // ANCHOR: light_scene
     fn light_scene(&mut self, ctx: &mut ChapterContext) {

@@ -33,6 +33,9 @@ pub struct ChapterContext<'a, 'r> {
     pub inputs: &'a wgpu::BindGroup,
     /// Group 1 for this stage: the colour (or debug-view) target it writes, and the range buffer.
     pub output: &'a wgpu::BindGroup,
+    /// Group 3: the sky's lookup tables when a chapter of the stack publishes them, else the
+    /// stand-ins (see `shared_sky`). Current from the colour stages on (prepare may rebuild them).
+    pub sky: &'a wgpu::BindGroup,
     /// Index into `Chapter::views()` of the view to write: 0 (the chapter's final colour)
     /// unless this chapter's debug view is the one shown.
     pub view: usize,
@@ -111,6 +114,12 @@ pub trait Chapter: wgpu::WasmNotSend {
     /// Creates (or re-creates, on hot reload) every GPU resource and pipeline. Must build
     /// everything before replacing anything: on error the chapter keeps working as before.
     fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> anyhow::Result<()>;
+
+    /// The sky's lookup tables as the shared-sky group (see `shared_sky`), for the stages after
+    /// prepare; `None` for chapters that publish nothing. Asked after prepare every frame.
+    fn shared_sky(&self) -> Option<wgpu::BindGroup> {
+        None
+    }
 
     /// The frame was resized (called before the first frame at the new size). Chapters with
     /// per-pixel resources of their own re-create them here.

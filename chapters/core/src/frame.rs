@@ -100,6 +100,8 @@ pub struct FrameLayouts {
     /// Group 1: the view target as a write-only rgba32float storage texture, and the range
     /// buffer of auto-ranged views.
     pub view_out: wgpu::BindGroupLayout,
+    /// Group 3 (`shared_sky::SKY_GROUP`): the sky's lookup tables, or stand-ins.
+    pub shared_sky: wgpu::BindGroupLayout,
 }
 
 impl FrameLayouts {
@@ -132,7 +134,7 @@ impl FrameLayouts {
                 storage_buffer_entry(1, vis, false),
             ],
         });
-        Self { scene_inputs, view_out }
+        Self { scene_inputs, view_out, shared_sky: crate::shared_sky::layout(device) }
     }
 }
 
@@ -252,6 +254,8 @@ pub struct FrameResources {
     pub view_out: wgpu::BindGroup,
     /// The rest of the colour chain: group 0 reading `view` / `view_b`, group 1 writing `view_b`.
     chain: ChainGroups,
+    /// The shared-sky group bound when no chapter of the stack publishes the sky's tables.
+    pub sky_stand_in: wgpu::BindGroup,
 }
 
 struct ChainGroups {
@@ -311,6 +315,7 @@ impl FrameResources {
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
+        let sky_stand_in = crate::shared_sky::stand_in(device, &layouts.shared_sky);
         let (hdr, distance, depth, view, view_b) = Self::targets(device, size);
         let (scene_inputs, view_out, chain) = Self::bind_groups(
             device,
@@ -337,6 +342,7 @@ impl FrameResources {
             scene_inputs,
             view_out,
             chain,
+            sky_stand_in,
         }
     }
 

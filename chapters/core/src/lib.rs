@@ -27,6 +27,7 @@ pub mod renderer;
 pub mod scene;
 pub mod scene_settings;
 pub mod shaders;
+pub mod shared_sky;
 pub mod stack;
 pub mod stage;
 pub mod time;

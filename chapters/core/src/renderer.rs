@@ -111,6 +111,11 @@ impl Renderer {
     }
     // ANCHOR_END: display_settings
 
+    /// The shared-sky group: the tables a chapter of the stack publishes, else the stand-ins.
+    pub fn shared_sky(frame: &FrameResources, stack: &Stack) -> wgpu::BindGroup {
+        stack.chapters().iter().find_map(|c| c.shared_sky()).unwrap_or_else(|| frame.sky_stand_in.clone())
+    }
+
     /// The frame uniform for this request, with the history data of this frame.
     fn frame_uniform(&mut self, stack: &mut Stack, req: &FrameRequest) -> FrameUniform {
         let mut uniform = FrameUniform::new(req.camera, req.scene, self.frame.size, req.time.time, req.time.frame);
@@ -165,6 +170,7 @@ impl Renderer {
                 passes: &mut passes,
                 inputs: &self.frame.scene_inputs,
                 output: &self.frame.view_out,
+                sky: &self.frame.sky_stand_in,
                 view: view_of(i),
                 time: req.time,
                 scene: req.scene,
@@ -173,6 +179,7 @@ impl Renderer {
 
         // Scene.
         self.scene.record(&mut passes, &self.frame);
+        let sky = Self::shared_sky(&self.frame, stack);
 
         // The colour stages, chained, up to the chapter whose view is shown.
         let stages = shown.chapter + 1;
@@ -184,6 +191,7 @@ impl Renderer {
                 passes: &mut passes,
                 inputs,
                 output,
+                sky: &sky,
                 view: view_of(i),
                 time: req.time,
                 scene: req.scene,

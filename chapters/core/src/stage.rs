@@ -92,6 +92,9 @@ pub enum Resource {
     /// The previous frame's view-projection, this frame's sub-pixel jitter (Halton 2,3) and
     /// whether history is valid (frame uniform).
     History,
+    /// The sky's lookup tables (transmittance, scattering, irradiance) and atmosphere uniform
+    /// (group 3, `shared_sky`).
+    SkyTables,
     /// Auto-range buffer of scalar debug views (group 1, binding 1).
     ViewRange,
 }
@@ -149,6 +152,13 @@ pub const RESOURCE_TABLE: &[ResourceRow] = &[
         made_by: "core, before prepare",
         holds: "previous view-projection, Halton (2,3) jitter in pixels, history-valid flag and epoch",
         without_maker: "always present; invalid on the first frame and after a cut",
+    },
+    ResourceRow {
+        resource: Resource::SkyTables,
+        name: "sky tables",
+        made_by: "the sky (chapter 3), in prepare",
+        holds: "transmittance, scattering, irradiance LUTs and the atmosphere (group 3)",
+        without_maker: "1×1 stand-ins and a zero atmosphere: sky_light.wgsl uses the frame's sun and ambient",
     },
     ResourceRow {
         resource: Resource::ViewRange,
