@@ -90,3 +90,12 @@ fn stack_presets_round_trip_and_apply_atomically() {
     let _ = std::fs::remove_file(path);
     let _ = std::fs::remove_file(bad_path);
 }
+
+/// The README's hero image is rendered from a preset in the repository: it must keep loading.
+#[test]
+fn the_hero_preset_loads() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("book/hero.ron");
+    let args = fogbook::cli::SceneArgs { preset: Some(path), ..Default::default() };
+    let setup = Setup::from_args(&args).unwrap();
+    assert_eq!(setup.stack.spec(), "sky,height-fog");
+}

@@ -30,9 +30,10 @@ fn every_view_of_every_chapter_matches_its_reference() {
     };
     for chapter in registry::chapters() {
         let id = chapter.info().id;
-        let frames = chapter.test_frames();
-        let tolerance = chapter.snapshot_tolerance();
-        let base = chapter.test_settings();
+        let book = chapter.book();
+        let frames = book.test_frames;
+        let tolerance = book.snapshot_tolerance;
+        let base = book.test_settings.clone();
         for view in chapter.views() {
             let capture = render_with(&mut h, id, view.name, &base, None, frames);
             let (_, _, non_finite) = capture.raw.red_stats();
@@ -47,7 +48,7 @@ fn every_view_of_every_chapter_matches_its_reference() {
             }
         }
         // The book's figures: the same views under other settings (each falloff, glow masking).
-        for figure in chapter.figures() {
+        for figure in book.figures {
             let settings: Vec<&str> = base.iter().chain(&figure.settings).copied().collect();
             let spec = std::iter::once(id).chain(figure.with.iter().copied()).collect::<Vec<_>>().join(",");
             let capture = render_with(&mut h, &spec, figure.view, &settings, figure.camera, frames);
@@ -63,12 +64,13 @@ fn every_view_of_every_chapter_matches_its_reference() {
     for (spec, view, name) in STACK_SNAPSHOTS {
         let stack = registry::stack(spec).unwrap();
         let chapters = stack.chapters();
-        let settings: Vec<&str> = chapters.iter().flat_map(|c| c.test_settings()).collect();
-        let frames = chapters.iter().map(|c| c.test_frames()).max().unwrap();
+        let settings: Vec<&str> = chapters.iter().flat_map(|c| c.book().test_settings).collect();
+        let frames = chapters.iter().map(|c| c.book().test_frames).max().unwrap();
         // The loosest of the chapters' tolerances: the drift of each adds up in the frame.
-        let tolerance = chapters.iter().map(|c| c.snapshot_tolerance()).fold(SnapshotTolerance::default(), |a, b| {
-            SnapshotTolerance { steps: a.steps.max(b.steps), max_fraction: a.max_fraction.max(b.max_fraction) }
-        });
+        let tolerance =
+            chapters.iter().map(|c| c.book().snapshot_tolerance).fold(SnapshotTolerance::default(), |a, b| {
+                SnapshotTolerance { steps: a.steps.max(b.steps), max_fraction: a.max_fraction.max(b.max_fraction) }
+            });
         let capture = render_with(&mut h, spec, view, &settings, None, frames);
         let (_, _, non_finite) = capture.raw.red_stats();
         if non_finite > 0 {
@@ -112,7 +114,7 @@ fn snapshot_comparison_rejects_a_ten_percent_density_change() {
 #[test]
 fn sky_comparison_rejects_a_ten_percent_rayleigh_change() {
     let mut h = headless(SNAPSHOT_SIZE);
-    let tolerance = fogbook::registry::find("sky").unwrap().snapshot_tolerance();
+    let tolerance = fogbook::registry::find("sky").unwrap().book().snapshot_tolerance;
     for view in ["final", "luminance"] {
         let base = render_with(&mut h, "sky", view, &["lut_resolution=quarter"], None, 1);
         let changed = ["lut_resolution=quarter", "rayleigh_scattering=6.382,14.914,36.41"];
@@ -129,8 +131,8 @@ fn sky_comparison_rejects_a_ten_percent_rayleigh_change() {
 fn smoke_comparison_rejects_broken_passes() {
     let mut h = headless(SNAPSHOT_SIZE);
     let smoke = fogbook::registry::find("smoke").unwrap();
-    let tolerance = smoke.snapshot_tolerance();
-    let frames = smoke.test_frames();
+    let tolerance = smoke.book().snapshot_tolerance;
+    let frames = smoke.book().test_frames;
     for (view, broken) in [("divergence", "vorticity=0"), ("residual", "pressure_gradient_scale=0.9")] {
         let base = render_with(&mut h, "smoke", view, &["grid_size=32"], None, frames);
         let bad = render_with(&mut h, "smoke", view, &["grid_size=32", broken], None, frames);

@@ -76,7 +76,7 @@ fn the_viewer_shows_every_view_of_every_chapter() {
         let frames = views.len().to_string();
         let mut args = vec!["--chapter", id, "--frames", &frames, "--cycle-views"];
         // A simulation at its test grid, so a software driver keeps up.
-        for setting in chapter.test_settings() {
+        for setting in chapter.book().test_settings {
             args.extend(["--set", setting]);
         }
         let stdout = run_viewer(&display, &args);

@@ -28,7 +28,8 @@ fn jobs() -> Vec<Job> {
     let mut jobs = Vec::new();
     for chapter in registry::chapters() {
         let id = chapter.info().id;
-        let frames = chapter.warmup_frames();
+        let book = chapter.book();
+        let frames = book.warmup_frames;
         for v in chapter.views() {
             jobs.push(Job {
                 dir: id,
@@ -40,7 +41,7 @@ fn jobs() -> Vec<Job> {
                 camera: None,
             });
         }
-        for f in chapter.figures() {
+        for f in book.figures {
             let spec = std::iter::once(id).chain(f.with.iter().copied()).collect::<Vec<_>>().join(",");
             jobs.push(Job {
                 dir: id,
@@ -55,7 +56,8 @@ fn jobs() -> Vec<Job> {
     }
     // Every named stack's final image.
     for (name, ids, _) in registry::STACKS {
-        let frames = ids.iter().filter_map(|id| registry::find(id).ok()).map(|c| c.warmup_frames()).max().unwrap_or(1);
+        let frames =
+            ids.iter().filter_map(|id| registry::find(id).ok()).map(|c| c.book().warmup_frames).max().unwrap_or(1);
         jobs.push(Job {
             dir: "stacks",
             spec: name.to_string(),
@@ -76,7 +78,7 @@ pub fn run(args: &FiguresArgs) -> Result<PathBuf> {
     for chapter in registry::chapters() {
         let dir = args.out.join(chapter.info().id);
         std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-        for (name, svg) in chapter.plots() {
+        for (name, svg) in (chapter.book().plots)() {
             let path = dir.join(format!("{name}.svg"));
             std::fs::write(&path, svg).with_context(|| format!("writing {}", path.display()))?;
         }

@@ -10,7 +10,7 @@ use fogbook_core::gpu::GpuContext;
 use fogbook_core::params::DynParameters;
 use fogbook_core::plot::{Series, line_chart};
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
-use fogbook_core::{Chapter, ChapterContext, ChapterInfo, Figure, Resource, Stage, StageIo, ViewInfo};
+use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Resource, Stage, StageIo, ViewInfo};
 pub use params::{DistanceFogParams, Falloff};
 use reference::ResolvedFog;
 use wgpu::util::DeviceExt;
@@ -95,6 +95,7 @@ impl Chapter for DistanceFog {
     // ANCHOR: stage
     fn stage_io(&self) -> StageIo {
         StageIo {
+            prepare: "",
             stage: Stage::DistanceFog,
             reads: &[Resource::Color, Resource::SceneDistance, Resource::ShadowMap, Resource::SceneLight],
             writes: &[Resource::Color],
@@ -159,8 +160,16 @@ impl Chapter for DistanceFog {
     }
     // ANCHOR_END: render
 
+    fn book(&self) -> Book {
+        Book { figures: Self::figures(), plots: Self::plots, ..Default::default() }
+    }
+}
+
+/// What the tests and the book do with this chapter (`Chapter::book`); none of it runs in the
+/// viewer.
+impl DistanceFog {
     // ANCHOR: figures
-    fn figures(&self) -> Vec<Figure> {
+    fn figures() -> Vec<Figure> {
         let fig = |name, view, settings: &[&'static str]| Figure::new(name, view, settings, None);
         vec![
             fig("falloff-linear", "final", &["falloff=linear"]),
@@ -177,7 +186,7 @@ impl Chapter for DistanceFog {
     }
     // ANCHOR_END: figures
 
-    fn plots(&self) -> Vec<(&'static str, String)> {
+    fn plots() -> Vec<(&'static str, String)> {
         let curve = |label: &str, color, f: &dyn Fn(f64) -> f64| Series {
             label: label.to_string(),
             color,

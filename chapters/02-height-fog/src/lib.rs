@@ -12,7 +12,7 @@ use fogbook_core::gpu::GpuContext;
 use fogbook_core::params::DynParameters;
 use fogbook_core::plot::{Series, line_chart};
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
-use fogbook_core::{Chapter, ChapterContext, ChapterInfo, Figure, Resource, Stage, StageIo, ViewInfo};
+use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Resource, Stage, StageIo, ViewInfo};
 pub use params::HeightFogParams;
 use reference::{HeightFogModel, Layer};
 use wgpu::util::DeviceExt;
@@ -156,6 +156,7 @@ impl Chapter for HeightFog {
     // ANCHOR: stage
     fn stage_io(&self) -> StageIo {
         StageIo {
+            prepare: "",
             stage: Stage::HeightFog,
             reads: &[Resource::Color, Resource::SceneDistance, Resource::SceneLight],
             writes: &[Resource::Color],
@@ -203,8 +204,16 @@ impl Chapter for HeightFog {
     }
     // ANCHOR_END: render
 
+    fn book(&self) -> Book {
+        Book { figures: Self::figures(), plots: Self::plots, ..Default::default() }
+    }
+}
+
+/// What the tests and the book do with this chapter (`Chapter::book`); none of it runs in the
+/// viewer.
+impl HeightFog {
     // ANCHOR: figures
-    fn figures(&self) -> Vec<Figure> {
+    fn figures() -> Vec<Figure> {
         let fig = |name, view, settings: &[&'static str], camera| Figure::new(name, view, settings, camera);
         vec![
             fig(
@@ -229,7 +238,7 @@ impl Chapter for HeightFog {
     }
     // ANCHOR_END: figures
 
-    fn plots(&self) -> Vec<(&'static str, String)> {
+    fn plots() -> Vec<(&'static str, String)> {
         // ρ(h) for a few falloffs, and fog against distance for horizontal rays at eye height 2 m.
         let falloffs = [(0.05, "#1f77b4"), (0.2, "#d62728"), (1.0, "#2ca02c")];
         let density = line_chart(

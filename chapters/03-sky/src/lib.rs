@@ -19,7 +19,7 @@ use fogbook_core::params::DynParameters;
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
 use fogbook_core::timing::PassRecorder;
 use fogbook_core::views::SnapshotTolerance;
-use fogbook_core::{Chapter, ChapterContext, ChapterInfo, Figure, Resource, Stage, StageIo, ViewInfo};
+use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Resource, Stage, StageIo, ViewInfo};
 use luts::{LutTextures, PrecomputePipelines};
 pub use params::{LutResolution, SkyParams};
 use reference::Atmosphere;
@@ -252,6 +252,7 @@ impl Chapter for Sky {
     /// the sky behind the scene and aerial perspective over it.
     fn stage_io(&self) -> StageIo {
         StageIo {
+            prepare: "lookup tables, scene light",
             stage: Stage::Sky,
             reads: &[Resource::Color, Resource::SceneDistance],
             writes: &[Resource::SceneLight, Resource::SkyTables, Resource::Color, Resource::ViewRange],
@@ -404,20 +405,33 @@ impl Chapter for Sky {
     }
     // ANCHOR_END: render
 
+    fn book(&self) -> Book {
+        Book {
+            test_settings: Self::test_settings(),
+            snapshot_tolerance: Self::snapshot_tolerance(),
+            figures: Self::figures(),
+            ..Default::default()
+        }
+    }
+}
+
+/// What the tests and the book do with this chapter (`Chapter::book`); none of it runs in the
+/// viewer.
+impl Sky {
     /// The test scene's 1 km ground ends just below the horizon, and which pixels of that band
     /// rasterise as ground or as sky differs between GPUs: on an H200 1.8% of the luminance
     /// view's pixels (log scale) move by up to 42/255, everything else by at most 2.
-    fn snapshot_tolerance(&self) -> SnapshotTolerance {
+    fn snapshot_tolerance() -> SnapshotTolerance {
         SnapshotTolerance { steps: 2, max_fraction: 0.025 }
     }
 
     /// The coarse scattering texture keeps the snapshot tests quick on a software driver.
-    fn test_settings(&self) -> Vec<&'static str> {
+    fn test_settings() -> Vec<&'static str> {
         vec!["lut_resolution=quarter"]
     }
 
     // ANCHOR: figures
-    fn figures(&self) -> Vec<Figure> {
+    fn figures() -> Vec<Figure> {
         let fig = |name, view, settings: &[&'static str], camera| Figure::new(name, view, settings, camera);
         vec![
             fig("sunset", "final", &["scene.sun_elevation_deg=2"], None),

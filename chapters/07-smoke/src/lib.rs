@@ -16,7 +16,9 @@ use fogbook_core::params::DynParameters;
 use fogbook_core::shaders::ShaderStore;
 use fogbook_core::timing::{PassRecorder, TimingMode};
 use fogbook_core::views::SnapshotTolerance;
-use fogbook_core::{Chapter, ChapterContext, ChapterInfo, Figure, Resource, Stage, StageIo, UpdateContext, ViewInfo};
+use fogbook_core::{
+    Book, Chapter, ChapterContext, ChapterInfo, Figure, Resource, Stage, StageIo, UpdateContext, ViewInfo,
+};
 pub use params::SmokeParams;
 use params::{Axis, FieldDisplay};
 use passes::Pipelines;
@@ -225,6 +227,7 @@ impl Chapter for Smoke {
     // ANCHOR: stage
     fn stage_io(&self) -> StageIo {
         StageIo {
+            prepare: "simulation step",
             stage: Stage::Transparent,
             reads: &[Resource::Color, Resource::SceneDistance, Resource::SceneLight],
             writes: &[Resource::Color, Resource::ViewRange],
@@ -336,17 +339,33 @@ impl Chapter for Smoke {
     }
     // ANCHOR_END: render
 
-    fn warmup_frames(&self) -> u32 {
+    fn book(&self) -> Book {
+        Book {
+            warmup_frames: Self::warmup_frames(),
+            test_settings: Self::test_settings(),
+            test_frames: Self::test_frames(),
+            snapshot_tolerance: Self::snapshot_tolerance(),
+            figures: Self::figures(),
+            plots: Self::plots,
+            ..Default::default()
+        }
+    }
+}
+
+/// What the tests and the book do with this chapter (`Chapter::book`); none of it runs in the
+/// viewer.
+impl Smoke {
+    fn warmup_frames() -> u32 {
         60
     }
 
-    fn test_settings(&self) -> Vec<&'static str> {
+    fn test_settings() -> Vec<&'static str> {
         vec!["grid_size=32"]
     }
 
     /// After 60 steps the plume on an H200 no longer matches lavapipe's pixel for pixel (its
     /// trilinear filtering uses 8-bit weights and the differences grow); 12 steps stay close.
-    fn test_frames(&self) -> u32 {
+    fn test_frames() -> u32 {
         12
     }
 
@@ -355,12 +374,12 @@ impl Chapter for Smoke {
     /// 27/255 on 2% of the divergence view's. These allow 3% beyond 8/255. Parameter changes of
     /// 10–20% mostly stay below even that, so the numeric tests in tests/smoke.rs carry the
     /// correctness of the solver; these images guard against broken passes and views.
-    fn snapshot_tolerance(&self) -> SnapshotTolerance {
+    fn snapshot_tolerance() -> SnapshotTolerance {
         SnapshotTolerance { steps: 8, max_fraction: 0.03 }
     }
 
     // ANCHOR: figures
-    fn plots(&self) -> Vec<(&'static str, String)> {
+    fn plots() -> Vec<(&'static str, String)> {
         use fogbook_core::plot::{Series, line_chart};
         // The slowest pressure mode's residual after k sweeps: ((2 + cos(π/n)) / 3)^k.
         let sizes = [(32usize, "#d62728"), (64, "#2ca02c"), (128, "#1f77b4")];
@@ -385,7 +404,7 @@ impl Chapter for Smoke {
         vec![("residual-vs-sweeps", chart)]
     }
 
-    fn figures(&self) -> Vec<Figure> {
+    fn figures() -> Vec<Figure> {
         let fig = |name, view, settings: &[&'static str]| Figure::new(name, view, settings, None);
         vec![
             fig("velocity-max-projection", "velocity", &["field_display=max-projection"]),

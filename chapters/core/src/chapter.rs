@@ -52,6 +52,39 @@ pub struct UpdateContext<'a, 'r> {
     pub dt: f32,
 }
 
+// ANCHOR: book
+/// How the tests and the book use a chapter, apart from its runtime methods.
+#[derive(Clone, Debug)]
+pub struct Book {
+    /// Frames to advance before a figure is captured (a simulation needs time to develop).
+    pub warmup_frames: u32,
+    /// Settings the snapshot tests add, to stay fast on a software driver (e.g. a coarser grid).
+    pub test_settings: Vec<&'static str>,
+    /// Frames the snapshot tests advance. A simulation's state must agree across GPUs, and small
+    /// differences (texture-filtering precision, rounding) grow with every step.
+    pub test_frames: u32,
+    /// How much the snapshot images may differ between GPUs (see `SnapshotTolerance`).
+    pub snapshot_tolerance: SnapshotTolerance,
+    /// Extra figures for the book, beyond one image per view with default parameters.
+    pub figures: Vec<Figure>,
+    /// Plots for the book as (file stem, SVG text), computed from the CPU reference when called.
+    pub plots: fn() -> Vec<(&'static str, String)>,
+}
+// ANCHOR_END: book
+
+impl Default for Book {
+    fn default() -> Self {
+        Self {
+            warmup_frames: 1,
+            test_settings: Vec::new(),
+            test_frames: 1,
+            snapshot_tolerance: SnapshotTolerance::default(),
+            figures: Vec::new(),
+            plots: Vec::new,
+        }
+    }
+}
+
 /// A named figure for the book: a view rendered with some parameters changed.
 #[derive(Clone, Debug)]
 pub struct Figure {
@@ -144,36 +177,9 @@ pub trait Chapter: wgpu::WasmNotSend {
     /// final colour, or the selected debug view, through `ctx.output`.
     fn render(&mut self, ctx: &mut ChapterContext);
 
-    /// Frames to advance before a figure or snapshot is captured (a simulation needs time to
-    /// develop; 1 for chapters without one).
-    fn warmup_frames(&self) -> u32 {
-        1
-    }
-
-    /// Settings the snapshot tests add, to stay fast on a software driver (e.g. a coarser grid).
-    fn test_settings(&self) -> Vec<&'static str> {
-        Vec::new()
-    }
-
-    /// Frames the snapshot tests advance. A simulation's state must agree across GPUs, and
-    /// small differences (texture-filtering precision, rounding) grow with every step.
-    fn test_frames(&self) -> u32 {
-        self.warmup_frames()
-    }
-
-    /// How much the snapshot images may differ between GPUs (see `SnapshotTolerance`).
-    fn snapshot_tolerance(&self) -> SnapshotTolerance {
-        SnapshotTolerance::default()
-    }
-
-    /// Extra figures for the book, beyond one image per view with default parameters.
-    fn figures(&self) -> Vec<Figure> {
-        Vec::new()
-    }
-
-    /// Plots for the book as (file stem, SVG text), computed from the CPU reference.
-    fn plots(&self) -> Vec<(&'static str, String)> {
-        Vec::new()
+    /// What the tests and the book do with the chapter (frames, tolerances, figures, plots).
+    fn book(&self) -> Book {
+        Book::default()
     }
 }
 // ANCHOR_END: chapter

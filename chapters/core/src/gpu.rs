@@ -12,7 +12,8 @@ use anyhow::{Context, Result, anyhow};
 #[derive(Clone, Debug, Default)]
 pub struct Requirements {
     pub features: wgpu::Features,
-    /// Limits raised above `wgpu::Limits::default()`; `None` keeps the defaults.
+    /// Limits raised above `wgpu::Limits::default()` (WebGPU's); `None` keeps the defaults. The
+    /// device gets exactly these, not the adapter's maxima.
     pub limits: Option<wgpu::Limits>,
 }
 
@@ -74,18 +75,17 @@ impl GpuContext {
             | wgpu::Features::FLOAT32_FILTERABLE
             | wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES;
         let features = req.features | (available & wanted_optional);
-        let adapter_limits = adapter.limits();
-        if let Some(wanted) = &req.limits {
-            let mut failed = Vec::new();
-            wanted.check_limits_with_fail_fn(&adapter_limits, false, |name, want, have| {
-                failed.push(format!("{name}: wants {want}, adapter has {have}"))
-            });
-            if !failed.is_empty() {
-                return Err(anyhow!("adapter {:?} is below required limits: {}", info.name, failed.join("; ")));
-            }
+        // Only the limits the chapters declare (WebGPU's defaults unless one raises them), not
+        // the adapter's maxima: what runs here then runs on any device that meets them, a
+        // browser's included, and size checks against `device.limits()` say so honestly.
+        let limits = req.limits.clone().unwrap_or_default();
+        let mut failed = Vec::new();
+        limits.check_limits_with_fail_fn(&adapter.limits(), false, |name, want, have| {
+            failed.push(format!("{name}: wants {want}, adapter has {have}"))
+        });
+        if !failed.is_empty() {
+            return Err(anyhow!("adapter {:?} is below required limits: {}", info.name, failed.join("; ")));
         }
-        // Ask for everything the adapter offers: size checks against it then give clear messages.
-        let limits = adapter_limits;
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("fogbook device"),
             required_features: features,

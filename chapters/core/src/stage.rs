@@ -174,6 +174,9 @@ pub const RESOURCE_TABLE: &[ResourceRow] = &[
 /// and writes (beyond the frame uniform, which every pass reads).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StageIo {
+    /// What the chapter does in the prepare stage (`update`, `light_scene`), in a few words;
+    /// empty when nothing.
+    pub prepare: &'static str,
     pub stage: Stage,
     pub reads: &'static [Resource],
     pub writes: &'static [Resource],
@@ -187,13 +190,17 @@ pub struct PlannedPass {
     pub by: &'static str,
 }
 
-/// The order in which a frame runs the given chapters' passes: every chapter's prepare work,
+/// The order in which a frame runs the given chapters' passes: the chapters' prepare work,
 /// the core's scene, the colour stages in stage order (book order within a stage), display.
 /// `chapters` holds (id, book number, registration).
 pub fn frame_plan(chapters: &[(&'static str, u32, StageIo)]) -> Vec<PlannedPass> {
     let mut sorted: Vec<_> = chapters.to_vec();
     sorted.sort_by_key(|&(_, number, io)| (io.stage, number));
-    let mut plan: Vec<PlannedPass> = sorted.iter().map(|&(by, ..)| PlannedPass { stage: Stage::Prepare, by }).collect();
+    let mut plan: Vec<PlannedPass> = sorted
+        .iter()
+        .filter(|(_, _, io)| !io.prepare.is_empty())
+        .map(|&(by, ..)| PlannedPass { stage: Stage::Prepare, by })
+        .collect();
     plan.push(PlannedPass { stage: Stage::Scene, by: "core" });
     plan.extend(sorted.iter().map(|&(by, _, io)| PlannedPass { stage: io.stage, by }));
     plan.push(PlannedPass { stage: Stage::Display, by: "core" });
@@ -255,14 +262,17 @@ pub fn stage_diagram_svg(chapters: &[(&'static str, u32, StageIo)]) -> String {
                 label("false colour", "#1f4e8c");
             }
             Stage::Prepare => {
-                for (id, ..) in chapters {
+                for (id, _, io) in chapters.iter().filter(|c| !c.2.prepare.is_empty()) {
                     label(id, "#8c4b1f");
+                    label(&format!("({})", io.prepare), "#8c4b1f");
                 }
             }
             _ => {
-                for (id, _, io) in chapters.iter().filter(|c| c.2.stage == *stage) {
-                    let _ = io;
+                for (id, ..) in chapters.iter().filter(|c| c.2.stage == *stage) {
                     label(id, "#8c4b1f");
+                }
+                if let Some(planned) = planned(*stage) {
+                    label(planned, "#999999");
                 }
             }
         }
@@ -287,13 +297,26 @@ pub fn stage_diagram_svg(chapters: &[(&'static str, u32, StageIo)]) -> String {
     s
 }
 
+/// Chapters the book plans for a stage, shown greyed in the diagram until they exist.
+fn planned(stage: Stage) -> Option<&'static str> {
+    match stage {
+        Stage::Clouds => Some("(chapter 6)"),
+        Stage::FroxelFog => Some("(chapters 4, 5)"),
+        Stage::Transparent => Some("(chapter 8)"),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const SKY: StageIo = StageIo { stage: Stage::Sky, reads: &[Resource::Color], writes: &[Resource::Color] };
-    const FOG: StageIo = StageIo { stage: Stage::HeightFog, reads: &[Resource::Color], writes: &[Resource::Color] };
-    const LATE: StageIo = StageIo { stage: Stage::Transparent, reads: &[], writes: &[Resource::Color] };
+    const SKY: StageIo =
+        StageIo { prepare: "tables", stage: Stage::Sky, reads: &[Resource::Color], writes: &[Resource::Color] };
+    const FOG: StageIo =
+        StageIo { prepare: "", stage: Stage::HeightFog, reads: &[Resource::Color], writes: &[Resource::Color] };
+    const LATE: StageIo =
+        StageIo { prepare: "step", stage: Stage::Transparent, reads: &[], writes: &[Resource::Color] };
 
     #[test]
     fn stages_are_ordered_far_to_near() {
@@ -311,5 +334,7 @@ mod tests {
         assert_eq!(a, b);
         let colour: Vec<_> = a.iter().filter(|p| p.stage.is_colour_stage()).map(|p| p.by).collect();
         assert_eq!(colour, ["sky", "fog", "late"]);
+        let prepare: Vec<_> = a.iter().filter(|p| p.stage == Stage::Prepare).map(|p| p.by).collect();
+        assert_eq!(prepare, ["sky", "late"], "only chapters with prepare work");
     }
 }
