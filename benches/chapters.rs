@@ -5,9 +5,10 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use fogbook::registry;
 use fogbook::state::Setup;
-use fogbook_core::Chapter;
 use fogbook_core::headless::Headless;
 use fogbook_core::time::TimeControl;
+use fogbook_core::timing::run_now;
+use fogbook_core::{Chapter, Loaded};
 use std::time::Duration;
 
 fn frames(c: &mut Criterion) {
@@ -60,13 +61,14 @@ fn smoke_step(c: &mut Criterion) {
     let headless =
         Headless::new(&fogbook_smoke::Smoke::new().requirements(), [64, 36]).unwrap_or_else(|e| panic!("{e:#}"));
     for n in [64u32, 128] {
-        let mut smoke = fogbook_smoke::Smoke::new();
-        smoke.params.grid_size = n;
-        smoke.params.pressure_iterations = 40;
+        let mut smoke = Loaded::new(fogbook_smoke::Smoke::new());
+        smoke.chapter.params.grid_size = n;
+        smoke.chapter.params.pressure_iterations = 40;
         headless.prepare(&mut smoke).unwrap();
+        let (smoke, state) = smoke.parts().unwrap();
         let mut group = c.benchmark_group(format!("smoke/step-{n}"));
         group.sample_size(10).measurement_time(Duration::from_secs(5)).warm_up_time(Duration::from_secs(1));
-        group.bench_function("step", |b| b.iter(|| smoke.run_now(&headless.gpu, |s, p| s.step(&headless.gpu, p))));
+        group.bench_function("step", |b| b.iter(|| run_now(&headless.gpu, |p| smoke.step(state, &headless.gpu, p))));
         group.finish();
     }
 }
@@ -77,12 +79,13 @@ fn smoke_step(c: &mut Criterion) {
 fn sky_precompute(c: &mut Criterion) {
     let headless = Headless::new(&fogbook_sky::Sky::new().requirements(), [64, 36]).unwrap_or_else(|e| panic!("{e:#}"));
     for resolution in [fogbook_sky::LutResolution::Half, fogbook_sky::LutResolution::Full] {
-        let mut sky = fogbook_sky::Sky::new();
-        sky.params.lut_resolution = resolution;
+        let mut sky = Loaded::new(fogbook_sky::Sky::new());
+        sky.chapter.params.lut_resolution = resolution;
         headless.prepare(&mut sky).unwrap();
+        let (sky, state) = sky.parts().unwrap();
         let mut group = c.benchmark_group(format!("sky/precompute-{resolution:?}").to_lowercase());
         group.sample_size(10).measurement_time(Duration::from_secs(5)).warm_up_time(Duration::from_secs(1));
-        group.bench_function("luts", |b| b.iter(|| sky.precompute_now(&headless.gpu)));
+        group.bench_function("luts", |b| b.iter(|| state.precompute_now(&sky.params, &headless.gpu)));
         group.finish();
     }
 }

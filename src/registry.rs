@@ -3,15 +3,15 @@
 
 use fogbook_core::gpu::Requirements;
 use fogbook_core::stack::union_requirements;
-use fogbook_core::{Chapter, Stack};
+use fogbook_core::{DynChapter, Loaded, Stack};
 
 // ANCHOR: registry
-pub fn chapters() -> Vec<Box<dyn Chapter>> {
+pub fn chapters() -> Vec<Box<dyn DynChapter>> {
     vec![
-        Box::new(fogbook_distance_fog::DistanceFog::new()),
-        Box::new(fogbook_height_fog::HeightFog::new()),
-        Box::new(fogbook_sky::Sky::new()),
-        Box::new(fogbook_smoke::Smoke::new()),
+        Box::new(Loaded::new(fogbook_distance_fog::DistanceFog::new())),
+        Box::new(Loaded::new(fogbook_height_fog::HeightFog::new())),
+        Box::new(Loaded::new(fogbook_sky::Sky::new())),
+        Box::new(Loaded::new(fogbook_smoke::Smoke::new())),
     ]
 }
 // ANCHOR_END: registry
@@ -25,7 +25,7 @@ pub const STACKS: &[(&str, &[&str], &str)] = &[
         "the sky lights the scene and gives the background; height fog in its light",
     ),
     ("smoke-in-sky", &["sky", "height-fog", "smoke"], "the atmosphere with the smoke drawn over it"),
-    ("all", &["distance-fog", "height-fog", "sky", "smoke"], "every chapter at once"),
+    ("everything", &["distance-fog", "height-fog", "sky", "smoke"], "every chapter at once"),
 ];
 // ANCHOR_END: stacks
 
@@ -35,7 +35,7 @@ pub fn requirements() -> Requirements {
 }
 
 /// The chapter with CLI name `id`; the error lists the valid names.
-pub fn find(id: &str) -> Result<Box<dyn Chapter>, String> {
+pub fn find(id: &str) -> Result<Box<dyn DynChapter>, String> {
     let mut all = chapters();
     let ids: Vec<_> = all.iter().map(|c| c.info().id).collect();
     match ids.iter().position(|c| *c == id) {

@@ -7,9 +7,9 @@ mod common;
 
 use common::*;
 use fogbook::state::Setup;
-use fogbook_core::StackView;
 use fogbook_core::scene_settings::SceneSettings;
 use fogbook_core::time::TimeControl;
+use fogbook_core::{Loaded, StackView};
 use fogbook_sky::reference::{
     Atmosphere, SecondOrderQuality, TRANSMITTANCE_SIZE, second_order_scattering, single_scattering_graded,
     transmittance_r_mu,
@@ -20,14 +20,15 @@ use glam::DVec3;
 #[test]
 fn transmittance_lut_matches_the_f64_integral() {
     let h = headless([64, 36]);
-    let mut sky = Sky::new();
-    sky.params.scattering_orders = 1;
-    sky.params.lut_resolution = fogbook_sky::LutResolution::Quarter;
+    let mut sky = Loaded::new(Sky::new());
+    sky.chapter.params.scattering_orders = 1;
+    sky.chapter.params.lut_resolution = fogbook_sky::LutResolution::Quarter;
     h.prepare(&mut sky).unwrap();
-    let lut = sky.read_lut(&h.gpu, "transmittance").unwrap();
+    let (sky, state) = sky.parts().unwrap();
+    let lut = state.read_lut(&sky.params, &h.gpu, "transmittance").unwrap();
     // Six 3D textures of 64 × 32 × 8 rgba32float texels at quarter size, the transmittance
     // LUT and three irradiance textures.
-    assert_eq!(sky.lut_bytes(), 6 * 64 * 32 * 8 * 16 + 256 * 64 * 16 + 3 * 64 * 16 * 16);
+    assert_eq!(state.lut_bytes(), 6 * 64 * 32 * 8 * 16 + 256 * 64 * 16 + 3 * 64 * 16 * 16);
     let atm = Atmosphere::default();
     let [w, hh] = TRANSMITTANCE_SIZE;
     let mut worst = 0.0f64;

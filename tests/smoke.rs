@@ -4,26 +4,48 @@
 mod common;
 
 use common::*;
-use fogbook_core::Chapter;
 use fogbook_core::headless::Headless;
 use fogbook_core::params::set_by_name;
-use fogbook_smoke::Smoke;
+use fogbook_core::timing::{PassRecorder, run_now};
+use fogbook_core::{Chapter, Loaded};
 use fogbook_smoke::fields::{FieldId, round_f16, round_f16_toward_zero};
 use fogbook_smoke::reference::{dissipated_total, idx, jacobi_slowest_rate, residual_norm, slowest_mode};
+use fogbook_smoke::{Smoke, SmokeGpu};
 
 const N: usize = 32;
 
 /// A smoke chapter with GPU state on a fresh headless device, with `sets` applied.
-fn smoke(sets: &[&str]) -> (Headless, Smoke) {
+fn smoke(sets: &[&str]) -> (Headless, Loaded<Smoke>) {
     let h = headless([64, 36]);
-    let mut s = Smoke::new();
-    set_by_name(&mut s.params, "grid_size", &N.to_string()).unwrap();
+    let mut s = Loaded::new(Smoke::new());
+    set_by_name(&mut s.chapter.params, "grid_size", &N.to_string()).unwrap();
     for a in sets {
         let (k, v) = a.split_once('=').unwrap();
-        set_by_name(&mut s.params, k, v).unwrap();
+        set_by_name(&mut s.chapter.params, k, v).unwrap();
     }
     h.prepare(&mut s).unwrap();
     (h, s)
+}
+
+/// What the tests do with a smoke chapter and its GPU state.
+trait UnderTest {
+    /// Records what `f` records, submits it and waits.
+    fn run_now(&mut self, h: &Headless, f: impl FnOnce(&mut Smoke, &mut SmokeGpu, &mut PassRecorder));
+    fn download(&self, gpu: &fogbook_core::gpu::GpuContext, id: FieldId) -> anyhow::Result<Vec<f32>>;
+    fn upload(&self, gpu: &fogbook_core::gpu::GpuContext, id: FieldId, values: &[f32]) -> anyhow::Result<()>;
+}
+
+impl UnderTest for Loaded<Smoke> {
+    fn run_now(&mut self, h: &Headless, f: impl FnOnce(&mut Smoke, &mut SmokeGpu, &mut PassRecorder)) {
+        let (smoke, state) = self.parts().unwrap();
+        run_now(&h.gpu, |passes| f(smoke, state, passes));
+    }
+    fn download(&self, gpu: &fogbook_core::gpu::GpuContext, id: FieldId) -> anyhow::Result<Vec<f32>> {
+        self.gpu.as_ref().expect("GPU state").download(gpu, id)
+    }
+    fn upload(&self, gpu: &fogbook_core::gpu::GpuContext, id: FieldId, values: &[f32]) -> anyhow::Result<()> {
+        self.gpu.as_ref().expect("GPU state").upload(gpu, id, values)
+    }
 }
 
 /// No sources, no forces, no motion: a field left alone except for what a test adds.
@@ -36,9 +58,9 @@ const QUIET: &[&str] = &[
     "density_dissipation=0",
 ];
 
-fn steps(h: &Headless, s: &mut Smoke, n: u32) {
+fn steps(h: &Headless, s: &mut Loaded<Smoke>, n: u32) {
     for _ in 0..n {
-        s.run_now(&h.gpu, |s, p| s.step(&h.gpu, p));
+        s.run_now(&h, |s, g, p| s.step(g, &h.gpu, p));
     }
 }
 
@@ -52,7 +74,7 @@ fn norm(v: &[f32], components: usize) -> f64 {
 #[test]
 fn jacobi_residual_falls_at_the_theoretical_rate_of_the_slowest_mode() {
     let (h, mut s) = smoke(QUIET);
-    let cell = s.params.box_size_m as f64 / N as f64;
+    let cell = s.chapter.params.box_size_m as f64 / N as f64;
     let div = slowest_mode(N);
     s.upload(&h.gpu, FieldId::Divergence, &div).unwrap();
     s.upload(&h.gpu, FieldId::Pressure, &vec![0.0; N * N * N]).unwrap();
@@ -60,7 +82,7 @@ fn jacobi_residual_falls_at_the_theoretical_rate_of_the_slowest_mode() {
     let theory = jacobi_slowest_rate(N);
     let mut done = 0;
     for k in [10u32, 40, 160] {
-        s.run_now(&h.gpu, |s, p| s.jacobi(&h.gpu, p, k - done));
+        s.run_now(&h, |s, g, p| s.jacobi(g, &h.gpu, p, k - done));
         done = k;
         let q = s.download(&h.gpu, FieldId::Pressure).unwrap();
         let measured = (residual_norm(N, &q, &div, cell) / r0).powf(1.0 / k as f64);
@@ -83,7 +105,7 @@ fn bump(x: usize, y: usize, z: usize, sigma: f64) -> f64 {
 fn a_gradient_field_projects_to_nearly_zero() {
     // u = ∇φ (central differences, as the solver's operators), φ a bump well inside the box.
     let (h, mut s) = smoke(QUIET);
-    let cell = s.params.box_size_m as f64 / N as f64;
+    let cell = s.chapter.params.box_size_m as f64 / N as f64;
     let mut u = vec![0.0f32; N * N * N * 4];
     let phi = |x: isize, y: isize, z: isize| {
         let c = |v: isize| v.clamp(0, N as isize - 1) as usize;
@@ -101,7 +123,7 @@ fn a_gradient_field_projects_to_nearly_zero() {
     }
     s.upload(&h.gpu, FieldId::Velocity, &u).unwrap();
     let before = norm(&s.download(&h.gpu, FieldId::Velocity).unwrap(), 4);
-    s.run_now(&h.gpu, |s, p| s.project(&h.gpu, p, 2000));
+    s.run_now(&h, |s, g, p| s.project(g, &h.gpu, p, 2000));
     let after = norm(&s.download(&h.gpu, FieldId::Velocity).unwrap(), 4);
     eprintln!("‖∇φ‖ = {before:.4}, after projection {after:.4} ({:.2}%)", 100.0 * after / before);
     // Central-difference divergence of a central-difference gradient is the wide Laplacian, the
@@ -120,7 +142,7 @@ fn uniform_flow_into_the_walls_projects_away() {
         c[0] = 1.0;
     }
     s.upload(&h.gpu, FieldId::Velocity, &u).unwrap();
-    s.run_now(&h.gpu, |s, p| s.project(&h.gpu, p, 4000));
+    s.run_now(&h, |s, g, p| s.project(g, &h.gpu, p, 4000));
     let div = s.download(&h.gpu, FieldId::Divergence).unwrap();
     let wall_cells = div
         .iter()
@@ -157,7 +179,7 @@ fn a_divergence_free_field_comes_back_unchanged() {
         let c = |v: isize| v.clamp(0, N as isize - 1) as usize;
         bump(c(x), c(y), c(z), 3.0) * 5.0
     };
-    let cell = s.params.box_size_m as f64 / N as f64;
+    let cell = s.chapter.params.box_size_m as f64 / N as f64;
     let mut u = vec![0.0f32; N * N * N * 4];
     for z in 0..N as isize {
         for y in 0..N as isize {
@@ -170,7 +192,7 @@ fn a_divergence_free_field_comes_back_unchanged() {
     }
     s.upload(&h.gpu, FieldId::Velocity, &u).unwrap();
     let before = s.download(&h.gpu, FieldId::Velocity).unwrap();
-    s.run_now(&h.gpu, |s, p| s.project(&h.gpu, p, 200));
+    s.run_now(&h, |s, g, p| s.project(g, &h.gpu, p, 200));
     let after = s.download(&h.gpu, FieldId::Velocity).unwrap();
     let diff: Vec<f32> = before.iter().zip(&after).map(|(a, b)| a - b).collect();
     let rel = norm(&diff, 4) / norm(&before, 4);
@@ -198,7 +220,7 @@ fn density_dissipation_follows_the_exact_law() {
     let total: f64 = got.chunks_exact(4).map(|c| c[3] as f64).sum();
     // Cell by cell, the GPU does ρ ← f16(ρ · keep) with keep = f32(1 / (1 + k dt)). Vulkan lets
     // the f16 store round to nearest even or toward zero (lavapipe truncates): reproduce both.
-    let keep = (1.0 / (1.0 + k as f64 * s.params.time_step_s as f64)) as f32;
+    let keep = (1.0 / (1.0 + k as f64 * s.chapter.params.time_step_s as f64)) as f32;
     let emulate = |round: fn(f32) -> f32| {
         let mut field = fluid.clone();
         for _ in 0..n_steps {
@@ -209,7 +231,7 @@ fn density_dissipation_follows_the_exact_law() {
         field.chunks_exact(4).map(|c| c[3] as f64).sum::<f64>()
     };
     let (nearest, toward_zero) = (emulate(round_f16), emulate(round_f16_toward_zero));
-    let exact = dissipated_total(total0, k as f64, s.params.time_step_s as f64, n_steps);
+    let exact = dissipated_total(total0, k as f64, s.chapter.params.time_step_s as f64, n_steps);
     let drift = total / exact - 1.0;
     eprintln!(
         "Σρ after {n_steps} steps: GPU {total:.4}; emulated with f16 round-to-nearest {nearest:.4}, toward zero {toward_zero:.4}; exact law {exact:.4}; GPU drift {drift:.2e}"
@@ -275,9 +297,9 @@ fn a_long_run_with_extreme_parameters_stays_finite() {
         "injection_radius=0.5",
     ]);
     for _ in 0..20 {
-        s.run_now(&h.gpu, |s, p| {
+        s.run_now(&h, |s, g, p| {
             for _ in 0..100 {
-                s.step(&h.gpu, p);
+                s.step(g, &h.gpu, p);
             }
         });
     }
@@ -290,16 +312,16 @@ fn a_long_run_with_extreme_parameters_stays_finite() {
 #[test]
 fn grids_beyond_the_budget_or_device_are_refused() {
     let h = headless([64, 36]);
-    let mut s = Smoke::new();
-    set_by_name(&mut s.params, "grid_size", "512").unwrap();
+    let mut s = Loaded::new(Smoke::new());
+    set_by_name(&mut s.chapter.params, "grid_size", "512").unwrap();
     let err = h.prepare(&mut s).unwrap_err().to_string();
     assert!(err.contains("budget") || err.contains("largest 3D texture"), "{err}");
-    set_by_name(&mut s.params, "grid_size", "30").unwrap();
+    set_by_name(&mut s.chapter.params, "grid_size", "30").unwrap();
     assert!(h.prepare(&mut s).unwrap_err().to_string().contains("multiple of 4"));
     // A running chapter keeps its grid when asked for one it cannot have.
     let (h, mut s) = smoke(&[]);
-    s.params.grid_size = 512;
+    s.chapter.params.grid_size = 512;
     steps(&h, &mut s, 1);
-    assert_eq!(s.params.grid_size, N as u32);
-    assert!(s.status().unwrap().contains("keeping 32³"));
+    assert_eq!(s.chapter.params.grid_size, N as u32);
+    assert!(s.chapter.status().unwrap().contains("keeping 32³"));
 }

@@ -15,7 +15,7 @@ use fogbook_core::renderer::{FrameRequest, Renderer};
 use fogbook_core::shaders::ShaderStore;
 use fogbook_core::time::TimeControl;
 use fogbook_core::timing::{PassTimes, TimingMode};
-use fogbook_core::{Chapter, Stack, StackView};
+use fogbook_core::{DynChapter, Stack, StackView};
 use input::{Action, InputState};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -384,14 +384,14 @@ impl App {
 /// Makes the stack `ids`: chapters already running keep their GPU state, parameters and
 /// simulation; the others are created. Nothing changes if a chapter cannot be created.
 fn restack(gfx: &Gfx, stack: &mut Stack, ids: &[&'static str]) -> Result<()> {
-    let mut fresh: Vec<Box<dyn Chapter>> = Vec::new();
+    let mut fresh: Vec<Box<dyn DynChapter>> = Vec::new();
     for id in ids.iter().filter(|id| stack.position(id).is_none()) {
         let mut chapter = registry::find(id).map_err(|e| anyhow!(e))?;
         chapter.create_gpu(&gfx.gpu, &gfx.renderer.frame.layouts, &gfx.shaders)?;
         fresh.push(chapter);
     }
     let old = std::mem::replace(stack, Stack::single(registry::find(ids[0]).map_err(|e| anyhow!(e))?));
-    let mut kept: Vec<Box<dyn Chapter>> =
+    let mut kept: Vec<Box<dyn DynChapter>> =
         old.into_chapters().into_iter().filter(|c| ids.contains(&c.info().id)).collect();
     kept.append(&mut fresh);
     *stack = Stack::new(kept).map_err(|e| anyhow!(e))?;

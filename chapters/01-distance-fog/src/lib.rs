@@ -64,7 +64,7 @@ impl FogUniform {
     }
 }
 
-struct Gpu {
+pub struct Gpu {
     pipeline: wgpu::ComputePipeline,
     uniform: wgpu::Buffer,
     bind_group: wgpu::BindGroup,
@@ -73,7 +73,6 @@ struct Gpu {
 #[derive(Default)]
 pub struct DistanceFog {
     pub params: DistanceFogParams,
-    gpu: Option<Gpu>,
 }
 
 impl DistanceFog {
@@ -83,6 +82,8 @@ impl DistanceFog {
 }
 
 impl Chapter for DistanceFog {
+    type Gpu = Gpu;
+
     fn info(&self) -> ChapterInfo {
         ChapterInfo {
             id: "distance-fog",
@@ -121,7 +122,7 @@ impl Chapter for DistanceFog {
         &[SHADER]
     }
 
-    fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> anyhow::Result<()> {
+    fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> anyhow::Result<Gpu> {
         let device = &gpu.device;
         let module = create_module(device, &shaders.load(SHADER)?)?;
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -140,13 +141,11 @@ impl Chapter for DistanceFog {
         });
         let groups = [Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&layout)];
         let pipeline = compute_pipeline(device, &module, "main", &groups)?;
-        self.gpu = Some(Gpu { pipeline, uniform, bind_group });
-        Ok(())
+        Ok(Gpu { pipeline, uniform, bind_group })
     }
 
     // ANCHOR: render
-    fn render(&mut self, ctx: &mut ChapterContext) {
-        let Some(gpu) = &self.gpu else { return };
+    fn render(&mut self, gpu: &mut Gpu, ctx: &mut ChapterContext) {
         let uniform = FogUniform::new(&self.params, ctx.view);
         ctx.gpu.queue.write_buffer(&gpu.uniform, 0, bytemuck::bytes_of(&uniform));
         let [w, h] = ctx.frame.size;

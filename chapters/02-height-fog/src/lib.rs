@@ -103,7 +103,7 @@ pub fn model(p: &HeightFogParams) -> HeightFogModel {
     }
 }
 
-struct Gpu {
+pub struct Gpu {
     pipeline: wgpu::ComputePipeline,
     height_uniform: wgpu::Buffer,
     height_group: wgpu::BindGroup,
@@ -112,7 +112,6 @@ struct Gpu {
 #[derive(Default)]
 pub struct HeightFog {
     pub params: HeightFogParams,
-    gpu: Option<Gpu>,
 }
 
 impl HeightFog {
@@ -144,6 +143,8 @@ fn uniform_group(
 }
 
 impl Chapter for HeightFog {
+    type Gpu = Gpu;
+
     fn info(&self) -> ChapterInfo {
         ChapterInfo {
             id: "height-fog",
@@ -176,20 +177,18 @@ impl Chapter for HeightFog {
         &[SHADER]
     }
 
-    fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> anyhow::Result<()> {
+    fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> anyhow::Result<Gpu> {
         let device = &gpu.device;
         let module = create_module(device, &shaders.load(SHADER)?)?;
         let (height_uniform, height_layout, height_group) =
             uniform_group(device, "height fog", bytemuck::bytes_of(&HeightFogUniform::new(&self.params, 0)));
         let groups = [Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&height_layout)];
         let pipeline = compute_pipeline(device, &module, "height_fog", &groups)?;
-        self.gpu = Some(Gpu { pipeline, height_uniform, height_group });
-        Ok(())
+        Ok(Gpu { pipeline, height_uniform, height_group })
     }
 
     // ANCHOR: render
-    fn render(&mut self, ctx: &mut ChapterContext) {
-        let Some(gpu) = &self.gpu else { return };
+    fn render(&mut self, gpu: &mut Gpu, ctx: &mut ChapterContext) {
         let queue = &ctx.gpu.queue;
         let uniform = HeightFogUniform::new(&self.params, ctx.view);
         queue.write_buffer(&gpu.height_uniform, 0, bytemuck::bytes_of(&uniform));

@@ -103,18 +103,24 @@ struct LutSet {
     shared: [wgpu::BindGroup; 2],
 }
 
-struct Gpu {
+/// What every set of lookup tables is bound together with.
+struct LutBindings {
     uniform: wgpu::Buffer,
     sampler: wgpu::Sampler,
-    precompute: PrecomputePipelines,
+    /// sun_dir, sun_color, ambient for the frame uniform.
+    lighting: wgpu::Buffer,
     sky_layout: wgpu::BindGroupLayout,
     /// The core's layout of the shared-sky group.
     shared_layout: wgpu::BindGroupLayout,
+}
+
+/// The sky's GPU state.
+pub struct Gpu {
+    bindings: LutBindings,
+    precompute: PrecomputePipelines,
     sky_pipeline: wgpu::ComputePipeline,
     lighting_pipeline: wgpu::ComputePipeline,
-    /// sun_dir, sun_color, ambient for the frame uniform.
-    lighting: wgpu::Buffer,
-    luts: Option<LutSet>,
+    luts: LutSet,
     /// The parameters the LUTs were computed for; a change recomputes them.
     luts_for: Option<SkyParams>,
 }
@@ -122,10 +128,9 @@ struct Gpu {
 #[derive(Default)]
 pub struct Sky {
     pub params: SkyParams,
-    gpu: Option<Gpu>,
 }
 
-impl Gpu {
+impl LutBindings {
     fn lut_set(&self, device: &wgpu::Device, size: [u32; 4]) -> LutSet {
         let textures = LutTextures::new(device, size);
         let t = &textures;
@@ -167,64 +172,64 @@ impl Gpu {
     }
 }
 
-impl Sky {
-    pub fn new() -> Self {
-        Self::default()
-    }
-
+impl Gpu {
     // ANCHOR: update_luts
     /// Writes this frame's uniform and recomputes the lookup textures if the atmosphere changed
     /// (or on every call with `every_frame`, to time them).
-    fn prepare(&mut self, gpu: &GpuContext, passes: &mut PassRecorder, view: usize, every_frame: bool) {
-        let Some(g) = self.gpu.as_mut() else { return };
-        gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&AtmosphereUniform::new(&self.params, view)));
-        let key = self.params.lut_key();
-        if g.luts_for.as_ref() == Some(&key) && !every_frame {
+    fn prepare(
+        &mut self,
+        params: &SkyParams,
+        gpu: &GpuContext,
+        passes: &mut PassRecorder,
+        view: usize,
+        every_frame: bool,
+    ) {
+        let uniform = AtmosphereUniform::new(params, view);
+        gpu.queue.write_buffer(&self.bindings.uniform, 0, bytemuck::bytes_of(&uniform));
+        let key = params.lut_key();
+        if self.luts_for.as_ref() == Some(&key) && !every_frame {
             return;
         }
-        let size = self.params.lut_resolution.scattering_size();
-        if g.luts.as_ref().is_none_or(|l| l.textures.scattering_size != size) {
-            g.luts = Some(g.lut_set(&gpu.device, size));
+        let size = params.lut_resolution.scattering_size();
+        if self.luts.textures.scattering_size != size {
+            self.luts = self.bindings.lut_set(&gpu.device, size);
         }
-        let Some(luts) = &g.luts else { return };
-        luts::record_precompute(gpu, passes, &g.precompute, &luts.textures, &g.uniform, self.params.scattering_orders);
-        g.luts_for = Some(key);
+        let (textures, uniform) = (&self.luts.textures, &self.bindings.uniform);
+        luts::record_precompute(gpu, passes, &self.precompute, textures, uniform, params.scattering_orders);
+        self.luts_for = Some(key);
     }
     // ANCHOR_END: update_luts
 
     /// Computes the LUTs now, whether or not the parameters changed, and waits for the GPU
     /// (tests and benches).
-    pub fn precompute_now(&mut self, gpu: &GpuContext) {
+    pub fn precompute_now(&mut self, params: &SkyParams, gpu: &GpuContext) {
         let mut passes = PassRecorder::new(gpu, None, fogbook_core::timing::TimingMode::Off);
-        self.prepare(gpu, &mut passes, 0, true);
+        self.prepare(params, gpu, &mut passes, 0, true);
         passes.submit();
         gpu.wait();
     }
 
     /// Computes the LUTs now and reads one back (tests): "transmittance" or "irradiance".
-    pub fn read_lut(&mut self, gpu: &GpuContext, which: &str) -> Result<FloatImage> {
-        self.precompute_now(gpu);
-        let g = self.gpu.as_ref().ok_or_else(|| anyhow::anyhow!("sky: no GPU state"))?;
-        let t = &g.luts.as_ref().ok_or_else(|| anyhow::anyhow!("sky: no LUTs"))?.textures;
+    pub fn read_lut(&mut self, params: &SkyParams, gpu: &GpuContext, which: &str) -> Result<FloatImage> {
+        self.precompute_now(params, gpu);
+        let t = &self.luts.textures;
         let texture = match which {
             "transmittance" => &t.transmittance.0,
-            "irradiance" => &t.irradiance[LutTextures::final_index(self.params.scattering_orders)].0,
+            "irradiance" => &t.irradiance[LutTextures::final_index(params.scattering_orders)].0,
             other => anyhow::bail!("no 2D LUT named {other:?}"),
         };
         FloatImage::read(gpu, texture)
     }
 
-    /// The sun_dir, sun_color and ambient the last frame wrote over the frame uniform (tests).
-    pub fn read_scene_lighting(&self, gpu: &GpuContext) -> Result<[[f32; 4]; 3]> {
-        let g = self.gpu.as_ref().ok_or_else(|| anyhow::anyhow!("sky: no GPU state"))?;
-        let bytes = fogbook_core::capture::read_buffer(gpu, &g.lighting)?;
-        let v: &[[f32; 4]] = bytemuck::cast_slice(&bytes);
-        Ok([v[0], v[1], v[2]])
-    }
-
     /// GPU memory of the lookup textures (bytes).
     pub fn lut_bytes(&self) -> u64 {
-        self.gpu.as_ref().and_then(|g| g.luts.as_ref()).map_or(0, |l| l.textures.bytes())
+        self.luts.textures.bytes()
+    }
+}
+
+impl Sky {
+    pub fn new() -> Self {
+        Self::default()
     }
 
     fn final_index(&self) -> usize {
@@ -233,6 +238,8 @@ impl Sky {
 }
 
 impl Chapter for Sky {
+    type Gpu = Gpu;
+
     fn info(&self) -> ChapterInfo {
         ChapterInfo {
             id: "sky",
@@ -281,7 +288,7 @@ impl Chapter for Sky {
         ]
     }
 
-    fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> Result<()> {
+    fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> Result<Gpu> {
         let device = &gpu.device;
         let sky_module = create_module(device, &shaders.load(SKY_SHADER)?)?;
         let lighting_module = create_module(device, &shaders.load(LIGHTING_SHADER)?)?;
@@ -339,38 +346,24 @@ impl Chapter for Sky {
         let groups = [Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&sky_layout)];
         let sky_pipeline = compute_pipeline(device, &sky_module, "sky", &groups)?;
         let lighting_pipeline = compute_pipeline(device, &lighting_module, "scene_lighting", &groups)?;
-        let mut g = Gpu {
-            uniform,
-            sampler,
-            precompute,
-            sky_layout,
-            shared_layout: layouts.shared_sky.clone(),
-            sky_pipeline,
-            lighting_pipeline,
-            lighting,
-            luts: None,
-            luts_for: None,
-        };
-        g.luts = Some(g.lut_set(device, self.params.lut_resolution.scattering_size()));
-        self.gpu = Some(g);
-        Ok(())
+        let bindings =
+            LutBindings { uniform, sampler, lighting, sky_layout, shared_layout: layouts.shared_sky.clone() };
+        let luts = bindings.lut_set(device, self.params.lut_resolution.scattering_size());
+        Ok(Gpu { bindings, precompute, sky_pipeline, lighting_pipeline, luts, luts_for: None })
     }
 
     // ANCHOR: shared_sky
     /// The tables of the last completed sum (they are current once prepare has run).
-    fn shared_sky(&self) -> Option<wgpu::BindGroup> {
-        let luts = self.gpu.as_ref()?.luts.as_ref()?;
-        Some(luts.shared[self.final_index()].clone())
+    fn shared_sky(&self, g: &Gpu) -> Option<wgpu::BindGroup> {
+        Some(g.luts.shared[self.final_index()].clone())
     }
     // ANCHOR_END: shared_sky
 
     // ANCHOR: light_scene
-    fn light_scene(&mut self, ctx: &mut ChapterContext) {
+    fn light_scene(&mut self, g: &mut Gpu, ctx: &mut ChapterContext) {
         // The first pass of the frame: the LUTs are brought up to date here, before the scene.
-        self.prepare(ctx.gpu, ctx.passes, ctx.view, self.params.precompute_every_frame);
+        g.prepare(&self.params, ctx.gpu, ctx.passes, ctx.view, self.params.precompute_every_frame);
         let index = self.final_index();
-        let Some(g) = &self.gpu else { return };
-        let Some(luts) = &g.luts else { return };
         if !self.params.light_scene {
             return;
         }
@@ -379,27 +372,25 @@ impl Chapter for Sky {
             pass.set_pipeline(&g.lighting_pipeline);
             pass.set_bind_group(0, ctx.inputs, &[]);
             pass.set_bind_group(1, ctx.output, &[]);
-            pass.set_bind_group(2, &luts.sky_groups[index], &[]);
+            pass.set_bind_group(2, &g.luts.sky_groups[index], &[]);
             pass.dispatch_workgroups(1, 1, 1);
         });
         // Over sun_dir, sun_color and ambient, which lie next to each other in the uniform.
         let offset = std::mem::offset_of!(FrameUniform, sun_dir) as u64;
-        ctx.passes.encoder().copy_buffer_to_buffer(&g.lighting, 0, &ctx.frame.uniform, offset, 48);
+        ctx.passes.encoder().copy_buffer_to_buffer(&g.bindings.lighting, 0, &ctx.frame.uniform, offset, 48);
     }
     // ANCHOR_END: light_scene
 
     // ANCHOR: render
-    fn render(&mut self, ctx: &mut ChapterContext) {
+    fn render(&mut self, g: &mut Gpu, ctx: &mut ChapterContext) {
         // `light_scene` ran earlier this frame: the uniform is written and the LUTs are current.
         let index = self.final_index();
-        let Some(g) = &self.gpu else { return };
-        let Some(luts) = &g.luts else { return };
         let [w, h] = ctx.frame.size;
         ctx.passes.compute("sky: sky + aerial perspective", |pass| {
             pass.set_pipeline(&g.sky_pipeline);
             pass.set_bind_group(0, ctx.inputs, &[]);
             pass.set_bind_group(1, ctx.output, &[]);
-            pass.set_bind_group(2, &luts.sky_groups[index], &[]);
+            pass.set_bind_group(2, &g.luts.sky_groups[index], &[]);
             pass.dispatch_workgroups(w.div_ceil(8), h.div_ceil(8), 1);
         });
     }

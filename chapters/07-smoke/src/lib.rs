@@ -14,7 +14,7 @@ use fogbook_core::frame::FrameLayouts;
 use fogbook_core::gpu::{GpuContext, Requirements};
 use fogbook_core::params::DynParameters;
 use fogbook_core::shaders::ShaderStore;
-use fogbook_core::timing::{PassRecorder, TimingMode};
+use fogbook_core::timing::PassRecorder;
 use fogbook_core::views::SnapshotTolerance;
 use fogbook_core::{
     Book, Chapter, ChapterContext, ChapterInfo, Figure, Resource, Stage, StageIo, UpdateContext, ViewInfo,
@@ -103,7 +103,6 @@ pub struct SmokeGpu {
 
 pub struct Smoke {
     pub params: SmokeParams,
-    pub gpu: Option<SmokeGpu>,
     /// Sun direction and view of the last frame (the step's parameter block carries them too).
     last_sun: [f32; 3],
     last_view: usize,
@@ -115,14 +114,7 @@ pub struct Smoke {
 
 impl Default for Smoke {
     fn default() -> Self {
-        Self {
-            params: SmokeParams::default(),
-            gpu: None,
-            last_sun: [0.0, 1.0, 0.0],
-            last_view: 0,
-            status: None,
-            light_for: None,
-        }
+        Self { params: SmokeParams::default(), last_sun: [0.0, 1.0, 0.0], last_view: 0, status: None, light_for: None }
     }
 }
 
@@ -137,8 +129,7 @@ impl Smoke {
 
     /// Reallocates the fields when `grid_size` changed; a size the device cannot hold is refused
     /// with a message and the parameter goes back to the size in use.
-    fn follow_grid_size(&mut self, gpu: &GpuContext) {
-        let Some(g) = self.gpu.as_mut() else { return };
+    fn follow_grid_size(&mut self, g: &mut SmokeGpu, gpu: &GpuContext) {
         if g.fields.n == self.params.grid_size {
             return;
         }
@@ -154,62 +145,48 @@ impl Smoke {
         }
     }
 
-    fn write_uniform(&self, gpu: &GpuContext) {
-        if let Some(g) = &self.gpu {
-            gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&self.uniform(g.fields.n)));
-        }
+    fn write_uniform(&self, g: &SmokeGpu, gpu: &GpuContext) {
+        gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&self.uniform(g.fields.n)));
     }
 
     /// Records one simulation step.
-    pub fn step(&mut self, gpu: &GpuContext, passes: &mut PassRecorder) {
-        self.follow_grid_size(gpu);
-        self.write_uniform(gpu);
+    pub fn step(&mut self, g: &mut SmokeGpu, gpu: &GpuContext, passes: &mut PassRecorder) {
+        self.follow_grid_size(g, gpu);
+        self.write_uniform(g, gpu);
         let (iterations, vorticity) = (self.params.pressure_iterations, self.params.vorticity);
-        if let Some(g) = self.gpu.as_mut() {
-            passes::record_step(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields, iterations, vorticity);
-            self.light_for = None;
-        }
-    }
-
-    /// Runs `f` with a recorder of its own and submits (tests and tools).
-    pub fn run_now(&mut self, gpu: &GpuContext, f: impl FnOnce(&mut Self, &mut PassRecorder)) {
-        let mut passes = PassRecorder::new(gpu, None, TimingMode::Off);
-        f(self, &mut passes);
-        passes.submit();
-        gpu.wait();
-    }
-
-    /// Current values of a field (see `Fields::download` for the layout).
-    pub fn download(&self, gpu: &GpuContext, id: FieldId) -> Result<Vec<f32>> {
-        let g = self.gpu.as_ref().ok_or_else(|| anyhow::anyhow!("smoke: no GPU state yet"))?;
-        g.fields.download(gpu, id)
-    }
-
-    pub fn upload(&self, gpu: &GpuContext, id: FieldId, values: &[f32]) -> Result<()> {
-        let g = self.gpu.as_ref().ok_or_else(|| anyhow::anyhow!("smoke: no GPU state yet"))?;
-        g.fields.upload(gpu, id, values)
+        passes::record_step(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields, iterations, vorticity);
+        self.light_for = None;
     }
 
     /// Records `iterations` Jacobi sweeps on the current divergence.
-    pub fn jacobi(&mut self, gpu: &GpuContext, passes: &mut PassRecorder, iterations: u32) {
-        self.write_uniform(gpu);
-        if let Some(g) = self.gpu.as_mut() {
-            passes::record_jacobi(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields, iterations);
-        }
+    pub fn jacobi(&mut self, g: &mut SmokeGpu, gpu: &GpuContext, passes: &mut PassRecorder, iterations: u32) {
+        self.write_uniform(g, gpu);
+        passes::record_jacobi(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields, iterations);
     }
 
     /// Records divergence → `iterations` sweeps → u − ∇q: a full projection of the current velocity.
-    pub fn project(&mut self, gpu: &GpuContext, passes: &mut PassRecorder, iterations: u32) {
-        self.write_uniform(gpu);
-        if let Some(g) = self.gpu.as_mut() {
-            passes::record_divergence(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields);
-            passes::record_jacobi(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields, iterations);
-            passes::record_project(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields);
-        }
+    pub fn project(&mut self, g: &mut SmokeGpu, gpu: &GpuContext, passes: &mut PassRecorder, iterations: u32) {
+        self.write_uniform(g, gpu);
+        passes::record_divergence(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields);
+        passes::record_jacobi(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields, iterations);
+        passes::record_project(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields);
+    }
+}
+
+impl SmokeGpu {
+    /// Current values of a field (see `Fields::download` for the layout).
+    pub fn download(&self, gpu: &GpuContext, id: FieldId) -> Result<Vec<f32>> {
+        self.fields.download(gpu, id)
+    }
+
+    pub fn upload(&self, gpu: &GpuContext, id: FieldId, values: &[f32]) -> Result<()> {
+        self.fields.upload(gpu, id, values)
     }
 }
 
 impl Chapter for Smoke {
+    type Gpu = SmokeGpu;
+
     fn info(&self) -> ChapterInfo {
         ChapterInfo {
             id: "smoke",
@@ -257,7 +234,7 @@ impl Chapter for Smoke {
         ]
     }
 
-    fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> Result<()> {
+    fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> Result<SmokeGpu> {
         check_grid(gpu, self.params.grid_size)?;
         let pipelines = Pipelines::new(gpu, layouts, shaders)?;
         let device = &gpu.device;
@@ -281,22 +258,24 @@ impl Chapter for Smoke {
                 wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::Sampler(&sampler) },
             ],
         });
-        // Hot reload keeps the simulation running: reuse fields of the right size.
-        let fields = match self.gpu.take() {
-            Some(old) if old.fields.n == self.params.grid_size => old.fields,
-            _ => Fields::new(gpu, self.params.grid_size)?,
-        };
-        self.gpu = Some(SmokeGpu { pipelines, uniform, params_group, fields });
+        let fields = Fields::new(gpu, self.params.grid_size)?;
+        let state = SmokeGpu { pipelines, uniform, params_group, fields };
         self.light_for = None;
-        self.write_uniform(gpu);
-        Ok(())
+        self.write_uniform(&state, gpu);
+        Ok(state)
     }
 
-    fn reset(&mut self, gpu: &GpuContext) {
-        if let Some(g) = self.gpu.as_mut() {
-            if let Ok(f) = Fields::new(gpu, g.fields.n) {
-                g.fields = f;
-            }
+    /// Hot reload keeps the simulation running: the new state takes over the old fields when
+    /// they have its size.
+    fn carry_over(&mut self, old: SmokeGpu, new: &mut SmokeGpu) {
+        if old.fields.n == new.fields.n {
+            new.fields = old.fields;
+        }
+    }
+
+    fn reset(&mut self, g: &mut SmokeGpu, gpu: &GpuContext) {
+        if let Ok(f) = Fields::new(gpu, g.fields.n) {
+            g.fields = f;
         }
         self.light_for = None;
     }
@@ -305,17 +284,16 @@ impl Chapter for Smoke {
         self.status.clone()
     }
 
-    fn update(&mut self, ctx: &mut UpdateContext) {
-        self.step(ctx.gpu, ctx.passes);
+    fn update(&mut self, g: &mut SmokeGpu, ctx: &mut UpdateContext) {
+        self.step(g, ctx.gpu, ctx.passes);
     }
 
     // ANCHOR: render
-    fn render(&mut self, ctx: &mut ChapterContext) {
+    fn render(&mut self, g: &mut SmokeGpu, ctx: &mut ChapterContext) {
         self.last_sun = ctx.scene.sun_direction().into();
         self.last_view = ctx.view;
-        self.follow_grid_size(ctx.gpu);
-        self.write_uniform(ctx.gpu);
-        let Some(g) = &self.gpu else { return };
+        self.follow_grid_size(g, ctx.gpu);
+        self.write_uniform(g, ctx.gpu);
         // What the light volume depends on: everything but the view settings.
         let key = SmokeUniform {
             view: [0; 4],

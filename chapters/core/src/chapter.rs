@@ -117,8 +117,15 @@ impl Figure {
 }
 
 // ANCHOR: chapter
+/// What a chapter implements. Its GPU state is a type of its own, created whole or not at all:
+/// `create_gpu` returns it or an error, and every method that records GPU work receives it, so
+/// no chapter keeps an `Option` or returns silently for want of one. The core holds a chapter
+/// and its state together in a [`Loaded`].
 // `WasmNotSend`: `Send` on the desktop; in a browser wgpu's handles are not `Send`, and need not be.
-pub trait Chapter: wgpu::WasmNotSend {
+pub trait Chapter: wgpu::WasmNotSend + 'static {
+    /// Pipelines, bind groups, textures, simulation fields: everything on the GPU.
+    type Gpu: wgpu::WasmNotSend;
+
     fn info(&self) -> ChapterInfo;
 
     /// Where the chapter's colour pass runs in the frame and which shared resources it reads
@@ -144,38 +151,48 @@ pub trait Chapter: wgpu::WasmNotSend {
     /// Shader files (relative to `shaders/`) this chapter compiles; hot reload watches them.
     fn shader_files(&self) -> &'static [&'static str];
 
-    /// Creates (or re-creates, on hot reload) every GPU resource and pipeline. Must build
-    /// everything before replacing anything: on error the chapter keeps working as before.
-    fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> anyhow::Result<()>;
+    /// Creates every GPU resource and pipeline: at start, and again on a shader reload, when
+    /// the state in use is only replaced if this succeeds.
+    fn create_gpu(
+        &mut self,
+        gpu: &GpuContext,
+        layouts: &FrameLayouts,
+        shaders: &ShaderStore,
+    ) -> anyhow::Result<Self::Gpu>;
+
+    /// After a reload succeeded: moves what must survive it (a simulation's fields) from the
+    /// state being replaced into the new one.
+    fn carry_over(&mut self, _old: Self::Gpu, _new: &mut Self::Gpu) {}
 
     /// The sky's lookup tables as the shared-sky group (see `shared_sky`), for the stages after
     /// prepare; `None` for chapters that publish nothing. Asked after prepare every frame.
-    fn shared_sky(&self) -> Option<wgpu::BindGroup> {
+    fn shared_sky(&self, _state: &Self::Gpu) -> Option<wgpu::BindGroup> {
         None
     }
 
     /// The frame was resized (called before the first frame at the new size). Chapters with
     /// per-pixel resources of their own re-create them here.
-    fn resize(&mut self, _gpu: &GpuContext, _size: [u32; 2]) {}
+    fn resize(&mut self, _state: &mut Self::Gpu, _gpu: &GpuContext, _size: [u32; 2]) {}
 
     /// Advances the chapter's own simulation, if it has one.
-    fn update(&mut self, _ctx: &mut UpdateContext) {}
+    fn update(&mut self, _state: &mut Self::Gpu, _ctx: &mut UpdateContext) {}
 
     /// Puts a simulation back to its initial state (the viewer's R key).
-    fn reset(&mut self, _gpu: &GpuContext) {}
+    fn reset(&mut self, _state: &mut Self::Gpu, _gpu: &GpuContext) {}
 
     /// A message for the user about the chapter's state (e.g. a refused grid size).
     fn status(&self) -> Option<String> {
         None
     }
 
-    /// Runs before the core renders the scene each frame; a chapter may replace the scene's
-    /// lighting here (e.g. sun and sky light from an atmosphere) by writing the frame uniform.
-    fn light_scene(&mut self, _ctx: &mut ChapterContext) {}
+    /// Runs in the prepare stage, before the core renders the scene; a chapter may replace the
+    /// scene's lighting here (e.g. sun and sky light from an atmosphere) by writing the frame
+    /// uniform.
+    fn light_scene(&mut self, _state: &mut Self::Gpu, _ctx: &mut ChapterContext) {}
 
     /// Runs in the chapter's stage: reads the colour so far through `ctx.inputs` and writes its
     /// final colour, or the selected debug view, through `ctx.output`.
-    fn render(&mut self, ctx: &mut ChapterContext);
+    fn render(&mut self, state: &mut Self::Gpu, ctx: &mut ChapterContext);
 
     /// What the tests and the book do with the chapter (frames, tolerances, figures, plots).
     fn book(&self) -> Book {
@@ -183,3 +200,114 @@ pub trait Chapter: wgpu::WasmNotSend {
     }
 }
 // ANCHOR_END: chapter
+
+/// A chapter together with its GPU state, which exists once `create_gpu` has succeeded.
+pub struct Loaded<C: Chapter> {
+    pub chapter: C,
+    pub gpu: Option<C::Gpu>,
+}
+
+impl<C: Chapter> Loaded<C> {
+    pub fn new(chapter: C) -> Self {
+        Self { chapter, gpu: None }
+    }
+
+    /// The chapter and its GPU state, or an error before `create_gpu` succeeded.
+    pub fn parts(&mut self) -> anyhow::Result<(&mut C, &mut C::Gpu)> {
+        match &mut self.gpu {
+            Some(state) => Ok((&mut self.chapter, state)),
+            None => anyhow::bail!("chapter {}: no GPU state yet (create_gpu has not run)", self.chapter.info().id),
+        }
+    }
+}
+
+// ANCHOR: dyn_chapter
+/// The object-safe face of a [`Loaded`] chapter, which stacks, the renderer and the app hold as
+/// `Box<dyn DynChapter>`. Before `create_gpu` has succeeded its GPU methods do nothing: the core
+/// creates every chapter of a stack before its first frame, so that happens to no drawn frame.
+pub trait DynChapter: wgpu::WasmNotSend {
+    fn info(&self) -> ChapterInfo;
+    fn stage_io(&self) -> StageIo;
+    fn requirements(&self) -> Requirements;
+    fn params(&mut self) -> &mut dyn DynParameters;
+    fn views(&self) -> &'static [ViewInfo];
+    fn view_range(&mut self, view: usize) -> Option<(f32, f32)>;
+    fn shader_files(&self) -> &'static [&'static str];
+    /// Creates the GPU state, or re-creates it (a reload): on error the old one stays in use.
+    fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> anyhow::Result<()>;
+    fn shared_sky(&self) -> Option<wgpu::BindGroup>;
+    fn resize(&mut self, gpu: &GpuContext, size: [u32; 2]);
+    fn update(&mut self, ctx: &mut UpdateContext);
+    fn reset(&mut self, gpu: &GpuContext);
+    fn status(&self) -> Option<String>;
+    fn light_scene(&mut self, ctx: &mut ChapterContext);
+    fn render(&mut self, ctx: &mut ChapterContext);
+    fn book(&self) -> Book;
+}
+// ANCHOR_END: dyn_chapter
+
+impl<C: Chapter> DynChapter for Loaded<C> {
+    fn info(&self) -> ChapterInfo {
+        self.chapter.info()
+    }
+    fn stage_io(&self) -> StageIo {
+        self.chapter.stage_io()
+    }
+    fn requirements(&self) -> Requirements {
+        self.chapter.requirements()
+    }
+    fn params(&mut self) -> &mut dyn DynParameters {
+        self.chapter.params()
+    }
+    fn views(&self) -> &'static [ViewInfo] {
+        self.chapter.views()
+    }
+    fn view_range(&mut self, view: usize) -> Option<(f32, f32)> {
+        self.chapter.view_range(view)
+    }
+    fn shader_files(&self) -> &'static [&'static str] {
+        self.chapter.shader_files()
+    }
+    fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> anyhow::Result<()> {
+        let mut state = self.chapter.create_gpu(gpu, layouts, shaders)?;
+        if let Some(old) = self.gpu.take() {
+            self.chapter.carry_over(old, &mut state);
+        }
+        self.gpu = Some(state);
+        Ok(())
+    }
+    fn shared_sky(&self) -> Option<wgpu::BindGroup> {
+        self.chapter.shared_sky(self.gpu.as_ref()?)
+    }
+    fn resize(&mut self, gpu: &GpuContext, size: [u32; 2]) {
+        if let Ok((chapter, state)) = self.parts() {
+            chapter.resize(state, gpu, size);
+        }
+    }
+    fn update(&mut self, ctx: &mut UpdateContext) {
+        if let Ok((chapter, state)) = self.parts() {
+            chapter.update(state, ctx);
+        }
+    }
+    fn reset(&mut self, gpu: &GpuContext) {
+        if let Ok((chapter, state)) = self.parts() {
+            chapter.reset(state, gpu);
+        }
+    }
+    fn status(&self) -> Option<String> {
+        self.chapter.status()
+    }
+    fn light_scene(&mut self, ctx: &mut ChapterContext) {
+        if let Ok((chapter, state)) = self.parts() {
+            chapter.light_scene(state, ctx);
+        }
+    }
+    fn render(&mut self, ctx: &mut ChapterContext) {
+        if let Ok((chapter, state)) = self.parts() {
+            chapter.render(state, ctx);
+        }
+    }
+    fn book(&self) -> Book {
+        self.chapter.book()
+    }
+}

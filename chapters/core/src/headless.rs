@@ -3,7 +3,7 @@
 
 use crate::camera::CameraPose;
 use crate::capture::{FloatImage, read_rgba8};
-use crate::chapter::Chapter;
+use crate::chapter::DynChapter;
 use crate::frame::check_size;
 use crate::gpu::{GpuContext, Requirements};
 use crate::renderer::{FrameRequest, Renderer};
@@ -65,7 +65,7 @@ impl Headless {
     }
 
     /// Creates one chapter's GPU resources against this renderer.
-    pub fn prepare(&self, chapter: &mut dyn Chapter) -> Result<()> {
+    pub fn prepare(&self, chapter: &mut dyn DynChapter) -> Result<()> {
         chapter.create_gpu(&self.gpu, &self.renderer.frame.layouts, &self.shaders)
     }
 

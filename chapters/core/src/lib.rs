@@ -35,7 +35,7 @@ pub mod timing;
 pub mod ui;
 pub mod views;
 
-pub use chapter::{Book, Chapter, ChapterContext, ChapterInfo, Figure, UpdateContext};
+pub use chapter::{Book, Chapter, ChapterContext, ChapterInfo, DynChapter, Figure, Loaded, UpdateContext};
 pub use params::{ChoiceParam, DynParameters, ParamInfo, ParamVisitor, Parameters};
 pub use stack::{Stack, StackView};
 pub use stage::{Resource, Stage, StageIo};

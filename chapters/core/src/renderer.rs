@@ -4,7 +4,7 @@
 
 use crate::auto_range::RangeReadback;
 use crate::camera::CameraPose;
-use crate::chapter::{Chapter, ChapterContext, UpdateContext};
+use crate::chapter::{ChapterContext, DynChapter, UpdateContext};
 use crate::display::{DisplayPass, DisplaySettings};
 use crate::frame::{FrameResources, FrameUniform};
 use crate::gpu::GpuContext;
@@ -97,7 +97,7 @@ impl Renderer {
     // ANCHOR: display_settings
     /// How the chapter's `view` is displayed (with the chapter's range override).
     pub fn display_settings(
-        chapter: &mut dyn Chapter,
+        chapter: &mut dyn DynChapter,
         view: usize,
         scene: &SceneSettings,
         legend: bool,

@@ -5,7 +5,7 @@
 //! the frame as that chapter's stage leaves it, with that view: the stages after it are
 //! skipped. A single chapter's views keep their bare names.
 
-use crate::chapter::Chapter;
+use crate::chapter::DynChapter;
 use crate::gpu::Requirements;
 use crate::params::{ParamError, collect, set_by_name};
 use crate::stage::{PlannedPass, StageIo, frame_plan};
@@ -28,12 +28,12 @@ pub struct NamedView {
 
 pub struct Stack {
     /// In stage order (book order within a stage).
-    chapters: Vec<Box<dyn Chapter>>,
+    chapters: Vec<Box<dyn DynChapter>>,
 }
 
 impl Stack {
     /// Orders the chapters by stage; refuses an empty list and repeated chapters.
-    pub fn new(mut chapters: Vec<Box<dyn Chapter>>) -> Result<Self, String> {
+    pub fn new(mut chapters: Vec<Box<dyn DynChapter>>) -> Result<Self, String> {
         if chapters.is_empty() {
             return Err("a stack needs at least one chapter".into());
         }
@@ -46,12 +46,12 @@ impl Stack {
         Ok(Self { chapters })
     }
 
-    pub fn single(chapter: Box<dyn Chapter>) -> Self {
+    pub fn single(chapter: Box<dyn DynChapter>) -> Self {
         Self { chapters: vec![chapter] }
     }
 
     /// The chapters, to build another stack from some of them.
-    pub fn into_chapters(self) -> Vec<Box<dyn Chapter>> {
+    pub fn into_chapters(self) -> Vec<Box<dyn DynChapter>> {
         self.chapters
     }
 
@@ -67,15 +67,15 @@ impl Stack {
         self.chapters.len() == 1
     }
 
-    pub fn chapters(&self) -> &[Box<dyn Chapter>] {
+    pub fn chapters(&self) -> &[Box<dyn DynChapter>] {
         &self.chapters
     }
 
-    pub fn chapters_mut(&mut self) -> &mut [Box<dyn Chapter>] {
+    pub fn chapters_mut(&mut self) -> &mut [Box<dyn DynChapter>] {
         &mut self.chapters
     }
 
-    pub fn chapter_mut(&mut self, index: usize) -> &mut dyn Chapter {
+    pub fn chapter_mut(&mut self, index: usize) -> &mut dyn DynChapter {
         self.chapters[index].as_mut()
     }
 

@@ -141,6 +141,15 @@ pub struct PassRecorder<'a> {
     cpu_times: Vec<(String, f64)>,
 }
 
+/// Records what `f` records with an untimed recorder of its own, submits it and waits for the
+/// GPU (tests and tools).
+pub fn run_now(gpu: &GpuContext, f: impl FnOnce(&mut PassRecorder)) {
+    let mut passes = PassRecorder::new(gpu, None, TimingMode::Off);
+    f(&mut passes);
+    passes.submit();
+    gpu.wait();
+}
+
 impl<'a> PassRecorder<'a> {
     pub fn new(gpu: &'a GpuContext, timer: Option<&'a mut GpuTimer>, mode: TimingMode) -> Self {
         let mut timer = if mode == TimingMode::Timestamps { timer.filter(|t| t.available()) } else { None };
