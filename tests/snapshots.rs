@@ -10,7 +10,7 @@ use fogbook_core::views::SnapshotTolerance;
 /// Stacks with a snapshot each: (chapters, view, reference name).
 const STACK_SNAPSHOTS: &[(&str, &str, &str)] = &[
     ("sky,height-fog,distance-fog", "final", "sky-height-fog-distance-fog"),
-    ("sky,height-fog,distance-fog", "distance-fog/final", "sky-distance-fog-stage"),
+    ("atmosphere", "final", "atmosphere"),
     ("sky,height-fog,distance-fog", "height-fog/optical-depth", "sky-height-fog-optical-depth"),
     ("sky,smoke", "final", "sky-smoke"),
 ];
