@@ -169,3 +169,45 @@ fn every_view_constant_names_its_view() {
     }
     assert_eq!(checked, 9 + 10 + 12 + 8, "every VIEW_ constant of the four chapters");
 }
+
+/// Full-screen passes are dispatched in `SCREEN_TILE`² tiles from Rust: every compute entry
+/// point that writes the view target in 2D tiles must declare that workgroup size. (One-thread
+/// passes and volume passes, with a depth above 1, are not tiled over the screen.)
+#[test]
+fn full_screen_passes_use_the_screen_tile() {
+    use fogbook_core::frame::SCREEN_TILE;
+    let store = ShaderStore::discover();
+    let mut checked = 0;
+    for chapter in registry::chapters() {
+        for file in chapter.shader_files() {
+            let module = store.load(file).unwrap().validate().unwrap();
+            if !module.global_variables.iter().any(|(_, g)| g.name.as_deref() == Some("view_out")) {
+                continue;
+            }
+            for ep in module.entry_points.iter().filter(|e| e.stage == naga::ShaderStage::Compute) {
+                let size = ep.workgroup_size;
+                if size == [1, 1, 1] || size[2] != 1 {
+                    continue;
+                }
+                assert_eq!(size, [SCREEN_TILE, SCREEN_TILE, 1], "{file}: {}", ep.name);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 4, "only {checked} full-screen passes found");
+}
+
+/// The shared-sky bindings sit at the group the core binds them at, with the layout's bindings.
+#[test]
+fn the_shared_sky_bindings_are_at_the_core_group() {
+    let module = ShaderStore::discover().load("03-sky/sky_light.wgsl").unwrap().validate().unwrap();
+    let mut bindings: Vec<u32> = module
+        .global_variables
+        .iter()
+        .filter_map(|(_, g)| g.binding.as_ref())
+        .filter(|b| b.group == fogbook_core::shared_sky::SKY_GROUP)
+        .map(|b| b.binding)
+        .collect();
+    bindings.sort();
+    assert_eq!(bindings, [0, 1, 2, 3, 4, 5], "group {} of sky_light.wgsl", fogbook_core::shared_sky::SKY_GROUP);
+}

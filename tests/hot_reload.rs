@@ -20,35 +20,57 @@ fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
     }
 }
 
+/// A stack rendering from a private copy of `shaders/`, which a test may break.
+struct Scratch {
+    root: std::path::PathBuf,
+    h: fogbook_core::headless::Headless,
+    setup: Setup,
+}
+
+impl Scratch {
+    fn new(label: &str, chapters: &str) -> Self {
+        let root = std::env::temp_dir().join(format!("fogbook-{label}-{}", std::process::id()));
+        copy_dir(&ShaderStore::discover().disk_root.unwrap(), &root);
+        let mut h = headless([64, 36]);
+        h.shaders = ShaderStore { disk_root: Some(root.clone()) };
+        let mut setup = Setup::new(chapters).unwrap();
+        h.prepare_stack(&mut setup.stack).unwrap();
+        Self { root, h, setup }
+    }
+
+    fn frame(&mut self) -> image::RgbaImage {
+        let mut t = TimeControl::fixed(0.0);
+        let s = &mut self.setup;
+        self.h.run(&mut s.stack, &s.camera, &s.scene, &mut t, Default::default(), 1);
+        self.h.capture().unwrap().display
+    }
+
+    fn reload(&mut self) -> anyhow::Result<()> {
+        self.h.renderer.reload_shaders(&self.h.gpu, &self.h.shaders, &mut self.setup.stack)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
+
 #[test]
 fn broken_shader_keeps_the_last_good_pipeline() {
-    let root = std::env::temp_dir().join(format!("fogbook-hot-reload-{}", std::process::id()));
-    copy_dir(&ShaderStore::discover().disk_root.unwrap(), &root);
-    let mut h = headless([64, 36]);
-    h.shaders = ShaderStore { disk_root: Some(root.clone()) };
-    let mut setup = Setup::new("distance-fog").unwrap();
-    h.prepare_stack(&mut setup.stack).unwrap();
-    let frame = |h: &mut fogbook_core::headless::Headless, setup: &mut Setup| {
-        let mut t = TimeControl::fixed(0.0);
-        h.run(&mut setup.stack, &setup.camera, &setup.scene, &mut t, Default::default(), 1);
-        h.capture().unwrap().display
-    };
-    let good = frame(&mut h, &mut setup);
-
-    let fog = root.join("01-distance-fog/distance_fog.wgsl");
+    let mut s = Scratch::new("hot-reload", "distance-fog");
+    let good = s.frame();
+    let fog = s.root.join("01-distance-fog/distance_fog.wgsl");
     let original = std::fs::read_to_string(&fog).unwrap();
     std::fs::write(&fog, original.replace("let a = fog.color.a;", "let a = fog.color.a +;")).unwrap();
-    let err = h.renderer.reload_shaders(&h.gpu, &h.shaders, &mut setup.stack).unwrap_err();
-    let msg = format!("{err:#}");
+    let msg = format!("{:#}", s.reload().unwrap_err());
     assert!(msg.contains("01-distance-fog/distance_fog.wgsl:"), "{msg}");
-    assert_eq!(frame(&mut h, &mut setup), good, "the last good pipeline keeps running");
+    assert_eq!(s.frame(), good, "the last good pipeline keeps running");
 
     // A visible edit: no fog at all.
     std::fs::write(&fog, original.replace("distance_fog_composite(scene, amount, glow)", "scene")).unwrap();
-    h.renderer.reload_shaders(&h.gpu, &h.shaders, &mut setup.stack).unwrap();
-    let edited = frame(&mut h, &mut setup);
-    assert_ne!(edited, good, "the edit shows");
-    let _ = std::fs::remove_dir_all(root);
+    s.reload().unwrap();
+    assert_ne!(s.frame(), good, "the edit shows");
 }
 
 /// A shader that naga accepts but that no longer fits its bind-group layout (the uniform moved
@@ -56,28 +78,17 @@ fn broken_shader_keeps_the_last_good_pipeline() {
 /// rendering the same image.
 #[test]
 fn broken_binding_keeps_the_last_good_pipeline() {
-    let root = std::env::temp_dir().join(format!("fogbook-broken-binding-{}", std::process::id()));
-    copy_dir(&ShaderStore::discover().disk_root.unwrap(), &root);
-    let mut h = headless([64, 36]);
-    h.shaders = ShaderStore { disk_root: Some(root.clone()) };
-    let mut setup = Setup::new("distance-fog,height-fog").unwrap();
-    h.prepare_stack(&mut setup.stack).unwrap();
-    let frame = |h: &mut fogbook_core::headless::Headless, setup: &mut Setup| {
-        let mut t = TimeControl::fixed(0.0);
-        h.run(&mut setup.stack, &setup.camera, &setup.scene, &mut t, Default::default(), 1);
-        h.capture().unwrap().display
-    };
-    let good = frame(&mut h, &mut setup);
-    let file = root.join("02-height-fog/height_fog.wgsl");
+    let mut s = Scratch::new("broken-binding", "distance-fog,height-fog");
+    let good = s.frame();
+    let file = s.root.join("02-height-fog/height_fog.wgsl");
     let original = std::fs::read_to_string(&file).unwrap();
     let moved = "@group(2) @binding(3) var<uniform> height: HeightFogParams;";
     let broken = original.replace("@group(2) @binding(0) var<uniform> height: HeightFogParams;", moved);
     assert_ne!(broken, original);
     std::fs::write(&file, &broken).unwrap();
-    h.shaders.load("02-height-fog/height_fog.wgsl").expect("naga accepts the moved binding");
-    let err = format!("{:#}", h.renderer.reload_shaders(&h.gpu, &h.shaders, &mut setup.stack).unwrap_err());
+    s.h.shaders.load("02-height-fog/height_fog.wgsl").expect("naga accepts the moved binding");
+    let err = format!("{:#}", s.reload().unwrap_err());
     eprintln!("{err}");
     assert!(err.contains("height-fog") && err.contains("height_fog"), "{err}");
-    assert_eq!(frame(&mut h, &mut setup), good, "the last good pipeline keeps running");
-    let _ = std::fs::remove_dir_all(root);
+    assert_eq!(s.frame(), good, "the last good pipeline keeps running");
 }

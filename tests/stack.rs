@@ -270,3 +270,26 @@ fn the_sky_tables_reach_later_stages_with_a_fallback_without_the_sky() {
         }
     }
 }
+
+/// The history pair a temporal stage keeps: swapping exchanges the textures, following a new
+/// frame size re-creates both at that size and only then.
+#[test]
+fn history_targets_swap_and_follow_the_frame_size() {
+    use fogbook_core::history::HistoryTargets;
+    let h = headless(SIZE);
+    let device = &h.gpu.device;
+    let mut pair = HistoryTargets::new(device, "history", wgpu::TextureFormat::Rgba16Float, [64, 36]);
+    let (a, b) = (pair.current().texture.clone(), pair.previous().texture.clone());
+    assert_ne!(a, b);
+    pair.swap();
+    assert_eq!((pair.current().texture.clone(), pair.previous().texture.clone()), (b.clone(), a.clone()));
+    assert!(!pair.follow(device, [64, 36]), "same size: nothing re-created");
+    assert_eq!(pair.current().texture, b);
+    assert!(pair.follow(device, [32, 20]));
+    assert_eq!(pair.size(), [32, 20]);
+    for t in [pair.current(), pair.previous()] {
+        assert_eq!((t.texture.width(), t.texture.height()), (32, 20));
+        assert_ne!(t.texture, a);
+        assert_ne!(t.texture, b);
+    }
+}

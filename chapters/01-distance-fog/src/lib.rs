@@ -5,6 +5,7 @@ pub mod params;
 pub mod reference;
 
 use bytemuck::{Pod, Zeroable};
+use fogbook_core::frame::SCREEN_TILE;
 use fogbook_core::frame::{FrameLayouts, uniform_entry};
 use fogbook_core::gpu::GpuContext;
 use fogbook_core::params::DynParameters;
@@ -154,7 +155,7 @@ impl Chapter for DistanceFog {
             pass.set_bind_group(0, ctx.inputs, &[]);
             pass.set_bind_group(1, ctx.output, &[]);
             pass.set_bind_group(2, &gpu.bind_group, &[]);
-            pass.dispatch_workgroups(w.div_ceil(8), h.div_ceil(8), 1);
+            pass.dispatch_workgroups(w.div_ceil(SCREEN_TILE), h.div_ceil(SCREEN_TILE), 1);
         });
     }
     // ANCHOR_END: render

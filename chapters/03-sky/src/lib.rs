@@ -13,7 +13,10 @@ pub mod reference;
 use anyhow::Result;
 use bytemuck::{Pod, Zeroable};
 use fogbook_core::capture::FloatImage;
-use fogbook_core::frame::{FrameLayouts, FrameUniform, storage_buffer_entry, texture_entry, uniform_entry};
+use fogbook_core::frame::SCREEN_TILE;
+use fogbook_core::frame::{
+    FrameLayouts, FrameUniform, storage_buffer_entry, texture_3d_entry, texture_entry, uniform_entry,
+};
 use fogbook_core::gpu::{GpuContext, Requirements};
 use fogbook_core::params::DynParameters;
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
@@ -306,16 +309,7 @@ impl Chapter for Sky {
         });
         let compute = wgpu::ShaderStages::COMPUTE;
         let float = wgpu::TextureSampleType::Float { filterable: true };
-        let texture_3d = |binding| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: compute,
-            ty: wgpu::BindingType::Texture {
-                sample_type: float,
-                view_dimension: wgpu::TextureViewDimension::D3,
-                multisampled: false,
-            },
-            count: None,
-        };
+        let texture_3d = |binding| texture_3d_entry(binding, compute, float);
         let sky_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("sky"),
             entries: &[
@@ -391,7 +385,7 @@ impl Chapter for Sky {
             pass.set_bind_group(0, ctx.inputs, &[]);
             pass.set_bind_group(1, ctx.output, &[]);
             pass.set_bind_group(2, &g.luts.sky_groups[index], &[]);
-            pass.dispatch_workgroups(w.div_ceil(8), h.div_ceil(8), 1);
+            pass.dispatch_workgroups(w.div_ceil(SCREEN_TILE), h.div_ceil(SCREEN_TILE), 1);
         });
     }
     // ANCHOR_END: render

@@ -11,6 +11,7 @@ use anyhow::Result;
 use bytemuck::{Pod, Zeroable};
 use fields::{FieldId, Fields, check_grid};
 use fogbook_core::frame::FrameLayouts;
+use fogbook_core::frame::SCREEN_TILE;
 use fogbook_core::gpu::{GpuContext, Requirements};
 use fogbook_core::params::DynParameters;
 use fogbook_core::shaders::ShaderStore;
@@ -312,7 +313,7 @@ impl Chapter for Smoke {
             pass.set_bind_group(1, ctx.output, &[]);
             pass.set_bind_group(2, &g.params_group, &[]);
             pass.set_bind_group(3, &textures, &[]);
-            pass.dispatch_workgroups(w.div_ceil(8), h.div_ceil(8), 1);
+            pass.dispatch_workgroups(w.div_ceil(SCREEN_TILE), h.div_ceil(SCREEN_TILE), 1);
         });
     }
     // ANCHOR_END: render

@@ -15,6 +15,9 @@ pub const DISTANCE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 pub const VIEW_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
 pub const SHADOW_MAP_SIZE: u32 = 2048;
+/// Full-screen compute passes run in SCREEN_TILE × SCREEN_TILE workgroups (their WGSL says
+/// `@workgroup_size(8, 8, 1)`; tests/contracts.rs holds the two together).
+pub const SCREEN_TILE: u32 = 8;
 /// Largest render size accepted (per side); the device limit applies too.
 pub const MAX_RENDER_SIDE: u32 = 8192;
 
@@ -150,6 +153,24 @@ pub fn texture_entry(
         ty: wgpu::BindingType::Texture {
             sample_type,
             view_dimension: wgpu::TextureViewDimension::D2,
+            multisampled: false,
+        },
+        count: None,
+    }
+}
+
+/// A 3D texture binding of `sample_type`.
+pub fn texture_3d_entry(
+    binding: u32,
+    visibility: wgpu::ShaderStages,
+    sample_type: wgpu::TextureSampleType,
+) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility,
+        ty: wgpu::BindingType::Texture {
+            sample_type,
+            view_dimension: wgpu::TextureViewDimension::D3,
             multisampled: false,
         },
         count: None,

@@ -369,3 +369,101 @@ pub fn split_assignment(text: &str) -> Result<(&str, &str), ParamError> {
         .filter(|(n, _)| !n.is_empty())
         .ok_or_else(|| ParamError::Parse(format!("{text:?} is not of the form name=value")))
 }
+
+/// A type a parameter can have, and the visitor call that edits it.
+pub trait ParamType {
+    fn visit_param(&mut self, v: &mut dyn ParamVisitor, info: &ParamInfo);
+}
+
+impl ParamType for f32 {
+    fn visit_param(&mut self, v: &mut dyn ParamVisitor, info: &ParamInfo) {
+        v.float(info, self)
+    }
+}
+
+impl ParamType for u32 {
+    fn visit_param(&mut self, v: &mut dyn ParamVisitor, info: &ParamInfo) {
+        v.int(info, self)
+    }
+}
+
+impl ParamType for bool {
+    fn visit_param(&mut self, v: &mut dyn ParamVisitor, info: &ParamInfo) {
+        v.boolean(info, self)
+    }
+}
+
+impl ParamType for [f32; 4] {
+    fn visit_param(&mut self, v: &mut dyn ParamVisitor, info: &ParamInfo) {
+        v.color(info, self)
+    }
+}
+
+impl<E: ChoiceParam> ParamType for E {
+    fn visit_param(&mut self, v: &mut dyn ParamVisitor, info: &ParamInfo) {
+        visit_choice(v, info, self)
+    }
+}
+
+// ANCHOR: parameters_macro
+/// Declares a parameter struct once: every field with its type, default and description, in
+/// groups. Generates the struct (serde, with defaults for missing fields), `Default`, and
+/// `Parameters::visit`, which names each parameter after its field.
+///
+/// ```ignore
+/// fogbook_core::parameters! {
+///     pub struct FogParams {
+///         "Fog" {
+///             /// Extinction coefficient.
+///             density: f32 = 0.02, log_float(0.0, 1.0).unit("1/m").help("Fog density"),
+///             glow: bool = true, boolean().help("Add the sun glow"),
+///         }
+///     }
+/// }
+/// ```
+/// The description is a `ParamInfo` constructor without the name (`float(min, max)`,
+/// `log_float`, `int`, `boolean()`, `choice(OPTIONS)`, `color(alpha, max)`) and its builders.
+#[macro_export]
+macro_rules! parameters {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $(
+                $group:literal {
+                    $(
+                        $(#[$field_meta:meta])*
+                        $field:ident : $ty:ty = $default:expr,
+                        $kind:ident ( $($arg:expr),* ) $( . $builder:ident ( $($builder_arg:expr),* ) )*,
+                    )+
+                }
+            )+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[serde(default, deny_unknown_fields)]
+        pub struct $name {
+            $( $( $(#[$field_meta])* pub $field: $ty, )+ )+
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self { $( $( $field: $default, )+ )+ }
+            }
+        }
+
+        impl $crate::params::Parameters for $name {
+            fn visit(&mut self, v: &mut dyn $crate::params::ParamVisitor) {
+                $(
+                    v.group($group);
+                    $(
+                        let info = $crate::params::ParamInfo::$kind(stringify!($field) $(, $arg)*)
+                            $( .$builder($($builder_arg),*) )*;
+                        $crate::params::ParamType::visit_param(&mut self.$field, v, &info);
+                    )+
+                )+
+            }
+        }
+    };
+}
+// ANCHOR_END: parameters_macro

@@ -14,7 +14,7 @@
 //! | 4 | sky irradiance, 2D |
 //! | 5 | a linear sampler |
 
-use crate::frame::{texture_entry, uniform_entry};
+use crate::frame::{texture_3d_entry, texture_entry, uniform_entry};
 
 /// The group index stages bind the shared sky at.
 pub const SKY_GROUP: u32 = 3;
@@ -24,16 +24,7 @@ pub const ATMOSPHERE_UNIFORM_BYTES: u64 = 128;
 pub fn layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
     let vis = wgpu::ShaderStages::COMPUTE | wgpu::ShaderStages::FRAGMENT;
     let float = wgpu::TextureSampleType::Float { filterable: true };
-    let texture_3d = |binding| wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: vis,
-        ty: wgpu::BindingType::Texture {
-            sample_type: float,
-            view_dimension: wgpu::TextureViewDimension::D3,
-            multisampled: false,
-        },
-        count: None,
-    };
+    let texture_3d = |binding| texture_3d_entry(binding, vis, float);
     device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some("shared sky"),
         entries: &[
