@@ -86,3 +86,19 @@ fn the_viewer_shows_every_view_of_every_chapter() {
         }
     }
 }
+
+/// A stack in the viewer: every view it offers (`final`, then `chapter/view`) is shown.
+#[test]
+fn the_viewer_shows_every_view_of_a_stack() {
+    let own = std::env::var_os("DISPLAY").is_none().then(start_xvfb);
+    let display = own.as_ref().map(|x| x.display.clone()).unwrap_or_else(|| std::env::var("DISPLAY").unwrap());
+    let stack = fogbook::registry::stack("atmosphere").unwrap();
+    let views: Vec<String> = stack.views().into_iter().map(|v| v.name).collect();
+    let frames = views.len().to_string();
+    let args = ["--stack", "atmosphere", "--frames", &frames, "--cycle-views", "--set", "lut_resolution=quarter"];
+    let stdout = run_viewer(&display, &args);
+    assert!(!stdout.contains("shader error"), "{stdout}");
+    for view in &views {
+        assert!(stdout.contains(&format!("showed sky,height-fog / {view}\n")), "view {view} never shown:\n{stdout}");
+    }
+}

@@ -38,7 +38,8 @@ pub fn run(args: ViewArgs) -> Result<()> {
     let setup = Setup::from_args(&args.scene)?;
     let view = match &args.view {
         Some(name) => setup.stack.find_view(name).map_err(|e| anyhow!(e))?,
-        None => StackView::default(),
+        // The first view on offer: a chapter's final image, or a stack's whole frame.
+        None => setup.stack.views()[0].at,
     };
     let event_loop =
         EventLoop::new().context("cannot open a window (no display?); try `fogbook figures` or `fogbook render`")?;
