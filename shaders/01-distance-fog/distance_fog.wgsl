@@ -40,7 +40,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let dir = view_ray_dir(frame, vec2<f32>(id.xy));
     let amount = fog_amount(d);
     let a = fog.color.a;
-    let view = fog.mode.w;
+    let view = fog.view;
 
     // The glow is only needed by the views that show it; the glow-shadow view marches the
     // shadow map everywhere, to show the whole lit-share field.

@@ -13,9 +13,11 @@ struct FogParams {
     inscattering: vec4<f32>, // rgb: β_i (1/m), atmospheric falloff only
     glow_color: vec4<f32>,   // rgb: glow colour; a: its weight
     shape: vec4<f32>,        // x: start (m); y: end (m); z: density ρ (1/m); w: glow exponent
-    march: vec4<f32>,        // x: distance (m) past which 99% of the fog lies; shadow marching stops there
-    mode: vec4<u32>,         // x: falloff (0 linear, 1 exp, 2 exp², 3 atmospheric);
-                             // y: shadow-mask the glow; z: shadow steps; w: debug view
+    march_end_m: f32,        // distance (m) past which 99% of the fog lies; shadow marching stops there
+    falloff: u32,            // 0 linear, 1 exp, 2 exp², 3 atmospheric
+    glow_shadowed: u32,      // 1: the glow is masked by the shadow map
+    glow_shadow_steps: u32,  // shadow-map lookups along the ray
+    view: u32,               // the debug view
 }
 // ANCHOR_END: uniform
 
@@ -35,7 +37,7 @@ struct FogAmount {
 
 fn fog_amount(d: f32) -> FogAmount {
     var f: f32;
-    switch fog.mode.x {
+    switch fog.falloff {
         case FALLOFF_LINEAR: {
             let span = max(fog.shape.y - fog.shape.x, 1e-6);
             f = 1.0 - clamp((fog.shape.y - d) / span, 0.0, 1.0);
@@ -61,12 +63,12 @@ fn fog_amount(d: f32) -> FogAmount {
 // ANCHOR: glow
 // Share of the fog in front of the surface that the sun reaches (1 without shadow masking).
 fn glow_lit_fraction(dir: vec3<f32>, d: f32, pixel: vec2<f32>) -> f32 {
-    if fog.mode.y == 0u {
+    if fog.glow_shadowed == 0u {
         return 1.0;
     }
-    let steps = max(fog.mode.z, 1u);
+    let steps = max(fog.glow_shadow_steps, 1u);
     let jitter = interleaved_gradient_noise(pixel);
-    let t_end = min(d, fog.march.x);
+    let t_end = min(d, fog.march_end_m);
     var lit = 0.0;
     var previous = 0.0;
     for (var i = 1u; i <= steps; i++) {

@@ -24,7 +24,7 @@ struct HeightFogParams {
     view: u32,               // the debug view
     height_fog_on: u32,      // 0: the colour passes through unchanged
     use_sky_color: u32,      // 1: fog colour = frame.ambient × inscattering
-    _pad: u32,
+    _pad0: u32,
 }
 // ANCHOR_END: uniform
 

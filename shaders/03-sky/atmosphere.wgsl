@@ -17,9 +17,15 @@ struct AtmosphereParams {
     mie: vec4<f32>,      // x: scattering; y: extinction (1/m); z: scale height (m); w: g
     ozone: vec4<f32>,    // rgb: absorption at the peak (1/m); w: ground albedo
     solar: vec4<f32>,    // rgb: solar irradiance at the top (W/m²/nm); w: sun angular radius (rad)
-    mode: vec4<u32>,     // x: debug view; y: scattering orders; z: horizon blend on (1) / off (0)
+    view: u32,           // the debug view
+    scattering_orders: u32,
+    horizon_blend_on: u32,  // 1: blend two rays across the horizon
+    _pad0: u32,
     sizes: vec4<u32>,    // scattering texture: x ν, y μ_s, z μ, w r
-    misc: vec4<f32>,     // x: μ_s min; y: horizon blend half-width (cosine); z: LUT views' r slice (0..1)
+    mu_s_min: f32,       // lowest sun-zenith cosine the scattering texture covers
+    horizon_blend_half_width: f32, // as a cosine
+    lut_slice: f32,      // the LUT views' r slice (0..1)
+    _pad1: f32,
 }
 
 const PI: f32 = 3.14159265358979;
@@ -189,7 +195,7 @@ fn scattering_uvwz(atm: AtmosphereParams, r: f32, mu: f32, mu_s: f32, nu: f32, g
     let d_min = top - bottom;
     let d_max = horizon;
     let a = (d - d_min) / (d_max - d_min);
-    let big_a = (distance_to_top(atm, bottom, atm.misc.x) - d_min) / (d_max - d_min);
+    let big_a = (distance_to_top(atm, bottom, atm.mu_s_min) - d_min) / (d_max - d_min);
     let u_mu_s = coord_from_unit_range(max(1.0 - a / big_a, 0.0) / (1.0 + a), size.y);
     return vec4((nu + 1.0) / 2.0, u_mu_s, u_mu, u_r);
 }
@@ -234,7 +240,7 @@ fn scattering_coord(atm: AtmosphereParams, uvwz: vec4<f32>) -> ScatteringCoord {
     let x_mu_s = unit_range_from_coord(uvwz.y, size.y);
     let d_min = top - bottom;
     let d_max = horizon;
-    let big_a = (distance_to_top(atm, bottom, atm.misc.x) - d_min) / (d_max - d_min);
+    let big_a = (distance_to_top(atm, bottom, atm.mu_s_min) - d_min) / (d_max - d_min);
     let a = (big_a - x_mu_s * big_a) / (1.0 + x_mu_s * big_a);
     let d = d_min + min(a, big_a) * (d_max - d_min);
     c.mu_s = 1.0;

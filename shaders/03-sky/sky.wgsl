@@ -130,8 +130,8 @@ fn radiance_to_point_raw(ray: Ray, mu: f32, d: f32, ground: bool, orders: u32) -
 
 fn radiance_to_point(ray: Ray, d: f32, orders: u32) -> Radiance {
     let mu_horizon = -safe_sqrt(squared_horizon_distance(atm, ray.r)) / ray.r;
-    let half_width = atm.misc.y;
-    if atm.mode.z == 1u && abs(ray.mu - mu_horizon) < half_width {
+    let half_width = atm.horizon_blend_half_width;
+    if atm.horizon_blend_on == 1u && abs(ray.mu - mu_horizon) < half_width {
         // Two rays just below and above the horizon, interpolated: no jump between halves.
         let below = radiance_to_point_raw(ray, mu_horizon - half_width, d, true, orders);
         let above = radiance_to_point_raw(ray, mu_horizon + half_width, d, false, orders);
@@ -187,10 +187,10 @@ fn sky_radiance(dir: vec3<f32>, orders: u32) -> Radiance {
 // across, μ up. Texel values as stored, without filtering.
 fn write_lut_slice(pixel: vec2<u32>, tex: texture_3d<f32>, uv: vec2<f32>) {
     let size = textureDimensions(tex);
-    let z = u32(round(atm.misc.z * f32(size.z - 1u)));
+    let z = u32(round(atm.lut_slice * f32(size.z - 1u)));
     let xy = min(vec2<u32>(vec2(uv.x, 1.0 - uv.y) * vec2<f32>(size.xy)), size.xy - vec2(1u));
     let value = textureLoad(tex, vec3(xy, z), 0).rgb;
-    if atm.mode.x == VIEW_DENSITY_LUT {
+    if atm.view == VIEW_DENSITY_LUT {
         let v = dot(value, vec3(1.0 / 3.0));
         write_scalar(pixel, v);
         if v > 0.0 {
@@ -210,7 +210,7 @@ fn sky(@builtin(global_invocation_id) id: vec3<u32>) {
     if id.x >= size.x || id.y >= size.y {
         return;
     }
-    let view = atm.mode.x;
+    let view = atm.view;
     let exposure = atm.radii.w;
     let uv = (vec2<f32>(id.xy) + vec2(0.5)) / vec2<f32>(size);
     switch view {

@@ -20,27 +20,27 @@ fn advect(@builtin(global_invocation_id) id: vec3<u32>) {
     if !in_grid(cell) {
         return;
     }
-    let dt = smoke.grid.w;
-    let g = smoke.keep.z; // pressure-gradient multiplier (1: full projection)
+    let dt = smoke.dt_s;
+    let g = smoke.pressure_gradient_scale; // pressure-gradient multiplier (1: full projection)
     let uv = cell_uv(cell);
     // The projected velocity here, and where the fluid arriving here came from.
     let u_here = textureLoad(velocity_in, cell, 0).xyz - g * pressure_gradient_at(pressure_in, cell);
-    let from_uv = clamp_uv(uv - dt * u_here / smoke.grid.z);
+    let from_uv = clamp_uv(uv - dt * u_here / smoke.box_m);
     var u = textureSampleLevel(velocity_in, linear_clamp, from_uv, 0.0).xyz - g * pressure_gradient_sampled(pressure_in, from_uv);
     var fluid = textureSampleLevel(fluid_in, linear_clamp, from_uv, 0.0);
 
     // Dissipation as x / (1 + k dt): unconditionally stable, and exact to test against.
-    u *= smoke.keep.x;
-    fluid *= smoke.keep.y;
-    u.y += dt * smoke.injection_color.w * fluid.a; // buoyancy: density rises
+    u *= smoke.velocity_keep;
+    fluid *= smoke.density_keep;
+    u.y += dt * smoke.buoyancy * fluid.a; // buoyancy: density rises
 
     // Emitter: a sphere with a smooth edge; inside, the velocity is set and density added.
-    let to_centre = (uv - smoke.injection.xyz) / max(smoke.injection.w, 1e-6);
+    let to_centre = (uv - smoke.injection_centre) / max(smoke.injection_radius, 1e-6);
     let w = 1.0 - smoothstep(0.5, 1.0, length(to_centre));
     if w > 0.0 {
-        u = mix(u, smoke.injection_velocity.xyz, w);
-        let added = dt * smoke.injection_velocity.w * w;
-        fluid += vec4(smoke.injection_color.rgb * added, added);
+        u = mix(u, smoke.injection_velocity, w);
+        let added = dt * smoke.injection_rate * w;
+        fluid += vec4(smoke.injection_color * added, added);
     }
     textureStore(velocity_out, cell, vec4(u, 0.0));
     textureStore(fluid_out, cell, fluid);

@@ -10,16 +10,30 @@
 //   density   zero flux: samples are clamped to the box.
 
 struct SmokeParams {
-    grid: vec4<f32>,          // x: n; y: cell size h (m); z: box size (m); w: dt (s)
-    keep: vec4<f32>,          // x: velocity kept per step 1/(1 + k_u dt); y: density kept 1/(1 + k_ρ dt);
-                              // z: pressure-gradient multiplier; w: vorticity ε
-    injection: vec4<f32>,     // xyz: emitter centre (box coordinates 0..1); w: radius (box units)
-    injection_velocity: vec4<f32>, // xyz: velocity inside the emitter (m/s); w: density added per s
-    injection_color: vec4<f32>,    // rgb: smoke colour; w: buoyancy (m/s² per unit density)
-    box_min: vec4<f32>,       // xyz: world position of the box's corner (m); w: extinction per density (1/m)
-    sun: vec4<f32>,           // xyz: unit vector towards the sun; w: sun intensity
-    view: vec4<u32>,          // x: debug view; y: field display (0 slice, 1 max projection); z: slice axis; w: steps
-    slice: vec4<f32>,         // x: slice position (0..1); y: shadow steps; z, w: unused
+    grid_n: f32,              // cells per side
+    cell_m: f32,              // cell size h (m)
+    box_m: f32,               // box size (m)
+    dt_s: f32,                // time step (s)
+    velocity_keep: f32,       // velocity kept per step, 1 / (1 + k_u dt)
+    density_keep: f32,        // density kept per step, 1 / (1 + k_ρ dt)
+    pressure_gradient_scale: f32, // multiplier on ∇q when projecting (1: exact)
+    vorticity: f32,           // vorticity confinement ε
+    injection_centre: vec3<f32>,   // emitter centre (box coordinates 0..1)
+    injection_radius: f32,         // (box units)
+    injection_velocity: vec3<f32>, // velocity inside the emitter (m/s)
+    injection_rate: f32,           // density added per s
+    injection_color: vec3<f32>,    // smoke colour
+    buoyancy: f32,                 // m/s² per unit density
+    box_min: vec3<f32>,       // world position of the box's corner (m)
+    extinction: f32,          // extinction per unit density (1/m)
+    towards_sun: vec3<f32>,   // unit vector towards the sun
+    sun_intensity: f32,
+    view: u32,                // the debug view
+    field_display: u32,       // 0 slice, 1 max projection
+    slice_axis: u32,          // 0 x, 1 y, 2 z
+    march_steps: u32,
+    slice_position: f32,      // 0..1
+    shadow_steps: u32,
 }
 
 // Group 2 holds these for every smoke pass; group 3 the pass's own textures. The display pass
@@ -28,18 +42,18 @@ struct SmokeParams {
 @group(2) @binding(1) var linear_clamp: sampler;
 
 fn grid_n() -> i32 {
-    return i32(smoke.grid.x);
+    return i32(smoke.grid_n);
 }
 
 // Texture coordinate of a cell centre.
 fn cell_uv(cell: vec3<i32>) -> vec3<f32> {
-    return (vec3<f32>(cell) + vec3(0.5)) / smoke.grid.x;
+    return (vec3<f32>(cell) + vec3(0.5)) / smoke.grid_n;
 }
 
 // ANCHOR: clamp_uv
 // Keeps sample positions within the outermost cell centres (zero-flux walls).
 fn clamp_uv(uv: vec3<f32>) -> vec3<f32> {
-    let half_texel = 0.5 / smoke.grid.x;
+    let half_texel = 0.5 / smoke.grid_n;
     return clamp(uv, vec3(half_texel), vec3(1.0 - half_texel));
 }
 // ANCHOR_END: clamp_uv
@@ -71,7 +85,7 @@ fn pressure_gradient_at(q: texture_3d<f32>, cell: vec3<i32>) -> vec3<f32> {
     let dx = pressure_at(q, cell + vec3(1, 0, 0)) - pressure_at(q, cell - vec3(1, 0, 0));
     let dy = pressure_at(q, cell + vec3(0, 1, 0)) - pressure_at(q, cell - vec3(0, 1, 0));
     let dz = pressure_at(q, cell + vec3(0, 0, 1)) - pressure_at(q, cell - vec3(0, 0, 1));
-    return vec3(dx, dy, dz) / (2.0 * smoke.grid.y);
+    return vec3(dx, dy, dz) / (2.0 * smoke.cell_m);
 }
 
 // The same gradient at any point, from trilinear samples one cell apart (clamped: Neumann).
@@ -80,11 +94,11 @@ fn pressure_sampled(q: texture_3d<f32>, uv: vec3<f32>) -> f32 {
 }
 
 fn pressure_gradient_sampled(q: texture_3d<f32>, uv: vec3<f32>) -> vec3<f32> {
-    let e = 1.0 / smoke.grid.x;
+    let e = 1.0 / smoke.grid_n;
     let dx = pressure_sampled(q, uv + vec3(e, 0.0, 0.0)) - pressure_sampled(q, uv - vec3(e, 0.0, 0.0));
     let dy = pressure_sampled(q, uv + vec3(0.0, e, 0.0)) - pressure_sampled(q, uv - vec3(0.0, e, 0.0));
     let dz = pressure_sampled(q, uv + vec3(0.0, 0.0, e)) - pressure_sampled(q, uv - vec3(0.0, 0.0, e));
-    return vec3(dx, dy, dz) / (2.0 * smoke.grid.y);
+    return vec3(dx, dy, dz) / (2.0 * smoke.cell_m);
 }
 
 // ANCHOR: divergence
@@ -93,7 +107,7 @@ fn divergence_at(u: texture_3d<f32>, cell: vec3<i32>) -> f32 {
     let dx = velocity_at(u, cell + vec3(1, 0, 0)).x - velocity_at(u, cell - vec3(1, 0, 0)).x;
     let dy = velocity_at(u, cell + vec3(0, 1, 0)).y - velocity_at(u, cell - vec3(0, 1, 0)).y;
     let dz = velocity_at(u, cell + vec3(0, 0, 1)).z - velocity_at(u, cell - vec3(0, 0, 1)).z;
-    return (dx + dy + dz) / (2.0 * smoke.grid.y);
+    return (dx + dy + dz) / (2.0 * smoke.cell_m);
 }
 // ANCHOR_END: divergence
 
@@ -105,7 +119,7 @@ fn curl_at(u: texture_3d<f32>, cell: vec3<i32>) -> vec3<f32> {
     let ny = velocity_at(u, cell - vec3(0, 1, 0));
     let pz = velocity_at(u, cell + vec3(0, 0, 1));
     let nz = velocity_at(u, cell - vec3(0, 0, 1));
-    let inv = 1.0 / (2.0 * smoke.grid.y);
+    let inv = 1.0 / (2.0 * smoke.cell_m);
     return vec3(
         (py.z - ny.z) - (pz.y - nz.y),
         (pz.x - nz.x) - (px.z - nx.z),

@@ -29,7 +29,7 @@ fn jacobi(@builtin(global_invocation_id) id: vec3<u32>) {
     let sum = pressure_in[clamped_index(cell + vec3(1, 0, 0))] + pressure_in[clamped_index(cell - vec3(1, 0, 0))]
         + pressure_in[clamped_index(cell + vec3(0, 1, 0))] + pressure_in[clamped_index(cell - vec3(0, 1, 0))]
         + pressure_in[clamped_index(cell + vec3(0, 0, 1))] + pressure_in[clamped_index(cell - vec3(0, 0, 1))];
-    let h = smoke.grid.y;
+    let h = smoke.cell_m;
     let i = clamped_index(cell);
     pressure_out[i] = (sum - h * h * divergence_in[i]) / 6.0;
 }

@@ -15,10 +15,10 @@ fn light(@builtin(global_invocation_id) id: vec3<u32>) {
     if !in_grid(cell) {
         return;
     }
-    let steps = max(u32(smoke.slice.y), 1u);
+    let steps = max(smoke.shadow_steps, 1u);
     // Distance to the box's boundary along the sun direction, in box units.
     let start = cell_uv(cell);
-    let dir = smoke.sun.xyz;
+    let dir = smoke.towards_sun;
     let t_exit = exit_distance(start, dir);
     let ds = t_exit / f32(steps);
     var optical = 0.0;
@@ -26,7 +26,7 @@ fn light(@builtin(global_invocation_id) id: vec3<u32>) {
         let p = start + dir * ds * (f32(i) + 0.5);
         optical += textureSampleLevel(fluid_in, linear_clamp, p, 0.0).a;
     }
-    let sigma = smoke.box_min.w * smoke.grid.z; // per unit density, per box unit
+    let sigma = smoke.extinction * smoke.box_m; // per unit density, per box unit
     textureStore(light_out, cell, vec4(exp(-sigma * optical * ds), 0.0, 0.0, 0.0));
 }
 // ANCHOR_END: light

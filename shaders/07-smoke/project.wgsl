@@ -14,6 +14,6 @@ fn project(@builtin(global_invocation_id) id: vec3<u32>) {
     if !in_grid(cell) {
         return;
     }
-    let u = textureLoad(velocity_in, cell, 0).xyz - smoke.keep.z * pressure_gradient_at(pressure_in, cell);
+    let u = textureLoad(velocity_in, cell, 0).xyz - smoke.pressure_gradient_scale * pressure_gradient_at(pressure_in, cell);
     textureStore(velocity_out, cell, vec4(u, 0.0));
 }

@@ -32,12 +32,12 @@ const VIEW_DENSITY: u32 = 7u;
 fn field_value(view: u32, cell: vec3<i32>) -> f32 {
     switch view {
         case VIEW_VELOCITY: {
-            return length(textureLoad(velocity_in, cell, 0).xyz - smoke.keep.z * pressure_gradient_at(pressure_in, cell));
+            return length(textureLoad(velocity_in, cell, 0).xyz - smoke.pressure_gradient_scale * pressure_gradient_at(pressure_in, cell));
         }
         case VIEW_PRESSURE: { return pressure_at(pressure_in, cell); }
         case VIEW_DIVERGENCE: { return textureLoad(divergence_in, cell, 0).r; }
         case VIEW_RESIDUAL: {
-            let h = smoke.grid.y;
+            let h = smoke.cell_m;
             let lap = (pressure_at(pressure_in, cell + vec3(1, 0, 0)) + pressure_at(pressure_in, cell - vec3(1, 0, 0))
                 + pressure_at(pressure_in, cell + vec3(0, 1, 0)) + pressure_at(pressure_in, cell - vec3(0, 1, 0))
                 + pressure_at(pressure_in, cell + vec3(0, 0, 1)) + pressure_at(pressure_in, cell - vec3(0, 0, 1))
@@ -55,7 +55,7 @@ fn panel_cell(uv: vec2<f32>, k: i32) -> vec3<i32> {
     let n = grid_n();
     let ij = clamp(vec2<i32>(uv * f32(n)), vec2(0), vec2(n - 1));
     let flipped = vec2(ij.x, n - 1 - ij.y); // image rows go down, the grid's y goes up
-    switch smoke.view.z {
+    switch smoke.slice_axis {
         case 0u: { return vec3(k, flipped.y, flipped.x); }   // x slice: z across, y up
         case 1u: { return vec3(flipped.x, k, ij.y); }        // y slice: x across, z down
         default: { return vec3(flipped.x, flipped.y, k); }   // z slice: x across, y up
@@ -72,8 +72,8 @@ fn field_view(view: u32, pixel: vec2<u32>, size: vec2<u32>) -> vec2<f32> {
         return vec2(0.0, 0.0);
     }
     let n = grid_n();
-    if smoke.view.y == 0u {
-        let k = clamp(i32(smoke.slice.x * f32(n)), 0, n - 1);
+    if smoke.field_display == 0u {
+        let k = clamp(i32(smoke.slice_position * f32(n)), 0, n - 1);
         return vec2(field_value(view, panel_cell(uv, k)), 1.0);
     }
     var best = 0.0;
@@ -88,12 +88,12 @@ fn field_view(view: u32, pixel: vec2<u32>, size: vec2<u32>) -> vec2<f32> {
 // ANCHOR_END: field_view
 
 fn box_world_size() -> f32 {
-    return smoke.grid.z;
+    return smoke.box_m;
 }
 
 // Ray-box intersection in box units: (t_near, t_far) along `dir` from `origin`, in metres.
 fn box_hit(origin: vec3<f32>, dir: vec3<f32>) -> vec2<f32> {
-    let lo = smoke.box_min.xyz;
+    let lo = smoke.box_min;
     let hi = lo + vec3(box_world_size());
     let inv = 1.0 / select(dir, vec3(1e-9), abs(dir) < vec3(1e-9));
     let t0 = (lo - origin) * inv;
@@ -114,16 +114,16 @@ fn fluid_view(pixel: vec2<u32>) -> vec3<f32> {
     if t_end <= hit.x {
         return scene;
     }
-    let steps = max(smoke.view.w, 1u);
+    let steps = max(smoke.march_steps, 1u);
     let ds = (t_end - hit.x) / f32(steps);
-    let sigma = smoke.box_min.w;
-    let sun = smoke.sun.w * frame.sun_color.rgb;
+    let sigma = smoke.extinction;
+    let sun = smoke.sun_intensity * frame.sun_color.rgb;
     let ambient = frame.ambient.rgb;
     var transmittance = 1.0;
     var light = vec3(0.0);
     for (var i = 0u; i < steps; i++) {
         let p = origin + dir * (hit.x + ds * (f32(i) + 0.5));
-        let uv = (p - smoke.box_min.xyz) / box_world_size();
+        let uv = (p - smoke.box_min) / box_world_size();
         let fluid = textureSampleLevel(fluid_in, linear_clamp, uv, 0.0);
         let density = max(fluid.a, 0.0);
         if density < 1e-5 {
@@ -157,7 +157,7 @@ fn smoke_view(@builtin(global_invocation_id) id: vec3<u32>, @builtin(local_invoc
     workgroupBarrier();
     let size = textureDimensions(view_out);
     let inside = id.x < size.x && id.y < size.y;
-    let view = smoke.view.x;
+    let view = smoke.view;
     if inside {
         if view == VIEW_FLUID {
             textureStore(view_out, id.xy, vec4(fluid_view(id.xy), 1.0));

@@ -32,8 +32,8 @@ fn confine(@builtin(global_invocation_id) id: vec3<u32>) {
     let len = length(grad);
     var force = vec3(0.0);
     if len > 1e-12 {
-        force = smoke.keep.w * smoke.grid.y * cross(grad / len, omega);
+        force = smoke.vorticity * smoke.cell_m * cross(grad / len, omega);
     }
-    textureStore(velocity_out, cell, vec4(u + smoke.grid.w * force, 0.0));
+    textureStore(velocity_out, cell, vec4(u + smoke.dt_s * force, 0.0));
 }
 // ANCHOR_END: vorticity

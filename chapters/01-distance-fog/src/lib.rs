@@ -45,8 +45,16 @@ pub struct FogUniform {
     pub inscattering: [f32; 4],
     pub glow_color: [f32; 4],
     pub shape: [f32; 4],
-    pub march: [f32; 4],
-    pub mode: [u32; 4],
+    /// Distance past which 99% of the fog lies (m); the shadow march stops there.
+    pub march_end_m: f32,
+    /// `Falloff` as an index (0 linear, 1 exponential, 2 exponential², 3 atmospheric).
+    pub falloff: u32,
+    /// 1: the glow is masked by the shadow map.
+    pub glow_shadowed: u32,
+    pub glow_shadow_steps: u32,
+    /// The debug view.
+    pub view: u32,
+    pub _pad: [u32; 3],
 }
 
 impl FogUniform {
@@ -59,8 +67,12 @@ impl FogUniform {
             inscattering: c3(fog.inscattering),
             glow_color: p.glow_color,
             shape: [fog.start as f32, fog.end as f32, fog.density as f32, p.glow_exponent],
-            march: [fog.march_limit() as f32, 0.0, 0.0, 0.0],
-            mode: [p.falloff as u32, p.glow_shadowed as u32, p.glow_shadow_steps.clamp(1, 64), view as u32],
+            march_end_m: fog.march_limit() as f32,
+            falloff: p.falloff as u32,
+            glow_shadowed: p.glow_shadowed as u32,
+            glow_shadow_steps: p.glow_shadow_steps.clamp(1, 64),
+            view: view as u32,
+            _pad: [0; 3],
         }
     }
 }

@@ -53,7 +53,7 @@ pub struct HeightFogUniform {
     /// 1: the fog colour is the frame's ambient light × `inscattering` (the sky's, in a stack
     /// with the sky).
     pub use_sky_color: u32,
-    pub _pad: u32,
+    pub _pad0: u32,
 }
 
 /// Height range shown by the density-profile view (m).
@@ -80,7 +80,7 @@ impl HeightFogUniform {
             view: view as u32,
             height_fog_on: p.height_fog as u32,
             use_sky_color: p.use_sky_color as u32,
-            _pad: 0,
+            _pad0: 0,
         }
     }
     // ANCHOR_END: uniform_new

@@ -71,9 +71,20 @@ pub struct AtmosphereUniform {
     pub mie: [f32; 4],
     pub ozone: [f32; 4],
     pub solar: [f32; 4],
-    pub mode: [u32; 4],
+    /// The debug view.
+    pub view: u32,
+    pub scattering_orders: u32,
+    /// 1: blend two rays across the horizon (`horizon_blend_deg` > 0).
+    pub horizon_blend_on: u32,
+    pub _pad0: u32,
     pub sizes: [u32; 4],
-    pub misc: [f32; 4],
+    /// Lowest sun-zenith cosine the scattering texture covers.
+    pub mu_s_min: f32,
+    /// Half-width of the horizon blend, as a cosine.
+    pub horizon_blend_half_width: f32,
+    /// The LUT views' r slice (0..1).
+    pub lut_slice: f32,
+    pub _pad1: f32,
 }
 
 impl AtmosphereUniform {
@@ -87,9 +98,15 @@ impl AtmosphereUniform {
             mie: [a.mie_scattering[0] as f32, a.mie_extinction[0] as f32, a.mie_scale_height as f32, a.mie_g as f32],
             ozone: v3(a.ozone_absorption, a.ground_albedo),
             solar: v3(a.solar_irradiance, SUN_ANGULAR_RADIUS as f64),
-            mode: [view as u32, p.scattering_orders, u32::from(blend > 0.0), 0],
+            view: view as u32,
+            scattering_orders: p.scattering_orders,
+            horizon_blend_on: u32::from(blend > 0.0),
+            _pad0: 0,
             sizes: p.lut_resolution.scattering_size(),
-            misc: [MU_S_MIN as f32, blend, p.lut_slice.clamp(0.0, 1.0), 0.0],
+            mu_s_min: MU_S_MIN as f32,
+            horizon_blend_half_width: blend,
+            lut_slice: p.lut_slice.clamp(0.0, 1.0),
+            _pad1: 0.0,
         }
     }
 }

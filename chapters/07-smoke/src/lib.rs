@@ -45,15 +45,31 @@ pub const BOX_DISTANCE_M: f32 = 28.0;
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
 pub struct SmokeUniform {
-    pub grid: [f32; 4],
-    pub keep: [f32; 4],
-    pub injection: [f32; 4],
-    pub injection_velocity: [f32; 4],
-    pub injection_color: [f32; 4],
-    pub box_min: [f32; 4],
-    pub sun: [f32; 4],
-    pub view: [u32; 4],
-    pub slice: [f32; 4],
+    pub grid_n: f32,
+    pub cell_m: f32,
+    pub box_m: f32,
+    pub dt_s: f32,
+    pub velocity_keep: f32,
+    pub density_keep: f32,
+    pub pressure_gradient_scale: f32,
+    pub vorticity: f32,
+    pub injection_centre: [f32; 3],
+    pub injection_radius: f32,
+    pub injection_velocity: [f32; 3],
+    pub injection_rate: f32,
+    pub injection_color: [f32; 3],
+    pub buoyancy: f32,
+    pub box_min: [f32; 3],
+    pub extinction: f32,
+    pub towards_sun: [f32; 3],
+    pub sun_intensity: f32,
+    pub view: u32,
+    pub field_display: u32,
+    pub slice_axis: u32,
+    pub march_steps: u32,
+    pub slice_position: f32,
+    pub shadow_steps: u32,
+    pub _pad: [u32; 2],
 }
 
 impl SmokeUniform {
@@ -62,34 +78,35 @@ impl SmokeUniform {
         let keep = |k: f32| (1.0 / (1.0 + k as f64 * dt)) as f32;
         let s = p.box_size_m;
         Self {
-            grid: [n as f32, s / n as f32, s, p.time_step_s],
-            keep: [keep(p.velocity_dissipation), keep(p.density_dissipation), p.pressure_gradient_scale, p.vorticity],
-            injection: [
-                0.5 + p.injection_offset_x,
-                0.12 + p.injection_offset_y,
-                0.5 + p.injection_offset_z,
-                p.injection_radius,
-            ],
-            injection_velocity: [
-                p.injection_velocity_x,
-                p.injection_velocity_y,
-                p.injection_velocity_z,
-                p.injection_rate,
-            ],
-            injection_color: [p.injection_color[0], p.injection_color[1], p.injection_color[2], p.buoyancy],
-            box_min: [-s / 2.0, 0.0, -BOX_DISTANCE_M - s / 2.0, p.extinction],
-            sun: [towards_sun[0], towards_sun[1], towards_sun[2], p.sun_intensity],
-            view: [
-                view as u32,
-                (p.field_display == FieldDisplay::MaxProjection) as u32,
-                match p.slice_axis {
-                    Axis::X => 0,
-                    Axis::Y => 1,
-                    Axis::Z => 2,
-                },
-                p.march_steps,
-            ],
-            slice: [p.slice_position, p.shadow_steps as f32, 0.0, 0.0],
+            grid_n: n as f32,
+            cell_m: s / n as f32,
+            box_m: s,
+            dt_s: p.time_step_s,
+            velocity_keep: keep(p.velocity_dissipation),
+            density_keep: keep(p.density_dissipation),
+            pressure_gradient_scale: p.pressure_gradient_scale,
+            vorticity: p.vorticity,
+            injection_centre: [0.5 + p.injection_offset_x, 0.12 + p.injection_offset_y, 0.5 + p.injection_offset_z],
+            injection_radius: p.injection_radius,
+            injection_velocity: [p.injection_velocity_x, p.injection_velocity_y, p.injection_velocity_z],
+            injection_rate: p.injection_rate,
+            injection_color: [p.injection_color[0], p.injection_color[1], p.injection_color[2]],
+            buoyancy: p.buoyancy,
+            box_min: [-s / 2.0, 0.0, -BOX_DISTANCE_M - s / 2.0],
+            extinction: p.extinction,
+            towards_sun,
+            sun_intensity: p.sun_intensity,
+            view: view as u32,
+            field_display: (p.field_display == FieldDisplay::MaxProjection) as u32,
+            slice_axis: match p.slice_axis {
+                Axis::X => 0,
+                Axis::Y => 1,
+                Axis::Z => 2,
+            },
+            march_steps: p.march_steps,
+            slice_position: p.slice_position,
+            shadow_steps: p.shadow_steps,
+            _pad: [0; 2],
         }
     }
 }
@@ -297,8 +314,11 @@ impl Chapter for Smoke {
         self.write_uniform(g, ctx.gpu);
         // What the light volume depends on: everything but the view settings.
         let key = SmokeUniform {
-            view: [0; 4],
-            slice: [0.0, self.params.shadow_steps as f32, 0.0, 0.0],
+            view: 0,
+            field_display: 0,
+            slice_axis: 0,
+            march_steps: 0,
+            slice_position: 0.0,
             ..self.uniform(g.fields.n)
         };
         if ctx.view == 0 && self.light_for != Some(key) {

@@ -141,22 +141,28 @@ impl FrameLayouts {
     }
 }
 
+/// A texture binding of `sample_type` and `view_dimension`.
+fn texture_binding(
+    binding: u32,
+    visibility: wgpu::ShaderStages,
+    sample_type: wgpu::TextureSampleType,
+    view_dimension: wgpu::TextureViewDimension,
+) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility,
+        ty: wgpu::BindingType::Texture { sample_type, view_dimension, multisampled: false },
+        count: None,
+    }
+}
+
 /// A 2D texture binding of `sample_type`.
 pub fn texture_entry(
     binding: u32,
     visibility: wgpu::ShaderStages,
     sample_type: wgpu::TextureSampleType,
 ) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility,
-        ty: wgpu::BindingType::Texture {
-            sample_type,
-            view_dimension: wgpu::TextureViewDimension::D2,
-            multisampled: false,
-        },
-        count: None,
-    }
+    texture_binding(binding, visibility, sample_type, wgpu::TextureViewDimension::D2)
 }
 
 /// A 3D texture binding of `sample_type`.
@@ -165,16 +171,7 @@ pub fn texture_3d_entry(
     visibility: wgpu::ShaderStages,
     sample_type: wgpu::TextureSampleType,
 ) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility,
-        ty: wgpu::BindingType::Texture {
-            sample_type,
-            view_dimension: wgpu::TextureViewDimension::D3,
-            multisampled: false,
-        },
-        count: None,
-    }
+    texture_binding(binding, visibility, sample_type, wgpu::TextureViewDimension::D3)
 }
 
 /// A comparison sampler binding (shadow maps).
