@@ -18,24 +18,29 @@ impl Drop for Xvfb {
     }
 }
 
+/// Starts Xvfb on a display number it picks itself (`-displayfd`), so that tests running at
+/// the same time, or a stale lock of an earlier run, never collide.
 fn start_xvfb() -> Xvfb {
-    let number = 90 + std::process::id() % 400;
-    let display = format!(":{number}");
-    let child = Command::new("Xvfb")
-        .args([display.as_str(), "-screen", "0", "1280x720x24", "-nolisten", "tcp"])
-        .stdout(Stdio::null())
+    use std::io::BufRead;
+    let mut child = Command::new("Xvfb")
+        .args(["-displayfd", "1", "-screen", "0", "1280x720x24", "-nolisten", "tcp"])
+        .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .unwrap_or_else(|e| {
             panic!("cannot start Xvfb ({e}): `cargo xtask test` installs it; or `sudo apt-get install -y xvfb`")
         });
-    let socket = format!("/tmp/.X11-unix/X{number}");
-    let start = Instant::now();
-    while !std::path::Path::new(&socket).exists() {
-        assert!(start.elapsed() < Duration::from_secs(10), "Xvfb did not come up on {display}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    Xvfb { child, display }
+    // Xvfb writes the display number once it accepts connections.
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = std::io::BufReader::new(stdout).read_line(&mut line);
+        let _ = tx.send(line);
+    });
+    let line = rx.recv_timeout(Duration::from_secs(20)).unwrap_or_else(|_| panic!("Xvfb did not come up in 20 s"));
+    let number: u32 = line.trim().parse().unwrap_or_else(|_| panic!("Xvfb said {line:?}, not a display number"));
+    Xvfb { child, display: format!(":{number}") }
 }
 
 /// Runs the viewer with `args`; returns its standard output.
