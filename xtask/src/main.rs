@@ -141,12 +141,50 @@ fn main() -> ExitCode {
     if let Err(e) = &browser {
         eprintln!("xtask: {e}");
     }
-    let tests_passed = match cmd.status() {
-        Ok(s) => s.success(),
+    let (tests_passed, totals) = match run_and_count(&mut cmd) {
+        Ok(r) => r,
         Err(e) => {
             eprintln!("xtask: cannot run cargo: {e}");
             return ExitCode::FAILURE;
         }
     };
+    // One closing line over every test binary (cargo prints one summary per binary, the last
+    // often of a crate without tests).
+    println!("tests: {} passed, {} failed, {} ignored", totals.passed, totals.failed, totals.ignored);
     if tests_passed && browser.is_ok() { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}
+
+#[derive(Default)]
+struct Totals {
+    passed: u64,
+    failed: u64,
+    ignored: u64,
+}
+
+/// Runs `cmd`, passing its output through, and adds up its `test result:` lines.
+fn run_and_count(cmd: &mut Command) -> std::io::Result<(bool, Totals)> {
+    use std::io::{BufRead, Write};
+    let mut child = cmd.stdout(std::process::Stdio::piped()).spawn()?;
+    let mut totals = Totals::default();
+    let stdout = child.stdout.take().expect("piped stdout");
+    let mut out = std::io::stdout().lock();
+    for line in std::io::BufReader::new(stdout).lines() {
+        let line = line?;
+        let _ = writeln!(out, "{line}");
+        if let Some(rest) = line.strip_prefix("test result: ") {
+            let count = |word: &str| {
+                rest.split(';')
+                    .find_map(|part| {
+                        part.trim().trim_start_matches("ok. ").trim_start_matches("FAILED. ").strip_suffix(word)
+                    })
+                    .and_then(|n| n.trim().parse::<u64>().ok())
+                    .unwrap_or(0)
+            };
+            totals.passed += count(" passed");
+            totals.failed += count(" failed");
+            totals.ignored += count(" ignored");
+        }
+    }
+    drop(out);
+    Ok((child.wait()?.success(), totals))
 }
