@@ -3,7 +3,29 @@ use fogbook::cli::{Cli, Command, FiguresArgs, ViewArgs};
 use fogbook::{commands, viewer};
 use std::process::ExitCode;
 
+/// Mesa's drivers print "error: XDG_RUNTIME_DIR is invalid or not set" (twice) when it is unset,
+/// as on a server or in a container, although nothing is wrong. A private one keeps output to
+/// real errors.
+fn ensure_runtime_dir() {
+    if !cfg!(target_os = "linux") || std::env::var_os("XDG_RUNTIME_DIR").is_some() {
+        return;
+    }
+    let user = std::env::var("USER").unwrap_or_else(|_| "user".into());
+    let dir = std::env::temp_dir().join(format!("fogbook-runtime-{user}"));
+    if std::fs::create_dir_all(&dir).is_err() {
+        return;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700));
+    }
+    // SAFETY: called first thing in `main`, before any other thread exists.
+    unsafe { std::env::set_var("XDG_RUNTIME_DIR", &dir) };
+}
+
 fn main() -> ExitCode {
+    ensure_runtime_dir();
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
     let result = match cli.command {

@@ -100,6 +100,22 @@ fn render_writes_png_and_exr() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// Without XDG_RUNTIME_DIR (a server, a container) a successful run prints no "error" line: the
+/// software driver's complaint about it is not an error of ours.
+#[test]
+fn no_error_lines_without_a_runtime_dir() {
+    let out = std::env::temp_dir().join(format!("fogbook-xdg-{}.png", std::process::id()));
+    let result = Command::new(env!("CARGO_BIN_EXE_fogbook"))
+        .args(["render", "--chapter", "height-fog", "--size", "32x18", "--out", out.to_str().unwrap()])
+        .env_remove("XDG_RUNTIME_DIR")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert!(result.status.success(), "{stderr}");
+    assert!(!stderr.to_lowercase().contains("error"), "a successful run printed: {stderr}");
+    let _ = std::fs::remove_file(out);
+}
+
 /// A stack renders from the command line: a named stack, a debug view of one of its chapters
 /// (`chapter/view`), parameters routed to their chapter, raw values in the EXR.
 #[test]

@@ -116,6 +116,10 @@ fn optical_depth_matches_the_closed_form() {
         ("0,2,0,180,-10,60", &["height_falloff=0.004"]),
         // No falloff: plain exponential fog.
         ("0,2,0,180,-10,60", &["height_falloff=0", "fog_density=0.01"]),
+        // 5 km up, looking down into fog that thickens all the way: k·v_y·L ≈ −100, so e^(−x)
+        // alone is beyond f32 (e^88.7). From the ground end nothing overflows; clamping the two
+        // exponents one by one, as this chapter once did, gave τ = 50 instead of 40.9.
+        ("0,5000,0,0,-89,60", &["fog_density=1", "height_falloff=0.02", "fog_height_m=-10"]),
     ];
     for (camera, sets) in cases {
         let worst = check_optical_depth(camera, sets);
@@ -199,11 +203,33 @@ fn cutoff_removes_all_fog_and_start_delays_it() {
     let scene = render("height-fog", "final", &["height_fog=false"], None, SIZE).raw;
     let cut = render("height-fog", "final", &["cutoff_distance_m=0"], None, SIZE).raw;
     assert_eq!(scene.rgba, cut.rgba, "a zero cutoff leaves every surface unfogged");
-    let masks = render("height-fog", "masks", &["start_distance_m=20", "cutoff_distance_m=150"], None, SIZE).raw;
-    let (mut before, mut beyond) = (0, 0);
-    for px in masks.rgba.chunks_exact(4) {
-        before += (px[0] == 1.0) as u32;
-        beyond += (px[1] == 1.0) as u32;
+    // The start delays the fog: no fog at all on surfaces nearer than it, less fog on those
+    // beyond it than without a start, by the fog of the first 20 m. Distances are chapter 1's
+    // distance view, not this shader's masks.
+    let camera = CameraPose::default().to_cli();
+    let d = render_distance(&camera);
+    let from_eye = render("height-fog", "optical-depth", &[] as &[&str], None, SIZE).raw;
+    let delayed = render("height-fog", "optical-depth", &["start_distance_m=20"], None, SIZE).raw;
+    let m = model(&params(&[]));
+    let (mut near, mut far) = (0, 0);
+    for y in 0..SIZE[1] {
+        for x in 0..SIZE[0] {
+            let (dist, tau0, tau20) = (d.pixel(x, y)[0], from_eye.pixel(x, y)[0], delayed.pixel(x, y)[0]);
+            if dist < 19.9 {
+                assert_eq!(tau20, 0.0, "({x},{y}) {dist} m, before the start: τ = {tau20}");
+                near += 1;
+            } else if dist > 20.1 {
+                let (o, v) = ray(&camera, x, y);
+                let segment = m.optical_depth(o.y, v.y, 20.0) as f32; // τ over the first 20 m
+                let want = tau0 - segment;
+                assert!(
+                    (tau20 - want).abs() <= 1e-4 * tau0 + 1e-6,
+                    "({x},{y}) {dist} m: τ with start {tau20}, without {tau0}, first 20 m {segment}"
+                );
+                assert!(tau20 < tau0);
+                far += 1;
+            }
+        }
     }
-    assert!(before > 100 && beyond > 100, "{before} pixels before the start, {beyond} beyond the cutoff");
+    assert!(near > 100 && far > 100, "{near} pixels before the start, {far} beyond it");
 }

@@ -188,3 +188,34 @@ fn dither_moves_colour_views_by_at_most_one_code_value() {
     assert!(moved as f64 > 0.15 * n, "dither inactive: {moved} channels moved");
     assert!((sum as f64 / n).abs() < 0.05);
 }
+
+/// A NaN in the view target is shown, in magenta, by the display pass, in scalar and colour
+/// views alike: the shader tests the bits, which no compiler may fold away.
+#[test]
+fn a_nan_is_shown_in_magenta() {
+    use fogbook_core::display::DisplaySettings;
+    use fogbook_core::timing::{PassRecorder, TimingMode};
+    use fogbook_core::views::{ColorMap, ViewKind};
+    let mut h = headless([8, 8]);
+    h.resize([8, 8]).unwrap();
+    let texels: Vec<f32> =
+        (0..64).flat_map(|i| if i % 2 == 0 { [f32::NAN; 4] } else { [0.5, 0.5, 0.5, 1.0] }).collect();
+    h.gpu.queue.write_texture(
+        h.renderer.frame.view.texture.as_image_copy(),
+        bytemuck::cast_slice(&texels),
+        wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(8 * 16), rows_per_image: None },
+        wgpu::Extent3d { width: 8, height: 8, depth_or_array_layers: 1 },
+    );
+    let scalar = ViewKind::Scalar { min: 0.0, max: 1.0, unit: "", map: ColorMap::Viridis, log: false, auto: false };
+    for kind in [scalar, ViewKind::Color] {
+        let settings = DisplaySettings { kind, range: (0.0, 1.0), exposure_ev: 0.0, legend: false, dither: false };
+        let mut passes = PassRecorder::new(&h.gpu, None, TimingMode::Off);
+        h.renderer.display.record(&h.gpu, &mut passes, &settings, &h.output.create_view(&Default::default()));
+        passes.submit();
+        let image = fogbook_core::capture::read_rgba8(&h.gpu, &h.output).unwrap();
+        for (i, p) in image.pixels().enumerate() {
+            let magenta = p.0 == [255, 0, 255, 255];
+            assert_eq!(magenta, i % 2 == 0, "{kind:?}: pixel {i} is {:?}", p.0);
+        }
+    }
+}

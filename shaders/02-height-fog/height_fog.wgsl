@@ -1,8 +1,8 @@
 // Analytic exponential height fog: density ρ(h) = d · e^(−k (h − h₀)) per layer, two layers,
 // integrated in closed form along each view ray from the start distance to the surface:
 //   τ = ρ(y₀) · L · (1 − e^(−x)) / x,   x = k · v_y · L
-// with the series 1 − x/2 + x²/6 − x³/24 where |x| < 0.01 (horizontal rays, k → 0), exponents
-// clamped to ±80 so f32 never overflows, and τ capped at 1e4. Fog = min(1 − e^(−τ), max opacity);
+// with the series 1 − x/2 + x²/6 − x³/24 where |x| < 0.01 (horizontal rays, k → 0), taken from
+// the segment's denser end so that nothing overflows f32, and τ capped at 1e4. Fog = min(1 − e^(−τ), max opacity);
 // surfaces beyond the cutoff get none. Sun inscattering follows the engines' "directional
 // inscattering": colour · max(v·l, 0)^n · (1 − e^(−τ_dir)), τ_dir from its own start distance.
 // References: Wenzel, "Real-time Atmospheric Effects in Games" (SIGGRAPH 2006 course) for the
@@ -31,7 +31,8 @@ struct HeightFogParams {
 @group(2) @binding(0) var<uniform> height: HeightFogParams;
 
 // ANCHOR: density
-const MAX_EXPONENT: f32 = 80.0;
+const MAX_EXPONENT: f32 = 80.0;        // the density alone (density view, plot)
+const MAX_DIRECT_EXPONENT: f32 = 60.0; // see layer_optical_depth
 const MAX_OPTICAL_DEPTH: f32 = 1.0e4;
 const SERIES_THRESHOLD: f32 = 0.01;
 
@@ -41,21 +42,36 @@ fn layer_density(layer: vec4<f32>, h: f32) -> f32 {
 // ANCHOR_END: density
 
 // ANCHOR: optical_depth
-// τ = ∫ ρ(o_y + v_y t) dt over [t0, t1] for one layer, in closed form.
+// τ = ∫ ρ(o_y + v_y t) dt over [t0, t1] for one layer, in closed form, from the segment's
+// denser end: where the density falls along the ray (x > 0) from its start, where it rises
+// (x < 0) from its end, so that the shape factor lies in (0, 1] and only the density at the
+// denser end can be large. (Taken from the start, a ray that descends far into the fog forms
+// e^(−x) × e^(a) — one beyond f32, the other below it — although τ is moderate.)
 fn layer_optical_depth(layer: vec4<f32>, origin_y: f32, dir_y: f32, t0: f32, t1: f32) -> f32 {
     let len = max(t1 - t0, 0.0);
     if layer.x <= 0.0 || len <= 0.0 {
         return 0.0;
     }
-    let base = layer_density(layer, origin_y + dir_y * t0);
-    let x = layer.y * dir_y * len; // how much the exponent changes along the segment
-    var shape: f32;                // (1 − e^(−x)) / x, which tends to 1 as x → 0
+    let x = layer.y * dir_y * len; // how much the exponent falls along the segment
+    var dense_y: f32;
+    var shape: f32; // (1 − e^(−|x|)) / |x|, which tends to 1 as x → 0
     if abs(x) < SERIES_THRESHOLD {
+        dense_y = origin_y + dir_y * t0;
         shape = 1.0 - x * (0.5 - x * (1.0 / 6.0 - x / 24.0));
+    } else if x > 0.0 {
+        dense_y = origin_y + dir_y * t0;
+        shape = (1.0 - exp(-x)) / x;
     } else {
-        shape = (1.0 - exp(clamp(-x, -MAX_EXPONENT, MAX_EXPONENT))) / x;
+        dense_y = origin_y + dir_y * t1;
+        shape = (1.0 - exp(x)) / -x;
     }
-    return min(base * len * shape, MAX_OPTICAL_DEPTH);
+    let a = -layer.y * (dense_y - layer.z); // the density's exponent at the denser end
+    if a < MAX_DIRECT_EXPONENT {
+        return min(layer.x * exp(a) * len * shape, MAX_OPTICAL_DEPTH);
+    }
+    // Fog e^60 times denser than at its reference height: summed in logarithms, then capped.
+    let ln_tau = log(layer.x) + a + log(len) + log(shape);
+    return min(exp(min(ln_tau, log(MAX_OPTICAL_DEPTH) + 1.0)), MAX_OPTICAL_DEPTH);
 }
 // ANCHOR_END: optical_depth
 

@@ -24,13 +24,21 @@ struct Display {
 @group(0) @binding(1) var view_in: texture_2d<f32>;
 @group(0) @binding(2) var<storage, read> view_range: array<u32, 2>;
 
+// NaN by its bits: a NaN has every exponent bit set and a non-zero mantissa. (`v != v` says the
+// same in IEEE arithmetic, but WGSL lets an implementation assume no NaN and fold it to false.)
+fn is_nan(v: f32) -> bool {
+    return (bitcast<u32>(v) & 0x7fffffffu) > 0x7f800000u;
+}
+
+const MAGENTA: vec4<f32> = vec4(1.0, 0.0, 1.0, 1.0);
+
 // The range in use: the uniform's, or this frame's field min / max when the view asks for it
 // and the chapter wrote one (an empty range decodes to NaN and keeps the uniform's).
 fn display_range() -> vec2<f32> {
     if display.auto_range == 1u {
         let lo = range_decode(view_range[0]);
         let hi = range_decode(view_range[1]);
-        if lo == lo && hi == hi && hi >= lo {
+        if !is_nan(lo) && !is_nan(hi) && hi >= lo {
             return vec2(lo, max(hi, lo + 1e-20));
         }
     }
@@ -65,6 +73,9 @@ fn display_fs(in: FullscreenOut) -> @location(0) vec4<f32> {
     let pixel = vec2<i32>(in.position.xy);
     let raw = textureLoad(view_in, pixel, 0);
     if display.mode == 0u {
+        if is_nan(raw.r) || is_nan(raw.g) || is_nan(raw.b) {
+            return MAGENTA;
+        }
         let color = tonemap_aces(raw.rgb, display.exposure_ev);
         if display.dither == 1u {
             return vec4(dither_for_8_bit(color, in.position.xy), 1.0);
@@ -86,8 +97,8 @@ fn display_fs(in: FullscreenOut) -> @location(0) vec4<f32> {
         return vec4(0.03, 0.03, 0.03, 1.0);
     }
     let v = raw.r;
-    if v != v { // NaN shows as magenta so it can never hide
-        return vec4(1.0, 0.0, 1.0, 1.0);
+    if is_nan(v) { // NaN shows as magenta so it can never hide
+        return MAGENTA;
     }
     return vec4(false_colour(clamp(normalised(v), 0.0, 1.0)), 1.0);
 }

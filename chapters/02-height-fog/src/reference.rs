@@ -13,10 +13,15 @@ pub struct Layer {
 }
 
 // ANCHOR: constants
-/// Exponents are clamped here so that f32 on the GPU never overflows (e^80 ≈ 5.5e34).
+/// The density alone (the density view and plot) clamps its exponent here so that f32 on the
+/// GPU never overflows (e^80 ≈ 5.5e34); the optical depth needs no clamp (it is summed in logs).
 pub const MAX_EXPONENT: f64 = 80.0;
 /// Optical depth is capped here: beyond it the fog is total in any precision.
 pub const MAX_OPTICAL_DEPTH: f64 = 1.0e4;
+/// The closed form's product is formed directly while the density's exponent at the segment's
+/// denser end stays below this (e^60 ≈ 1.1e26, times at most 1e6 m, stays inside f32); beyond,
+/// it is summed in logarithms before the cap.
+pub const MAX_DIRECT_EXPONENT: f64 = 60.0;
 /// Below this |k·v_y·L| the closed form's (1 − e^(−x))/x is replaced by its series.
 pub const SERIES_THRESHOLD: f64 = 0.01;
 // ANCHOR_END: constants
@@ -28,7 +33,8 @@ impl Layer {
 
     // ANCHOR: closed_form
     /// Optical depth τ = ∫ ρ(o_y + v_y t) dt over t ∈ [t0, t1], in closed form:
-    ///   τ = ρ(y0) · L · (1 − e^(−x)) / x,  with y0 = o_y + v_y t0, L = t1 − t0, x = k v_y L.
+    ///   τ = ρ(y0) · L · (1 − e^(−x)) / x,  with y0 = o_y + v_y t0, L = t1 − t0, x = k v_y L,
+    /// or equally ρ(y1) · L · (1 − e^(x)) / (−x) from the end y1, used where x < 0.
     /// As x → 0 (horizontal rays, or no falloff) the fraction tends to 1; there the series
     /// 1 − x/2 + x²/6 − x³/24 replaces the 0/0 form.
     pub fn optical_depth(&self, origin_y: f64, dir_y: f64, t0: f64, t1: f64) -> f64 {
@@ -36,14 +42,22 @@ impl Layer {
         if self.density <= 0.0 || len <= 0.0 {
             return 0.0;
         }
-        let base = self.density_at(origin_y + dir_y * t0);
+        // From the segment's denser end, as the shader does (see there): the shape factor then
+        // lies in (0, 1] and only the density at that end can be large.
         let x = self.falloff * dir_y * len;
-        let shape = if x.abs() < SERIES_THRESHOLD {
-            1.0 - x * (0.5 - x * (1.0 / 6.0 - x / 24.0))
+        let (dense_y, shape) = if x.abs() < SERIES_THRESHOLD {
+            (origin_y + dir_y * t0, 1.0 - x * (0.5 - x * (1.0 / 6.0 - x / 24.0)))
+        } else if x > 0.0 {
+            (origin_y + dir_y * t0, (1.0 - (-x).exp()) / x)
         } else {
-            (1.0 - (-x).clamp(-MAX_EXPONENT, MAX_EXPONENT).exp()) / x
+            (origin_y + dir_y * t1, (1.0 - x.exp()) / -x)
         };
-        (base * len * shape).min(MAX_OPTICAL_DEPTH)
+        let a = -self.falloff * (dense_y - self.height);
+        if a < MAX_DIRECT_EXPONENT {
+            return (self.density * a.exp() * len * shape).min(MAX_OPTICAL_DEPTH);
+        }
+        let ln_tau = self.density.ln() + a + len.ln() + shape.ln();
+        ln_tau.min(MAX_OPTICAL_DEPTH.ln() + 1.0).exp().min(MAX_OPTICAL_DEPTH)
     }
     // ANCHOR_END: closed_form
 
@@ -148,6 +162,21 @@ mod tests {
     // ANCHOR_END: zero_falloff_test
 
     // ANCHOR: series_test
+    /// A camera 5 km up looking straight down at fog of density 1 /m at 10 m below the ground,
+    /// falling off at 2 /m: τ = ∫₀⁵⁰⁰⁰ e^(−2(y+10)) dy = e^(−20) (1 − e^(−10⁴)) / 2. From the camera
+    /// the closed form holds e^(−10020) × e^(10⁴); clamping each exponent to ±80 on its own gave
+    /// e^(−80) × e^(80) × ½ = ½, e^20 times too much.
+    #[test]
+    fn a_ray_descending_far_into_the_fog_is_exact() {
+        let layer = Layer { density: 1.0, falloff: 2.0, height: -10.0 };
+        let exact = (-20.0f64).exp() / 2.0;
+        let tau = layer.optical_depth(5000.0, -1.0, 0.0, 5000.0);
+        assert!((tau / exact - 1.0).abs() < 1e-12, "{tau} vs {exact}");
+        // And from below, looking up: the same integral.
+        let up = layer.optical_depth(0.0, 1.0, 0.0, 5000.0);
+        assert!((up / exact - 1.0).abs() < 1e-12, "{up} vs {exact}");
+    }
+
     #[test]
     fn series_and_exact_forms_agree_at_the_threshold() {
         let layer = Layer { density: 1.0, falloff: 1.0, height: 0.0 };

@@ -381,7 +381,8 @@ impl FrameResources {
     fn targets(device: &wgpu::Device, size: [u32; 2]) -> (Target, Target, Target, Target, Target) {
         use wgpu::TextureUsages as U;
         let attach = U::RENDER_ATTACHMENT | U::TEXTURE_BINDING | U::COPY_SRC;
-        let chain = U::STORAGE_BINDING | U::TEXTURE_BINDING | U::COPY_SRC;
+        // COPY_DST: tests write known values (a NaN) into the view target.
+        let chain = U::STORAGE_BINDING | U::TEXTURE_BINDING | U::COPY_SRC | U::COPY_DST;
         (
             Target::new(device, "scene hdr", size, HDR_FORMAT, attach),
             Target::new(device, "scene distance", size, DISTANCE_FORMAT, attach),
