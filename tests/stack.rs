@@ -32,9 +32,12 @@ fn stage_order_is_the_same_whatever_is_enabled() {
         reversed_ids.reverse();
         let backwards = registry::stack(&reversed_ids.join(",")).unwrap();
         assert_eq!(forwards.plan(), backwards.plan(), "{subset:?}");
+        // The order the renderer runs the chapters in: the stack's own, not a re-sorted copy.
+        let expected: Vec<&str> = full.iter().copied().filter(|id| subset.contains(id)).collect();
+        assert_eq!(forwards.ids(), expected, "{subset:?}");
+        assert_eq!(backwards.ids(), expected, "{subset:?}");
         let plan = forwards.plan();
         let colour: Vec<&str> = plan.iter().filter(|p| p.stage.is_colour_stage()).map(|p| p.by).collect();
-        let expected: Vec<&str> = full.iter().copied().filter(|id| subset.contains(id)).collect();
         assert_eq!(colour, expected, "{subset:?}");
         let stages: Vec<Stage> = plan.iter().map(|p| p.stage).collect();
         assert!(stages.windows(2).all(|w| w[0] <= w[1]), "{subset:?}: {stages:?}");
@@ -292,4 +295,23 @@ fn history_targets_swap_and_follow_the_frame_size() {
         assert_ne!(t.texture, a);
         assert_ne!(t.texture, b);
     }
+}
+
+/// Switching chapters on and off, as the viewer's checkboxes do: the running chapters are kept
+/// (same objects, same parameters), new ones join in stage order, and a set that would be empty
+/// or repeat a chapter changes nothing.
+#[test]
+fn restacking_keeps_running_chapters_and_refuses_bad_sets() {
+    let mut stack = registry::stack("height-fog").unwrap();
+    stack.set("fog_density", "0.07").unwrap();
+    let sky = registry::find("sky").unwrap();
+    stack.restack(&["height-fog"], vec![sky]).unwrap();
+    assert_eq!(stack.ids(), ["sky", "height-fog"]);
+    assert!(stack.settings_key().contains("fog_density: 0.07"), "the height fog kept its parameters");
+    let before = stack.settings_key();
+    assert!(stack.restack(&[], Vec::new()).is_err());
+    assert!(stack.restack(&["sky"], vec![registry::find("sky").unwrap()]).is_err());
+    assert_eq!(stack.settings_key(), before, "a refused set changes nothing");
+    stack.restack(&["height-fog"], Vec::new()).unwrap();
+    assert_eq!(stack.ids(), ["height-fog"]);
 }

@@ -381,7 +381,6 @@ impl App {
     }
 }
 
-// ANCHOR: restack
 /// Makes the stack `ids`: chapters already running keep their GPU state, parameters and
 /// simulation; the others are created. Nothing changes if a chapter cannot be created.
 fn restack(gfx: &Gfx, stack: &mut Stack, ids: &[&'static str]) -> Result<()> {
@@ -391,14 +390,8 @@ fn restack(gfx: &Gfx, stack: &mut Stack, ids: &[&'static str]) -> Result<()> {
         chapter.create_gpu(&gfx.gpu, &gfx.renderer.frame.layouts, &gfx.shaders)?;
         fresh.push(chapter);
     }
-    let old = std::mem::replace(stack, Stack::single(registry::find(ids[0]).map_err(|e| anyhow!(e))?));
-    let mut kept: Vec<Box<dyn DynChapter>> =
-        old.into_chapters().into_iter().filter(|c| ids.contains(&c.info().id)).collect();
-    kept.append(&mut fresh);
-    *stack = Stack::new(kept).map_err(|e| anyhow!(e))?;
-    Ok(())
+    stack.restack(ids, fresh).map_err(|e| anyhow!(e))
 }
-// ANCHOR_END: restack
 
 /// Loads the preset file into the viewer, switching to its stack first if it names another;
 /// on any error the viewer keeps what it had.

@@ -46,14 +46,26 @@ impl Stack {
         Ok(Self { chapters })
     }
 
-    pub fn single(chapter: Box<dyn DynChapter>) -> Self {
-        Self { chapters: vec![chapter] }
+    // ANCHOR: restack
+    /// Keeps the chapters named in `keep` (with their GPU state and simulations), adds `fresh`
+    /// ones, and puts them in stage order. A set that would be empty or name a chapter twice is
+    /// refused and nothing changes.
+    pub fn restack(&mut self, keep: &[&str], fresh: Vec<Box<dyn DynChapter>>) -> Result<(), String> {
+        let mut ids: Vec<&str> = self.ids().into_iter().filter(|id| keep.contains(id)).collect();
+        ids.extend(fresh.iter().map(|c| c.info().id));
+        if ids.is_empty() {
+            return Err("a stack needs at least one chapter".into());
+        }
+        ids.sort();
+        if let Some(w) = ids.windows(2).find(|w| w[0] == w[1]) {
+            return Err(format!("chapter {:?} is listed twice", w[0]));
+        }
+        self.chapters.retain(|c| keep.contains(&c.info().id));
+        self.chapters.extend(fresh);
+        self.chapters.sort_by_key(|c| (c.stage_io().stage, c.info().number));
+        Ok(())
     }
-
-    /// The chapters, to build another stack from some of them.
-    pub fn into_chapters(self) -> Vec<Box<dyn DynChapter>> {
-        self.chapters
-    }
+    // ANCHOR_END: restack
 
     pub fn len(&self) -> usize {
         self.chapters.len()
