@@ -11,7 +11,7 @@
 //! scene's light); its colour pass (`render`) runs in the one stage it names in
 //! [`StageIo::stage`]. Colour stages read the colour the previous stage wrote (the scene's, for the
 //! first) and write the next: a chain of compute passes, no blending and no copies (see
-//! `frame::ColorChain`). Two chapters in the same stage run in book order.
+//! `frame::chain_target`). Two chapters in the same stage run in book order.
 
 use std::fmt::Write;
 
