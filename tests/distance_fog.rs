@@ -165,7 +165,8 @@ fn final_image_is_the_reference_composite_of_scene_and_fog_colour() {
 
 #[test]
 fn unshadowed_glow_matches_the_reference() {
-    // Look towards the default sun (azimuth 20°, elevation 10°) so the glow fills the frame.
+    // Look towards the default sun (azimuth −20°, elevation 10°: yaw −20° faces it) so the glow
+    // fills the frame.
     let camera = "0,2,0,-20,10,60";
     let sets = &["glow_shadowed=false", "glow_exponent=4"];
     let img = render("distance-fog", "glow", sets, Some(camera), SIZE).raw;

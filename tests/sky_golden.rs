@@ -93,10 +93,11 @@ struct Setting {
 /// the sun's μ_s (its elevation), and the sun's azimuth relative to the view.
 ///
 /// Azimuth: yaw 0 looks along −Z (camera.rs: forward = (−sin yaw cos pitch, sin pitch,
-/// −cos yaw cos pitch)), and `scene.sun_azimuth_deg` is 0 along −Z and 90 along +X
-/// (scene_settings.rs: (sin az cos el, sin el, −cos az cos el)), i.e. to the right of a camera
-/// at yaw 0. So with yaw 0 the sun's azimuth is its angle from the view's horizontal direction,
-/// positive to the right: atan2(sun·right, sun·ahead) in the camera's local horizontal plane,
+/// −cos yaw cos pitch)), and `scene.sun_azimuth_deg` follows the same convention
+/// (scene_settings.rs: (−sin az cos el, sin el, −cos az cos el)): 0 along −Z, 90 along −X, to
+/// the left of a camera at yaw 0. So with yaw 0 the sun's azimuth is its angle from the view's
+/// horizontal direction, positive to the left: atan2(−sun·right, sun·ahead) in the camera's
+/// local horizontal plane,
 /// right = ahead × up (the image's right in Bruneton's frame as in ours; neither is mirrored).
 ///
 /// Limits of the settings: the pitch is at most ±89° (straight down becomes −89°, looking
@@ -122,7 +123,8 @@ fn setting(v: &DemoView, bottom_radius: f64, extra: &[&str]) -> Setting {
     let right = ahead.cross(up);
     let pitch = forward.dot(up).asin().to_degrees().clamp(-89.0, 89.0);
     let elevation = sun.dot(up).asin().to_degrees();
-    let azimuth = sun.dot(right).atan2(sun.dot(ahead)).to_degrees();
+    // Positive azimuth turns left (the camera's yaw convention), away from `right`.
+    let azimuth = (-sun.dot(right)).atan2(sun.dot(ahead)).to_degrees();
     let altitude = (eye.length() - bottom_radius).min(MAX_ALTITUDE_M);
     // The pose's y holds the altitude up to 1e6 m; above, `camera_altitude_m` (≤ 1e7 m) takes
     // it but for 2 m, or what it cannot hold.
@@ -155,7 +157,7 @@ fn parse(sets: &[String]) -> (SkyParams, SceneSettings) {
 /// Unit vector towards the sun, in f64 from the settings' angles (as `sun_direction`).
 fn sun_direction(scene: &SceneSettings) -> DVec3 {
     let (el, az) = ((scene.sun_elevation_deg as f64).to_radians(), (scene.sun_azimuth_deg as f64).to_radians());
-    DVec3::new(az.sin() * el.cos(), el.sin(), -az.cos() * el.cos())
+    DVec3::new(-az.sin() * el.cos(), el.sin(), -az.cos() * el.cos())
 }
 
 /// The CPU tables of the unchanged atmosphere, computed once for the whole test binary.

@@ -454,19 +454,19 @@ impl Sky {
             fig(
                 "bruneton-demo-1",
                 "sky",
-                &["scene.sun_elevation_deg=15.4356", "scene.sun_azimuth_deg=8.1095"],
+                &["scene.sun_elevation_deg=15.4356", "scene.sun_azimuth_deg=-8.1095"],
                 Some("0,911.934,0,0,-5.85586,50"),
             ),
             fig(
                 "bruneton-demo-2",
                 "sky",
-                &["camera_altitude_m=2091017.7", "scene.sun_elevation_deg=-5.48137", "scene.sun_azimuth_deg=65.98996"],
+                &["camera_altitude_m=2091017.7", "scene.sun_elevation_deg=-5.48137", "scene.sun_azimuth_deg=-65.98996"],
                 Some("0,2,0,0,-56.96999,50"),
             ),
             fig(
                 "bruneton-demo-3",
                 "sky",
-                &["camera_altitude_m=10000000", "scene.sun_elevation_deg=36.71493", "scene.sun_azimuth_deg=-65.40844"],
+                &["camera_altitude_m=10000000", "scene.sun_elevation_deg=36.71493", "scene.sun_azimuth_deg=65.40844"],
                 Some("0,1000000,0,0,-89,50"),
             ),
             // The horizon from 200 m through a 4° lens: planet ground, aerial perspective, haze.

@@ -10,9 +10,11 @@ crate::parameters! {
             /// Sun elevation above the horizon (degrees).
             sun_elevation_deg: f32 = 10.0,
                 float(-12.0, 90.0).unit("deg").help("Sun height above the horizon"),
-            /// Sun azimuth (degrees); 0 is straight ahead of the default camera (−Z), 90 is +X.
-            sun_azimuth_deg: f32 = 20.0,
-                float(-180.0, 180.0).unit("deg").help("Sun heading; 0 is straight ahead of the default camera"),
+            /// Sun azimuth (degrees), in the camera's yaw convention: 0 is straight ahead of the
+            /// default camera (−Z), positive turns left (towards −X), so a camera with
+            /// yaw = azimuth faces the sun.
+            sun_azimuth_deg: f32 = -20.0,
+                float(-180.0, 180.0).unit("deg").help("Sun heading as camera yaw: 0 ahead of the default camera, positive to the left"),
             /// Scales the sun's colour; relative units (the scene is lit, not calibrated).
             sun_illuminance: f32 = 3.0,
                 float(0.0, 100.0).unit("rel.").help("Sun brightness (relative)"),
@@ -35,6 +37,7 @@ impl SceneSettings {
     /// Unit vector from the scene towards the sun.
     pub fn sun_direction(&self) -> Vec3 {
         let (el, az) = (self.sun_elevation_deg.to_radians(), self.sun_azimuth_deg.to_radians());
-        Vec3::new(az.sin() * el.cos(), el.sin(), -az.cos() * el.cos())
+        // As `CameraPose::forward` with yaw = azimuth, pitch = elevation.
+        Vec3::new(-az.sin() * el.cos(), el.sin(), -az.cos() * el.cos())
     }
 }
