@@ -77,7 +77,18 @@ fn every_uniform_matches_its_wgsl_layout() {
     check(
         "core/display.wgsl",
         "Display",
-        rust_layout!(DisplayUniform { range_min, range_max, exposure_ev, mode, log_scale, legend, auto_range, dither }),
+        rust_layout!(DisplayUniform {
+            range_min,
+            range_max,
+            exposure_ev,
+            mode,
+            log_scale,
+            legend,
+            auto_range,
+            dither,
+            origin_x,
+            origin_y
+        }),
     );
     check(
         "01-distance-fog/fog_functions.wgsl",

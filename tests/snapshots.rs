@@ -219,3 +219,52 @@ fn a_nan_is_shown_in_magenta() {
         }
     }
 }
+
+/// The display pass draws the image into a viewport (the viewer's area beside its panel) and
+/// reads the image's own pixels there: the left of the output stays clear, the image's left
+/// column lands at the viewport's left edge.
+#[test]
+fn the_display_draws_into_its_viewport() {
+    use fogbook_core::display::DisplaySettings;
+    use fogbook_core::timing::{PassRecorder, TimingMode};
+    use fogbook_core::views::ViewKind;
+    let mut h = headless([4, 8]);
+    h.resize([4, 8]).unwrap();
+    // The image: column 0 bright, the rest dark.
+    let texels: Vec<f32> =
+        (0..32).flat_map(|i| if i % 4 == 0 { [4.0, 4.0, 4.0, 1.0] } else { [0.01, 0.01, 0.01, 1.0] }).collect();
+    h.gpu.queue.write_texture(
+        h.renderer.frame.view.texture.as_image_copy(),
+        bytemuck::cast_slice(&texels),
+        wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(4 * 16), rows_per_image: None },
+        wgpu::Extent3d { width: 4, height: 8, depth_or_array_layers: 1 },
+    );
+    let output = h.gpu.device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("wide output"),
+        size: wgpu::Extent3d { width: 8, height: 8, depth_or_array_layers: 1 },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: fogbook_core::headless::OUTPUT_FORMAT,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+        view_formats: &[],
+    });
+    h.renderer.display.viewport = Some([4, 0, 4, 8]);
+    let settings =
+        DisplaySettings { kind: ViewKind::Color, range: (0.0, 1.0), exposure_ev: 0.0, legend: false, dither: false };
+    let mut passes = PassRecorder::new(&h.gpu, None, TimingMode::Off);
+    h.renderer.display.record(&h.gpu, &mut passes, &settings, &output.create_view(&Default::default()));
+    passes.submit();
+    h.renderer.display.viewport = None;
+    let image = fogbook_core::capture::read_rgba8(&h.gpu, &output).unwrap();
+    for y in 0..8 {
+        for x in 0..8 {
+            let v = image.get_pixel(x, y)[0];
+            match x {
+                0..4 => assert_eq!(v, 0, "({x},{y}) left of the viewport is cleared"),
+                4 => assert!(v > 200, "({x},{y}) the image's bright column starts the viewport: {v}"),
+                _ => assert!(v < 60, "({x},{y}) the image's dark columns: {v}"),
+            }
+        }
+    }
+}

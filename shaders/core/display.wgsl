@@ -18,6 +18,8 @@ struct Display {
     legend: u32,     // 1: draw the colour bar
     auto_range: u32, // 1: take the range from `view_range` (the field's min / max this frame)
     dither: u32,     // 1: dither colour views before the 8-bit output
+    origin_x: f32,   // the image's top-left corner in the output (pixels): the viewport's
+    origin_y: f32,
 }
 
 @group(0) @binding(0) var<uniform> display: Display;
@@ -70,7 +72,9 @@ fn false_colour(t: f32) -> vec3<f32> {
 // ANCHOR: display_fs
 @fragment
 fn display_fs(in: FullscreenOut) -> @location(0) vec4<f32> {
-    let pixel = vec2<i32>(in.position.xy);
+    // Pixel coordinates within the image (the viewport may start right of a side panel).
+    let position = in.position.xy - vec2(display.origin_x, display.origin_y);
+    let pixel = vec2<i32>(position);
     let raw = textureLoad(view_in, pixel, 0);
     if display.mode == 0u {
         if is_nan(raw.r) || is_nan(raw.g) || is_nan(raw.b) {
@@ -78,7 +82,7 @@ fn display_fs(in: FullscreenOut) -> @location(0) vec4<f32> {
         }
         let color = tonemap_aces(raw.rgb, display.exposure_ev);
         if display.dither == 1u {
-            return vec4(dither_for_8_bit(color, in.position.xy), 1.0);
+            return vec4(dither_for_8_bit(color, position), 1.0);
         }
         return vec4(color, 1.0);
     }
@@ -88,8 +92,8 @@ fn display_fs(in: FullscreenOut) -> @location(0) vec4<f32> {
         let bar_top = size.y * 0.955;
         let left = size.x * 0.05;
         let right = size.x * 0.95;
-        if in.position.y > bar_top && in.position.y < size.y - 2.0 && in.position.x > left && in.position.x < right {
-            let t = (in.position.x - left) / (right - left);
+        if position.y > bar_top && position.y < size.y - 2.0 && position.x > left && position.x < right {
+            let t = (position.x - left) / (right - left);
             return vec4(false_colour(t), 1.0);
         }
     }

@@ -59,6 +59,8 @@ pub struct Viewer {
     pub time: TimeControl,
     pub camera_control: CameraController,
     pub ui_visible: bool,
+    /// Width of the side panel in pixels, as last laid out: the image starts right of it.
+    pub panel_px: u32,
     pub shader_error: Option<String>,
     pub status: String,
     pub timings: Option<PassTimes>,
@@ -84,6 +86,7 @@ impl Viewer {
             time: TimeControl::default(),
             camera_control: CameraController::default(),
             ui_visible: true,
+            panel_px: 0,
             shader_error: None,
             status: String::new(),
             timings: None,
@@ -251,6 +254,12 @@ impl App {
             ..Default::default()
         });
         let ui_target = frame.texture.create_view(&Default::default());
+        // The image beside the side panel, not under it: the frame is the size of the area
+        // right of the panel, and the display pass draws into that viewport.
+        let left = if v.ui_visible { v.panel_px.min(gfx.config.width.saturating_sub(1)) } else { 0 };
+        let image = [gfx.config.width - left, gfx.config.height];
+        gfx.renderer.resize(&gfx.gpu, image);
+        gfx.renderer.display.viewport = Some([left, 0, image[0], image[1]]);
         let req = FrameRequest {
             camera: &v.setup.camera,
             scene: &v.setup.scene,
@@ -484,7 +493,7 @@ impl ApplicationHandler for App {
                 gfx.config.width = size[0];
                 gfx.config.height = size[1];
                 gfx.surface.configure(&gfx.gpu.device, &gfx.config);
-                gfx.renderer.resize(&gfx.gpu, size);
+                // The frame follows in `frame`, at the size of the area beside the panel.
             }
             WindowEvent::RedrawRequested => {
                 if self.frame() {

@@ -23,7 +23,7 @@ pub struct UiRequests {
 
 pub fn side_panel(ui: &mut egui::Ui, v: &mut Viewer) -> UiRequests {
     let mut req = UiRequests::default();
-    egui::Panel::left("fogbook side panel").default_size(330.0).show(ui, |ui| {
+    let panel = egui::Panel::left("fogbook side panel").default_size(330.0).show(ui, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| {
             ui.heading("fogbook");
             ui.strong("Chapters in the frame");
@@ -178,5 +178,7 @@ pub fn side_panel(ui: &mut egui::Ui, v: &mut Viewer) -> UiRequests {
             }
         });
     });
+    // The image is laid out beside the panel from the next frame on.
+    v.panel_px = (panel.response.rect.right() * ui.ctx().pixels_per_point()).ceil().max(0.0) as u32;
     req
 }

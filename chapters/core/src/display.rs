@@ -21,6 +21,9 @@ pub struct DisplayUniform {
     pub legend: u32,
     pub auto_range: u32,
     pub dither: u32,
+    /// Top-left corner of the image in the output (pixels): where the viewport starts.
+    pub origin_x: f32,
+    pub origin_y: f32,
 }
 
 /// How the current view is shown.
@@ -37,6 +40,9 @@ pub struct DisplaySettings {
 }
 
 pub struct DisplayPass {
+    /// Where in the output the image goes (x, y, width, height in pixels); `None`: all of it.
+    /// The viewer puts the image beside its side panel, not under it.
+    pub viewport: Option<[u32; 4]>,
     layout: wgpu::BindGroupLayout,
     uniform: wgpu::Buffer,
     bind_group: wgpu::BindGroup,
@@ -68,7 +74,7 @@ impl DisplayPass {
         });
         let bind_group = Self::bind(device, &layout, &uniform, frame);
         let pipeline = Self::pipeline(device, shaders, &layout, format)?;
-        Ok(Self { layout, uniform, bind_group, pipeline, format })
+        Ok(Self { viewport: None, layout, uniform, bind_group, pipeline, format })
     }
 
     fn bind(
@@ -154,6 +160,8 @@ impl DisplayPass {
             legend: settings.legend as u32,
             auto_range: auto as u32,
             dither: settings.dither as u32,
+            origin_x: self.viewport.map_or(0.0, |v| v[0] as f32),
+            origin_y: self.viewport.map_or(0.0, |v| v[1] as f32),
         };
         gpu.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&u));
         passes.render(
@@ -166,6 +174,9 @@ impl DisplayPass {
             })],
             None,
             |pass| {
+                if let Some([x, y, w, h]) = self.viewport {
+                    pass.set_viewport(x as f32, y as f32, w as f32, h as f32, 0.0, 1.0);
+                }
                 pass.set_pipeline(&self.pipeline);
                 pass.set_bind_group(0, &self.bind_group, &[]);
                 pass.draw(0..3, 0..1);
