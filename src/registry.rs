@@ -29,6 +29,28 @@ pub const STACKS: &[(&str, &[&str], &str)] = &[
 ];
 // ANCHOR_END: stacks
 
+// ANCHOR: viewer_presets
+/// Settings the viewer opens a chapter with, to show it at its best (the chapters' defaults,
+/// which `render`, the figures and the snapshots use, stay as they are). Chapter 1's default
+/// linear 0–100 m white fog washes the scene out; an exponential blue-grey haze shows depth.
+pub fn viewer_preset(id: &str) -> &'static [&'static str] {
+    match id {
+        "distance-fog" => &["falloff=exponential", "density=0.008", "color=0.62,0.7,0.82,1"],
+        _ => &[],
+    }
+}
+// ANCHOR_END: viewer_presets
+
+/// Applies `viewer_preset` to a chapter's parameters.
+pub fn apply_viewer_preset(chapter: &mut dyn DynChapter) -> Result<(), String> {
+    let id = chapter.info().id;
+    for assignment in viewer_preset(id) {
+        let (name, value) = fogbook_core::params::split_assignment(assignment).map_err(|e| e.to_string())?;
+        fogbook_core::params::set_by_name(chapter.params(), name, value).map_err(|e| format!("{id}: {e}"))?;
+    }
+    Ok(())
+}
+
 /// What a device must offer to run every chapter (for commands that host them all).
 pub fn requirements() -> Requirements {
     union_requirements(chapters().iter().map(|c| c.requirements()))

@@ -167,3 +167,16 @@ fn names_are_unique() {
         }
     }
 }
+
+/// The viewer's presets name real parameters with valid values (it applies them when it opens a
+/// chapter), and change something: the point is a better first picture.
+#[test]
+fn viewer_presets_apply() {
+    for mut chapter in fogbook::registry::chapters() {
+        let before = chapter.params().to_ron();
+        fogbook::registry::apply_viewer_preset(chapter.as_mut()).unwrap();
+        if !fogbook::registry::viewer_preset(chapter.info().id).is_empty() {
+            assert_ne!(chapter.params().to_ron(), before, "{}", chapter.info().id);
+        }
+    }
+}

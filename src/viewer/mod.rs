@@ -35,7 +35,13 @@ pub fn display_available() -> bool {
 }
 
 pub fn run(args: ViewArgs) -> Result<()> {
-    let setup = Setup::from_args(&args.scene)?;
+    let mut setup = Setup::from_args(&args.scene)?;
+    // Opened without settings of the user's own: each chapter's viewer preset.
+    if args.scene.set.is_empty() && args.scene.preset.is_none() {
+        for chapter in setup.stack.chapters_mut() {
+            registry::apply_viewer_preset(chapter.as_mut()).map_err(|e| anyhow!(e))?;
+        }
+    }
     let view = match &args.view {
         Some(name) => setup.stack.find_view(name).map_err(|e| anyhow!(e))?,
         // The first view on offer: a chapter's final image, or a stack's whole frame.
@@ -396,6 +402,7 @@ fn restack(gfx: &Gfx, stack: &mut Stack, ids: &[&'static str]) -> Result<()> {
     let mut fresh: Vec<Box<dyn DynChapter>> = Vec::new();
     for id in ids.iter().filter(|id| stack.position(id).is_none()) {
         let mut chapter = registry::find(id).map_err(|e| anyhow!(e))?;
+        registry::apply_viewer_preset(chapter.as_mut()).map_err(|e| anyhow!(e))?;
         chapter.create_gpu(&gfx.gpu, &gfx.renderer.frame.layouts, &gfx.shaders)?;
         fresh.push(chapter);
     }
