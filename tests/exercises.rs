@@ -1,0 +1,73 @@
+//! The answer keys of the book's "Try this" exercises: each number a chapter's page gives as an
+//! answer is computed here from the chapter's CPU reference (or the core), so the page and the
+//! code cannot drift apart. No GPU needed.
+
+use fogbook::registry;
+use fogbook_core::params::set_by_name;
+
+fn close(got: f64, want: f64, tolerance: f64, what: &str) {
+    eprintln!("{what}: {got}");
+    assert!((got - want).abs() <= tolerance, "{what}: {got}, the book says {want}");
+}
+
+/// Chapter 0: the stage order, the jitter of frame 1, the second colour target's size.
+#[test]
+fn chapter_0() {
+    assert_eq!(registry::stack("height-fog,distance-fog").unwrap().ids(), ["distance-fog", "height-fog"]);
+    let j = fogbook_core::history::jitter(1);
+    close(j[0] as f64, -0.25, 1e-7, "jitter x of frame 1");
+    close(j[1] as f64, 1.0 / 6.0, 1e-7, "jitter y of frame 1");
+    let bytes = fogbook_core::frame::VIEW_FORMAT.block_copy_size(None).unwrap() as u64 * 1920 * 1080;
+    close(bytes as f64 / 1e6, 33.1776, 1e-9, "second colour target at 1080p (MB)");
+}
+
+/// Chapter 1: where exponential fog hides half a surface; the visibility-derived coefficient.
+#[test]
+fn chapter_1() {
+    use fogbook_distance_fog::{DistanceFogParams, reference};
+    let half = 2f64.ln() / 0.02;
+    close(reference::exponential(half, 0.02), 0.5, 1e-12, "fog at ln2/0.02 m");
+    close(half, 34.66, 0.005, "distance where half is gone (m)");
+    let mut p = DistanceFogParams::default();
+    for s in ["falloff=exponential", "use_visibility=true", "visibility_m=50"] {
+        let (n, v) = s.split_once('=').unwrap();
+        set_by_name(&mut p, n, v).unwrap();
+    }
+    let fog = reference::ResolvedFog::new(&p);
+    close(fog.density, 0.0599, 5e-5, "density from a 50 m visibility (1/m)");
+    close((-fog.density * 50.0).exp(), 0.05, 1e-6, "contrast left at 50 m");
+}
+
+/// Chapter 2: a level ray at eye height through the default fog; no falloff is chapter 1's fog.
+#[test]
+fn chapter_2() {
+    use fogbook_height_fog::{HeightFogParams, model};
+    let m = model(&HeightFogParams::default());
+    let tau = m.optical_depth(2.0, 0.0, 100.0);
+    close(tau, 1.3406, 5e-5, "optical depth, level ray at 2 m, 100 m");
+    close(1.0 - (-tau).exp(), 0.738, 5e-4, "fog amount there");
+    let mut p = HeightFogParams::default();
+    set_by_name(&mut p, "height_falloff", "0").unwrap();
+    close(model(&p).optical_depth(2.0, -0.3, 80.0), 0.02 * 80.0, 1e-6, "no falloff: τ = ρ d");
+}
+
+/// Chapter 3: how much of the sun's red, green and blue reaches the ground at 10° elevation.
+#[test]
+fn chapter_3() {
+    use fogbook_sky::reference::Atmosphere;
+    let atm = Atmosphere::default();
+    let t = atm.transmittance_to_top(atm.bottom_radius + 1.0, 10f64.to_radians().sin(), 4000);
+    close(t[0], 0.713, 5e-4, "red transmittance, sun at 10°");
+    close(t[1], 0.460, 5e-4, "green transmittance, sun at 10°");
+    close(t[2], 0.222, 5e-4, "blue transmittance, sun at 10°");
+}
+
+/// Chapter 7: Jacobi sweeps per decade at 64³; smoke left after a second of dissipation.
+#[test]
+fn chapter_7() {
+    use fogbook_smoke::reference::sweeps_per_decade;
+    close(sweeps_per_decade(64), 5734.0, 1.0, "sweeps per decade at 64³");
+    let left = (1.0f64 / (1.0 + 2.0 / 60.0)).powi(60);
+    close(left, 0.1398, 5e-5, "density left after 1 s at k = 2/s, 60 steps");
+    close((-2.0f64).exp(), 0.1353, 5e-5, "the continuous law e^(−k t)");
+}
