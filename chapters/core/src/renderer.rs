@@ -8,7 +8,7 @@ use crate::chapter::{ChapterContext, DynChapter, UpdateContext};
 use crate::display::{DisplayPass, DisplaySettings};
 use crate::frame::{FrameResources, FrameUniform};
 use crate::gpu::GpuContext;
-use crate::history::{FrameHistory, HistoryKey, Invalidation, jitter};
+use crate::history::{FrameHistory, HistoryKey, jitter};
 use crate::params::DynParameters;
 use crate::scene::TestScene;
 use crate::scene_settings::SceneSettings;
@@ -43,6 +43,8 @@ pub struct Renderer {
     pub dither: bool,
     /// Last frame's matrices and what invalidates history.
     pub history: FrameHistory,
+    /// The frame size the chapters' `resize` hooks were last called with.
+    chapters_sized_for: Option<[u32; 2]>,
 }
 
 impl Renderer {
@@ -65,6 +67,7 @@ impl Renderer {
             auto_range,
             dither: true,
             history: FrameHistory::default(),
+            chapters_sized_for: None,
         })
     }
 
@@ -144,10 +147,12 @@ impl Renderer {
         let uniform = self.frame_uniform(stack, req);
         self.frame.write_uniform(gpu, &uniform);
         self.frame.reset_view_range(gpu);
-        if self.history.last_invalidation() == Some(Invalidation::Resize) && uniform.history_valid == 0 {
+        // Chapters hear of a new frame size once, before their first frame at it.
+        if self.chapters_sized_for != Some(self.frame.size) {
             for chapter in stack.chapters_mut() {
                 chapter.resize(gpu, self.frame.size);
             }
+            self.chapters_sized_for = Some(self.frame.size);
         }
         let shown = req.view;
         let display = DisplaySettings {
