@@ -120,20 +120,31 @@ fn fog_factor_matches_the_reference_for_every_falloff() {
 
 #[test]
 fn atmospheric_channels_match_the_reference() {
-    let sets = &["falloff=atmospheric", "extinction=0.05,0.02,0.01", "inscattering=0.01,0.03,0.005"][..];
-    let fog = ResolvedFog::new(&params(sets));
-    for (view, channel, ins) in [
-        ("extinction-r", 0, false),
-        ("extinction-g", 1, false),
-        ("extinction-b", 2, false),
-        ("inscattering-r", 0, true),
-        ("inscattering-g", 1, true),
-        ("inscattering-b", 2, true),
+    for sets in [
+        &["falloff=atmospheric", "extinction=0.05,0.02,0.01", "inscattering=0.01,0.03,0.005"][..],
+        // From a visibility distance and colours: a blue extinction colour, a warm inscattering.
+        &[
+            "falloff=atmospheric",
+            "use_visibility=true",
+            "visibility_m=60",
+            "extinction_color=0.1,0.3,0.9,1",
+            "inscattering_color=0.9,0.7,0.4,0.8",
+        ],
     ] {
-        check_against_distance(view, sets, FOG_TOLERANCE, |d| {
-            let (e, i) = fog.amounts(d);
-            if ins { i[channel] } else { e[channel] }
-        });
+        let fog = ResolvedFog::new(&params(sets));
+        for (view, channel, ins) in [
+            ("extinction-r", 0, false),
+            ("extinction-g", 1, false),
+            ("extinction-b", 2, false),
+            ("inscattering-r", 0, true),
+            ("inscattering-g", 1, true),
+            ("inscattering-b", 2, true),
+        ] {
+            check_against_distance(view, sets, FOG_TOLERANCE, |d| {
+                let (e, i) = fog.amounts(d);
+                if ins { i[channel] } else { e[channel] }
+            });
+        }
     }
 }
 
@@ -242,6 +253,8 @@ fn extreme_parameters_never_produce_non_finite_pixels() {
         &["falloff=exponential", "density=0"],
         &["falloff=atmospheric", "extinction=0,0,0", "inscattering=1,1,1"],
         &["use_visibility=true", "visibility_m=0.1", "contrast_threshold=0.5"],
+        &["falloff=atmospheric", "use_visibility=true", "extinction_color=0,0,0,1", "inscattering_color=1,1,1,1"],
+        &["falloff=atmospheric", "use_visibility=true", "visibility_m=0.1", "extinction_color=1,0,0,0"],
         &["glow_exponent=512", "glow_shadow_steps=1"],
         &["scene.sun_elevation_deg=-10"],
         &["scene.sun_elevation_deg=90"],

@@ -194,6 +194,17 @@ impl DistanceFog {
             fig("glow-term-unshadowed", "glow", &["falloff=exponential", "density=0.01", "glow_shadowed=false"]),
             fig("glow-term-shadowed", "glow", &["falloff=exponential", "density=0.01", "glow_shadowed=true"]),
             fig("visibility-50m", "final", &["falloff=exponential", "use_visibility=true", "visibility_m=50"]),
+            fig(
+                "visibility-colors",
+                "final",
+                &[
+                    "falloff=atmospheric",
+                    "use_visibility=true",
+                    "visibility_m=120",
+                    "extinction_color=0.15,0.3,0.8,1",
+                    "inscattering_color=0.75,0.8,0.9,1",
+                ],
+            ),
         ]
     }
     // ANCHOR_END: figures

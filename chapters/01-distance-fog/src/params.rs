@@ -55,6 +55,13 @@ fogbook_core::parameters! {
             /// Contrast left at the visibility distance (0.05 today; 0.02 in Koschmieder's time).
             contrast_threshold: f32 = 0.05,
                 float(0.001, 0.5).help("Contrast left at the visibility distance"),
+            /// Atmospheric falloff from visibility: the colour the scene keeps as fog extinguishes
+            /// it (black: every channel at Koschmieder's β) and the colour the fog scatters in
+            /// (white: every channel at β). Alpha scales each. See `reference::atmospheric_from_visibility_colors`.
+            extinction_color: [f32; 4] = [0.0, 0.0, 0.0, 1.0],
+                color(true, 1.0).help("Atmospheric + visibility: colour extinction keeps (black: all channels extinguished equally)"),
+            inscattering_color: [f32; 4] = [1.0, 1.0, 1.0, 1.0],
+                color(true, 1.0).help("Atmospheric + visibility: colour scattered in (white: all channels equally)"),
         }
         "Sun glow" {
             /// Glow towards the sun: colour (alpha = weight) and exponent of max(v·l, 0).

@@ -43,6 +43,31 @@ pub fn linear_end_from_visibility(start: f64, visibility: f64, contrast: f64) ->
 }
 // ANCHOR_END: koschmieder
 
+// ANCHOR: visibility_colors
+/// Atmospheric coefficients from a visibility distance and two colours, mapped as a peer
+/// engine's `from_visibility_colors` maps them (Bevy's `FogFalloff`): Koschmieder's β scaled per
+/// channel k by (1 − e_k)^e for extinction and by i_k^e for inscattering, each also by its
+/// colour's alpha to the power e. The `1 −` makes the extinction colour the colour the scene
+/// keeps: a blue one extinguishes red and green and leaves distant objects blue, where scaling by
+/// e_k itself would extinguish blue and leave them yellow. The exponent e is an artistic curve,
+/// not physics. Black extinction and white inscattering give plain Koschmieder fog.
+pub fn atmospheric_from_visibility_colors(
+    visibility: f64,
+    contrast: f64,
+    extinction_color: [f64; 4],
+    inscattering_color: [f64; 4],
+) -> ([f64; 3], [f64; 3]) {
+    use std::f64::consts::E;
+    let beta = extinction_from_visibility(visibility, contrast);
+    // Colours outside [0, 1] would raise a negative base to a fractional power (NaN).
+    let unit = |c: [f64; 4]| c.map(|x| if x.is_finite() { x.clamp(0.0, 1.0) } else { 0.0 });
+    let (e, i) = (unit(extinction_color), unit(inscattering_color));
+    let extinction = std::array::from_fn(|k| beta * (1.0 - e[k]).powf(E) * e[3].powf(E));
+    let inscattering = std::array::from_fn(|k| beta * i[k].powf(E) * i[3].powf(E));
+    (extinction, inscattering)
+}
+// ANCHOR_END: visibility_colors
+
 /// The fog after resolving the visibility option: the numbers the shader receives.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResolvedFog {
@@ -82,9 +107,9 @@ impl ResolvedFog {
                 Falloff::Exponential => fog.density = extinction_from_visibility(v, c),
                 Falloff::ExponentialSquared => fog.density = squared_density_from_visibility(v, c),
                 Falloff::Atmospheric => {
-                    let b = extinction_from_visibility(v, c);
-                    fog.extinction = [b; 3];
-                    fog.inscattering = [b; 3];
+                    let rgba = |c: [f32; 4]| c.map(|x| x as f64);
+                    (fog.extinction, fog.inscattering) =
+                        atmospheric_from_visibility_colors(v, c, rgba(p.extinction_color), rgba(p.inscattering_color));
                 }
             }
         }
@@ -210,6 +235,48 @@ mod tests {
         }
     }
     // ANCHOR_END: visibility_test
+
+    // ANCHOR: visibility_colors_test
+    #[test]
+    fn visibility_colours_keep_their_meaning() {
+        let (v, c) = (150.0, 0.05);
+        let beta = extinction_from_visibility(v, c);
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-12 * (1.0 + b.abs());
+        // Black extinction, white inscattering: plain Koschmieder fog in every channel.
+        let (e, i) = atmospheric_from_visibility_colors(v, c, [0.0, 0.0, 0.0, 1.0], [1.0; 4]);
+        assert!((0..3).all(|k| close(e[k], beta) && close(i[k], beta)));
+        // White extinction and black inscattering switch each term off.
+        let (e, i) = atmospheric_from_visibility_colors(v, c, [1.0; 4], [0.0, 0.0, 0.0, 1.0]);
+        assert!(e.iter().chain(&i).all(|&x| x == 0.0));
+        // A blue extinction colour keeps blue: a white wall at the visibility distance, seen
+        // through fog that scatters nothing in, stays blue (not yellow), and exactly the contrast
+        // threshold is left in the channels the colour does not contain.
+        let (e, i) = atmospheric_from_visibility_colors(v, c, [0.1, 0.2, 0.9, 1.0], [0.0, 0.0, 0.0, 1.0]);
+        let fog = ResolvedFog {
+            falloff: Falloff::Atmospheric,
+            start: 0.0,
+            end: 1.0,
+            density: 0.0,
+            extinction: e,
+            inscattering: i,
+            amount: 1.0,
+        };
+        let wall = fog.composite([1.0; 3], [1.0; 3], v);
+        assert!(wall[2] > wall[1] && wall[1] > wall[0], "a blue extinction colour turned {wall:?}");
+        let (e, _) = atmospheric_from_visibility_colors(v, c, [0.0, 0.0, 1.0, 1.0], [1.0; 4]);
+        let fog = ResolvedFog { extinction: e, ..fog };
+        let wall = fog.composite([1.0; 3], [0.0; 3], v);
+        assert!(close(wall[0], c) && close(wall[1], c) && close(wall[2], 1.0), "{wall:?}");
+        // The (1 − e)^e and alpha^e curves, checked at one value against a hand calculation:
+        // (1 − 0.5)^e = 0.151955, 0.5^e · 0.5^e = 0.023090.
+        let (e, i) = atmospheric_from_visibility_colors(v, c, [0.5, 0.0, 0.0, 1.0], [0.5, 1.0, 1.0, 0.5]);
+        assert!((e[0] / beta - 0.151_955).abs() < 1e-5, "{}", e[0] / beta);
+        assert!((i[0] / beta - 0.023_091).abs() < 1e-5, "{}", i[0] / beta);
+        // Out-of-range and NaN colours give finite coefficients.
+        let (e, i) = atmospheric_from_visibility_colors(v, c, [-1.0, f64::NAN, 2.0, 1.0], [-3.0, 4.0, f64::NAN, 1.0]);
+        assert!(e.iter().chain(&i).all(|x| x.is_finite() && *x >= 0.0));
+    }
+    // ANCHOR_END: visibility_colors_test
 
     #[test]
     fn falloffs_are_monotonic_and_bounded() {
