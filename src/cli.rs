@@ -103,6 +103,10 @@ pub struct FiguresArgs {
     pub out: PathBuf,
     #[arg(long, default_value = FIGURES_SIZE)]
     pub size: String,
+    /// Only these chapters' figures (ids, comma-separated; see `list`); every chapter's and the
+    /// stacks' when absent.
+    #[arg(long, value_delimiter = ',')]
+    pub chapter: Vec<String>,
 }
 
 pub const FIGURES_DIR: &str = "book/src/figures";
@@ -110,7 +114,7 @@ pub const FIGURES_SIZE: &str = "640x360";
 
 impl Default for FiguresArgs {
     fn default() -> Self {
-        Self { out: FIGURES_DIR.into(), size: FIGURES_SIZE.into() }
+        Self { out: FIGURES_DIR.into(), size: FIGURES_SIZE.into(), chapter: Vec::new() }
     }
 }
 

@@ -24,6 +24,14 @@ struct Job {
     camera: Option<String>,
 }
 
+impl Job {
+    /// Both jobs show the same frame, perhaps through different views.
+    fn same_frame_as(&self, other: &Job) -> bool {
+        (self.dir, &self.spec, self.frames, &self.settings, &self.camera)
+            == (other.dir, &other.spec, other.frames, &other.settings, &other.camera)
+    }
+}
+
 fn jobs() -> Vec<Job> {
     let mut jobs = Vec::new();
     for chapter in registry::chapters() {
@@ -88,7 +96,11 @@ pub fn run(args: &FiguresArgs) -> Result<PathBuf> {
     }
     let stages = args.out.join("core/stages.svg");
     std::fs::write(&stages, stage_diagram()).with_context(|| format!("writing {}", stages.display()))?;
-    let jobs = jobs();
+    for id in &args.chapter {
+        registry::find(id).map_err(|e| anyhow!(e))?;
+    }
+    let wanted = |dir: &str| args.chapter.is_empty() || args.chapter.iter().any(|c| c == dir);
+    let jobs: Vec<Job> = jobs().into_iter().filter(|j| wanted(j.dir)).collect();
     let bar = ProgressBar::new(jobs.len() as u64);
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}").unwrap_or_else(|_| ProgressStyle::default_bar()),
@@ -96,8 +108,23 @@ pub fn run(args: &FiguresArgs) -> Result<PathBuf> {
     let mut headless = Headless::new(&registry::requirements(), size)?;
     let mut current: Option<Setup> = None;
     let mut current_spec = String::new();
+    let mut previous: Option<&Job> = None;
     for job in &jobs {
         bar.set_message(format!("{}/{}", job.dir, job.file));
+        // Another view of the frame just rendered (same chapters, settings and camera): render
+        // it once more with time paused, so simulations are not run again for every view.
+        if let (Some(prev), Some(setup)) = (previous, current.as_mut())
+            && prev.same_frame_as(job)
+        {
+            let view = setup.stack.find_view(&job.view).map_err(|e| anyhow!(e))?;
+            let mut paused = TimeControl::fixed(0.0);
+            paused.paused = true;
+            headless.run(&mut setup.stack, &setup.camera, &setup.scene, &mut paused, view, 1);
+            save_png(&headless.capture()?.display, &args.out.join(job.dir).join(&job.file))?;
+            previous = Some(job);
+            bar.inc(1);
+            continue;
+        }
         // Every figure starts from the defaults. A chapter's GPU state is kept from one figure
         // to the next (with its simulation reset), so that precomputed data that does not depend
         // on the changed settings (the sky's LUTs) is not recomputed for every figure.
@@ -124,6 +151,7 @@ pub fn run(args: &FiguresArgs) -> Result<PathBuf> {
         headless.run(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, job.frames);
         let capture = headless.capture()?;
         save_png(&capture.display, &args.out.join(job.dir).join(&job.file))?;
+        previous = Some(job);
         bar.inc(1);
     }
     bar.finish_with_message("done");
