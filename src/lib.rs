@@ -3,5 +3,6 @@
 pub mod cli;
 pub mod commands;
 pub mod registry;
+pub mod software_driver;
 pub mod state;
 pub mod viewer;

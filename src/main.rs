@@ -1,6 +1,6 @@
 use clap::Parser;
 use fogbook::cli::{Cli, Command, FiguresArgs, ViewArgs};
-use fogbook::{commands, viewer};
+use fogbook::{commands, software_driver, viewer};
 use std::process::ExitCode;
 
 /// Mesa's drivers print "error: XDG_RUNTIME_DIR is invalid or not set" (twice) when it is unset,
@@ -28,6 +28,15 @@ fn main() -> ExitCode {
     ensure_runtime_dir();
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
+    // A fresh machine without a GPU driver: install Mesa's software one when this process can
+    // (root and apt-get), as the test runner does. Otherwise the adapter error says how.
+    let needs_gpu = !matches!(cli.command, Some(Command::List));
+    if needs_gpu && !software_driver::vulkan_present() && software_driver::can_install() {
+        if let Err(e) = software_driver::ensure_vulkan() {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
     let result = match cli.command {
         Some(Command::List) => {
             print!("{}", commands::list::text());
