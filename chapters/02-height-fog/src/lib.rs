@@ -239,18 +239,18 @@ impl HeightFog {
     // ANCHOR_END: figures
 
     fn plots() -> Vec<(&'static str, String)> {
-        // ρ(h) for a few falloffs, and fog against distance for horizontal rays at eye height 2 m.
+        // σt(h) for a few falloffs b, and fog against distance for horizontal rays at eye height 2 m.
         let falloffs = [(0.05, "#1f77b4"), (0.2, "#d62728"), (1.0, "#2ca02c")];
         let density = line_chart(
-            "Density against height (density 0.02 /m at h = 0)",
+            "Density against height (δ = 0.02 /m at h₀ = 0)",
             "height h (m)",
-            "ρ(h) (1/m)",
+            "σt(h) (1/m)",
             (-5.0, 40.0),
             (0.0, 0.05),
             &falloffs
                 .iter()
                 .map(|&(k, color)| Series {
-                    label: format!("falloff {k} /m"),
+                    label: format!("falloff b = {k} /m"),
                     color,
                     points: (0..=180)
                         .map(|i| {
@@ -280,7 +280,7 @@ impl HeightFog {
                         max_opacity: 1.0,
                     };
                     Series {
-                        label: format!("falloff {k} /m"),
+                        label: format!("falloff b = {k} /m"),
                         color,
                         points: (0..=150).map(|i| (i as f64 * 2.0, m.fog_amount(2.0, 0.0, i as f64 * 2.0))).collect(),
                     }

@@ -5,6 +5,7 @@
 pub mod fields;
 pub mod params;
 pub mod passes;
+pub mod plots;
 pub mod reference;
 
 use anyhow::Result;
@@ -378,29 +379,9 @@ impl Smoke {
     }
 
     // ANCHOR: figures
+    /// The predicted and measured Jacobi convergence and the stencil diagram (see `plots.rs`).
     fn plots() -> Vec<(&'static str, String)> {
-        use fogbook_core::plot::{Series, line_chart};
-        // The slowest pressure mode's residual after k sweeps: ((2 + cos(π/n)) / 3)^k.
-        let sizes = [(32usize, "#d62728"), (64, "#2ca02c"), (128, "#1f77b4")];
-        let series: Vec<Series> = sizes
-            .iter()
-            .map(|&(n, color)| Series {
-                label: format!("{n}³ ({:.0} sweeps per decade)", reference::sweeps_per_decade(n)),
-                color,
-                points: (0..=100)
-                    .map(|i| (i as f64 * 40.0, (i as f64 * 40.0) * reference::jacobi_slowest_rate(n).log10()))
-                    .collect(),
-            })
-            .collect();
-        let chart = line_chart(
-            "Slowest-mode residual against Jacobi sweeps",
-            "sweeps",
-            "log10 (residual / initial)",
-            (0.0, 4000.0),
-            (-3.0, 0.0),
-            &series,
-        );
-        vec![("residual-vs-sweeps", chart)]
+        plots::all()
     }
 
     fn figures() -> Vec<Figure> {

@@ -188,6 +188,7 @@ pub fn record_step(
 ) {
     let d = &gpu.device;
     let n = f.n;
+    // ANCHOR: step_passes
     let g = p.advect.bind(
         d,
         &[
@@ -213,6 +214,7 @@ pub fn record_step(
 
     record_divergence(gpu, passes, p, params, f);
     record_jacobi(gpu, passes, p, params, f, iterations);
+    // ANCHOR_END: step_passes
 }
 // ANCHOR_END: step
 
@@ -229,6 +231,7 @@ pub fn record_jacobi(
     iterations: u32,
 ) {
     let d = &gpu.device;
+    // ANCHOR: jacobi_dispatches
     let (a, b, div) = (f.pressure.read(), f.pressure.write(), &f.divergence_linear);
     let forward = p.jacobi.bind(d, &[Res::Buf(a), Res::Buf(div), Res::Buf(b)]);
     let backward = p.jacobi.bind(d, &[Res::Buf(b), Res::Buf(div), Res::Buf(a)]);
@@ -246,6 +249,7 @@ pub fn record_jacobi(
             f.pressure.swap();
         }
     }
+    // ANCHOR_END: jacobi_dispatches
     let store = p.store_pressure.bind(d, &[Res::Buf(f.pressure.read()), Res::Tex(&f.pressure_texture)]);
     passes.compute("smoke: store pressure", |pass| {
         pass.set_pipeline(&p.store_pressure.pipeline);

@@ -51,6 +51,55 @@ pub fn residual_norm(n: usize, q: &[f32], d: &[f32], h: f64) -> f64 {
     sum.sqrt()
 }
 
+// ANCHOR: jacobi_cpu
+/// One Jacobi sweep of ∇²q = d in f64, exactly as `jacobi.wgsl` does it in f32:
+/// q′ = (Σ₆ q_neighbour − h² d) / 6, a neighbour outside the box clamped to the cell inside
+/// (Neumann walls). Returns ‖d − ∇²q‖₂ of the *input* q on the same 7-point stencil, which the
+/// sweep gets for free: q′ − q = −(h²/6)(d − ∇²q), so the residual is −6/h² times the update.
+pub fn jacobi_sweep(n: usize, q: &[f64], d: &[f64], h: f64, out: &mut [f64]) -> f64 {
+    let (h2, mut sum) = (h * h, 0.0);
+    let (down, up) = (|v: usize| v.saturating_sub(1), |v: usize| (v + 1).min(n - 1));
+    for z in 0..n {
+        for y in 0..n {
+            let row = |y: usize, z: usize| n * (y + n * z);
+            let (r, ry0, ry1, rz0, rz1) = (row(y, z), row(down(y), z), row(up(y), z), row(y, down(z)), row(y, up(z)));
+            for x in 0..n {
+                let s = q[r + down(x)] + q[r + up(x)] + q[ry0 + x] + q[ry1 + x] + q[rz0 + x] + q[rz1 + x];
+                let next = (s - h2 * d[r + x]) / 6.0;
+                let residual = -6.0 / h2 * (next - q[r + x]);
+                sum += residual * residual;
+                out[r + x] = next;
+            }
+        }
+    }
+    sum.sqrt()
+}
+// ANCHOR_END: jacobi_cpu
+
+/// Central-difference divergence of a cell-centred velocity (x fastest), with the free-slip ghost
+/// cells of `common.wgsl`: a neighbour outside the box is the cell inside with the velocity
+/// component normal to that wall negated.
+pub fn divergence(n: usize, u: &[[f64; 3]], h: f64) -> Vec<f64> {
+    let component = |c: [usize; 3], axis: usize, step: isize| {
+        let mut at = c;
+        let v = c[axis] as isize + step;
+        at[axis] = v.clamp(0, n as isize - 1) as usize;
+        let value = u[idx(n, at[0], at[1], at[2])][axis];
+        if v < 0 || v >= n as isize { -value } else { value }
+    };
+    let mut div = vec![0.0; n * n * n];
+    for z in 0..n {
+        for y in 0..n {
+            for x in 0..n {
+                let c = [x, y, z];
+                let sum: f64 = (0..3).map(|a| component(c, a, 1) - component(c, a, -1)).sum();
+                div[idx(n, x, y, z)] = sum / (2.0 * h);
+            }
+        }
+    }
+    div
+}
+
 /// The slowest Neumann mode of the pressure equation along x: cos(π(x + ½)/n), constant in y, z.
 pub fn slowest_mode(n: usize) -> Vec<f32> {
     let mut v = vec![0.0f32; n * n * n];
@@ -91,6 +140,44 @@ mod tests {
             assert!((next - rate * at(x, y, z)).abs() < 1e-6);
         }
         assert!(residual_norm(n, &zero, &zero, 1.0) == 0.0);
+    }
+
+    #[test]
+    fn cpu_sweep_shrinks_the_slowest_mode_by_the_rate() {
+        // With the slowest mode as the right-hand side and q = 0, the residual after m sweeps is
+        // exactly rate^m times the first: the mode is an eigenvector of the sweep.
+        let (n, h) = (12, 0.25);
+        let d: Vec<f64> = slowest_mode(n).iter().map(|&v| v as f64).collect();
+        let (mut q, mut next) = (vec![0.0; n * n * n], vec![0.0; n * n * n]);
+        let mut residuals = Vec::new();
+        for _ in 0..20 {
+            residuals.push(jacobi_sweep(n, &q, &d, h, &mut next));
+            std::mem::swap(&mut q, &mut next);
+        }
+        let rate = jacobi_slowest_rate(n);
+        for (m, r) in residuals.iter().enumerate() {
+            let expected = residuals[0] * rate.powi(m as i32);
+            assert!((r - expected).abs() < 1e-12 * residuals[0], "sweep {m}: {r} against {expected}");
+        }
+        // The free residual is the residual: compare with the direct 7-point evaluation.
+        let q32: Vec<f32> = q.iter().map(|&v| v as f32).collect();
+        let d32: Vec<f32> = d.iter().map(|&v| v as f32).collect();
+        let direct = residual_norm(n, &q32, &d32, h);
+        let free = jacobi_sweep(n, &q, &d, h, &mut next);
+        assert!((direct - free).abs() < 1e-5 * free, "{direct} against {free}");
+    }
+
+    #[test]
+    fn free_slip_divergence_sums_to_zero() {
+        // Mirrored ghost cells make the central differences telescope: no net source in the box,
+        // which is what makes the Neumann pressure equation solvable.
+        let n = 10;
+        let u: Vec<[f64; 3]> =
+            (0..n * n * n).map(|i| [(i as f64 * 0.37).sin(), (i as f64 * 0.11).cos(), (i % 7) as f64 - 3.0]).collect();
+        let div = divergence(n, &u, 0.5);
+        let total: f64 = div.iter().sum();
+        let scale: f64 = div.iter().map(|v| v.abs()).sum();
+        assert!(total.abs() < 1e-12 * scale, "{total}");
     }
 
     #[test]

@@ -1,0 +1,309 @@
+//! The chapter's plots and diagrams for the book: the discretisation's stencils (an SVG drawn
+//! here), and the Jacobi convergence, predicted and measured with the f64 CPU sweep of
+//! `reference.rs` on the pressure problem of the default plume's first step.
+
+use crate::reference;
+use crate::{SmokeParams, SmokeUniform};
+use fogbook_core::plot::{Series, line_chart};
+use std::fmt::Write;
+
+/// Sweeps of the measured curves: 10 times the default 40 (about 1 s in a release build at 64³).
+pub const MEASURED_SWEEPS: usize = 400;
+
+/// Every plot of the chapter, named by file stem.
+pub fn all() -> Vec<(&'static str, String)> {
+    let p = SmokeParams::default();
+    let n = p.grid_size as usize;
+    let (h, div) = first_step_divergence(&p);
+    let measured = measured_residuals(n, h, &div, MEASURED_SWEEPS);
+    vec![
+        ("residual-vs-sweeps", predicted_decades()),
+        ("jacobi-measured", measured_chart(n, &measured)),
+        ("jacobi-rate-measured", rate_chart(n, &measured)),
+        ("stencils", stencils_svg()),
+    ]
+}
+
+/// The slowest pressure mode's residual after m sweeps, ((2 + cos(π/n)) / 3)^m, for three grids.
+fn predicted_decades() -> String {
+    let sizes = [(32usize, "#d62728"), (64, "#2ca02c"), (128, "#1f77b4")];
+    let series: Vec<Series> = sizes
+        .iter()
+        .map(|&(n, color)| Series {
+            label: format!("{n}³ ({:.0} sweeps per decade)", reference::sweeps_per_decade(n)),
+            color,
+            points: (0..=100)
+                .map(|i| (i as f64 * 40.0, (i as f64 * 40.0) * reference::jacobi_slowest_rate(n).log10()))
+                .collect(),
+        })
+        .collect();
+    line_chart(
+        "Slowest-mode residual against Jacobi sweeps",
+        "sweeps",
+        "log10 (residual / initial)",
+        (0.0, 4000.0),
+        (-3.0, 0.0),
+        &series,
+    )
+}
+
+// ANCHOR: first_step
+/// The pressure problem of the default plume's first step, on the CPU: in an empty box the first
+/// pass leaves only the emitter's velocity, w · `injection_velocity` with the same smooth weight
+/// w as `advect.wgsl`; its divergence, with free-slip walls, is the right-hand side. (The step's
+/// vorticity confinement, which changes that velocity by well under 1 %, is left out.)
+/// Returns the cell size h and the divergence.
+pub fn first_step_divergence(p: &SmokeParams) -> (f64, Vec<f64>) {
+    let n = p.grid_size as usize;
+    let s = SmokeUniform::new(p, p.grid_size, [0.0, 1.0, 0.0], 0);
+    let smoothstep = |a: f64, b: f64, x: f64| {
+        let t = ((x - a) / (b - a)).clamp(0.0, 1.0);
+        t * t * (3.0 - 2.0 * t)
+    };
+    let mut u = vec![[0.0; 3]; n * n * n];
+    for z in 0..n {
+        for y in 0..n {
+            for x in 0..n {
+                let mut r2 = 0.0;
+                for (a, c) in [x, y, z].into_iter().enumerate() {
+                    let uv = (c as f64 + 0.5) / n as f64;
+                    r2 += ((uv - s.injection_centre[a] as f64) / s.injection_radius as f64).powi(2);
+                }
+                let w = 1.0 - smoothstep(0.5, 1.0, r2.sqrt());
+                u[reference::idx(n, x, y, z)] = s.injection_velocity.map(|v| w * v as f64);
+            }
+        }
+    }
+    let h = s.cell_m as f64;
+    (h, reference::divergence(n, &u, h))
+}
+
+/// ‖∇·w − ∇²q‖₂ after 0, 1, …, `sweeps` Jacobi sweeps from q = 0.
+pub fn measured_residuals(n: usize, h: f64, div: &[f64], sweeps: usize) -> Vec<f64> {
+    let (mut q, mut next) = (vec![0.0; n * n * n], vec![0.0; n * n * n]);
+    (0..=sweeps)
+        .map(|_| {
+            let r = reference::jacobi_sweep(n, &q, div, h, &mut next);
+            std::mem::swap(&mut q, &mut next);
+            r
+        })
+        .collect()
+}
+// ANCHOR_END: first_step
+
+fn measured_chart(n: usize, r: &[f64]) -> String {
+    let rate = reference::jacobi_slowest_rate(n);
+    let m = r.len() - 1;
+    line_chart(
+        &format!("Jacobi on the first step's pressure problem, {n}³, from q = 0 (λ = {rate:.6})"),
+        "sweeps m",
+        "log10 (residual / initial)",
+        (0.0, m as f64),
+        (-2.0, 0.5),
+        &[
+            Series {
+                label: "measured (CPU, f64)".into(),
+                color: "#d62728",
+                points: r.iter().enumerate().map(|(i, v)| (i as f64, (v / r[0]).log10())).collect(),
+            },
+            Series {
+                label: "slowest mode: λ^m".into(),
+                color: "#1f77b4",
+                points: (0..=m).step_by(4).map(|i| (i as f64, i as f64 * rate.log10())).collect(),
+            },
+        ],
+    )
+}
+
+fn rate_chart(n: usize, r: &[f64]) -> String {
+    let rate = reference::jacobi_slowest_rate(n);
+    let m = r.len() - 1;
+    line_chart(
+        &format!("Residual kept per sweep at {n}³, and the slowest mode's λ = {rate:.6}"),
+        "sweeps m",
+        "residual(m + 1) / residual(m)",
+        (0.0, m as f64),
+        (0.88, 1.03),
+        &[
+            Series {
+                label: "measured (CPU, f64)".into(),
+                color: "#d62728",
+                points: r.windows(2).enumerate().map(|(i, w)| (i as f64, w[1] / w[0])).collect(),
+            },
+            Series {
+                label: format!("λ = (2 + cos(π/{n}))/3"),
+                color: "#1f77b4",
+                points: vec![(0.0, rate), (m as f64, rate)],
+            },
+        ],
+    )
+}
+
+/// The stencils of the discretisation (shaders/07-smoke/common.wgsl and jacobi.wgsl), drawn as SVG.
+pub fn stencils_svg() -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 900 600" font-family="sans-serif" font-size="13">
+<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#c0392b"/></marker></defs>
+<rect width="900" height="600" fill="white"/>
+<line x1="450" y1="10" x2="450" y2="590" stroke="#ccc"/><line x1="10" y1="300" x2="890" y2="300" stroke="#ccc"/>"##
+    );
+    let text = |s: &mut String, x: f64, y: f64, anchor: &str, size: u32, t: &str| {
+        let _ = writeln!(s, r#"<text x="{x}" y="{y}" text-anchor="{anchor}" font-size="{size}">{t}</text>"#);
+    };
+    let cell = |s: &mut String, cx: f64, cy: f64, size: f64, fill: &str, dashed: bool| {
+        let dash = if dashed { r#" stroke-dasharray="5,3""# } else { "" };
+        let _ = writeln!(
+            s,
+            r##"<rect x="{}" y="{}" width="{size}" height="{size}" fill="{fill}" stroke="#333"{dash}/>"##,
+            cx - size / 2.0,
+            cy - size / 2.0
+        );
+    };
+    let arrow = |s: &mut String, x1: f64, y1: f64, x2: f64, y2: f64| {
+        let _ = writeln!(
+            s,
+            r##"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#c0392b" stroke-width="2.5" marker-end="url(#arrow)"/>"##
+        );
+    };
+    let dot = |s: &mut String, x: f64, y: f64| {
+        let _ = writeln!(s, r##"<circle cx="{x}" cy="{y}" r="3" fill="#333"/>"##);
+    };
+
+    // A: the 7-point stencil of the sweeps.
+    text(&mut s, 225.0, 26.0, "middle", 15, "Jacobi sweep: the 7-point stencil");
+    let (cx, cy, size, step) = (225.0, 145.0, 46.0, 80.0);
+    let neighbours = [
+        (52.0, -46.0, "k+1", true),
+        (step, 0.0, "i+1", false),
+        (-step, 0.0, "i−1", false),
+        (0.0, -step, "j+1", false),
+        (0.0, step, "j−1", false),
+        (-52.0, 46.0, "k−1", true),
+    ];
+    for &(dx, dy, _, _) in &neighbours {
+        let _ = writeln!(s, r##"<line x1="{cx}" y1="{cy}" x2="{}" y2="{}" stroke="#999"/>"##, cx + dx, cy + dy);
+    }
+    for &(dx, dy, label, depth) in &neighbours {
+        cell(&mut s, cx + dx, cy + dy, size, if depth { "#eef3fb" } else { "#dde8f7" }, depth);
+        text(&mut s, cx + dx, cy + dy - 3.0, "middle", 14, "+1");
+        text(&mut s, cx + dx, cy + dy + 14.0, "middle", 11, label);
+    }
+    cell(&mut s, cx, cy, size, "#fde9a8", false);
+    text(&mut s, cx, cy - 3.0, "middle", 14, "−6");
+    text(&mut s, cx, cy + 14.0, "middle", 11, "i, j, k");
+    text(&mut s, 24.0, 258.0, "start", 13, "h² ∇²q ≈ (sum of the six neighbours) − 6 q");
+    text(&mut s, 24.0, 278.0, "start", 13, "sweep: q ← (sum of the six neighbours − h² ∇·w) / 6");
+
+    // B: divergence and gradient by central differences on the cell centres.
+    text(&mut s, 675.0, 26.0, "middle", 15, "Divergence and gradient: central differences");
+    let (gx, gy, g) = (591.0, 40.0, 56.0);
+    for j in 0..3 {
+        for i in 0..3 {
+            let fill = if (i, j) == (1, 1) { "#fde9a8" } else { "white" };
+            cell(&mut s, gx + g * (i as f64 + 0.5), gy + g * (j as f64 + 0.5), g, fill, false);
+            dot(&mut s, gx + g * (i as f64 + 0.5), gy + g * (j as f64 + 0.5));
+        }
+    }
+    let (mx, my) = (gx + 1.5 * g, gy + 1.5 * g);
+    arrow(&mut s, mx + g - 18.0, my, mx + g + 18.0, my);
+    arrow(&mut s, mx - g - 18.0, my, mx - g + 18.0, my);
+    arrow(&mut s, mx, my - g + 18.0, mx, my - g - 18.0);
+    arrow(&mut s, mx, my + g + 18.0, mx, my + g - 18.0);
+    text(&mut s, mx + g, my + 22.0, "middle", 12, "u(i+1)");
+    text(&mut s, mx - g, my + 22.0, "middle", 12, "u(i−1)");
+    text(&mut s, mx + 6.0, my - g + 20.0, "start", 12, "v(j+1)");
+    text(&mut s, mx + 6.0, my + g + 20.0, "start", 12, "v(j−1)");
+    text(&mut s, mx, my + 20.0, "middle", 12, "i, j");
+    let by = gy + 3.0 * g + 12.0;
+    let _ = writeln!(s, r##"<path d="M{0},{1} v6 H{2} v-6" fill="none" stroke="#333"/>"##, mx - g, by - 6.0, mx + g);
+    text(&mut s, mx, by + 16.0, "middle", 12, "2h");
+    text(&mut s, 470.0, 262.0, "start", 13, "∇·w ≈ (u(i+1) − u(i−1) + v(j+1) − v(j−1) + …z) / 2h");
+    text(&mut s, 470.0, 282.0, "start", 13, "∇q ≈ (q(i+1) − q(i−1), …) / 2h; all values at centres");
+
+    // C: the wide Laplacian of the projection against the compact one of the sweeps.
+    text(&mut s, 225.0, 326.0, "middle", 15, "The projection's Laplacian is twice as wide");
+    let (rx, ry, c) = (70.0, 366.0, 62.0);
+    let labels = ["i−2", "i−1", "i", "i+1", "i+2"];
+    for (k, label) in labels.iter().enumerate() {
+        let x = rx + c * (k as f64 + 0.5);
+        cell(&mut s, x, ry, c, if k == 2 { "#fde9a8" } else { "white" }, false);
+        text(&mut s, x, ry + 5.0, "middle", 12, label);
+    }
+    text(&mut s, 24.0, 422.0, "start", 13, "sweeps, compact ∇²q (× 1/h² per axis):");
+    for (k, w) in ["", "1", "−2", "1", ""].iter().enumerate() {
+        text(&mut s, rx + c * (k as f64 + 0.5), 446.0, "middle", 15, w);
+    }
+    text(&mut s, 24.0, 478.0, "start", 13, "projection, ∇·(∇q) with both central (× 1/h²):");
+    for (k, w) in ["¼", "0", "−½", "0", "¼"].iter().enumerate() {
+        text(&mut s, rx + c * (k as f64 + 0.5), 502.0, "middle", 15, w);
+    }
+    text(&mut s, 24.0, 544.0, "start", 13, "A checkerboard q = +1, −1, +1, −1, +1: the wide stencil");
+    text(&mut s, 24.0, 564.0, "start", 13, "and the central gradient give 0, the compact one −4/h².");
+    text(&mut s, 24.0, 584.0, "start", 13, "So even an exact solve leaves O(h²) divergence.");
+
+    // D: the walls.
+    text(&mut s, 675.0, 326.0, "middle", 15, "At a wall: ghost cells");
+    let (wx, wy) = (520.0, 380.0);
+    cell(&mut s, wx + c * 0.5, wy, c, "#eeeeee", true);
+    for k in 0..3 {
+        cell(&mut s, wx + c * (k as f64 + 1.5), wy, c, "white", false);
+        dot(&mut s, wx + c * (k as f64 + 1.5), wy);
+        text(&mut s, wx + c * (k as f64 + 1.5), wy - 12.0, "middle", 12, &k.to_string());
+    }
+    dot(&mut s, wx + c * 0.5, wy);
+    text(&mut s, wx + c * 0.5, wy - 12.0, "middle", 12, "−1");
+    text(&mut s, wx + c * 0.5, wy + 46.0, "middle", 12, "ghost");
+    let wall = wx + c;
+    let _ = writeln!(
+        s,
+        r##"<line x1="{wall}" y1="{}" x2="{wall}" y2="{}" stroke="#333" stroke-width="5"/>"##,
+        wy - 44.0,
+        wy + 44.0
+    );
+    text(&mut s, wall, wy + 60.0, "middle", 12, "wall");
+    arrow(&mut s, wall + c * 0.5 + 4.0, wy + 14.0, wall + c * 0.5 - 20.0, wy + 14.0);
+    arrow(&mut s, wall - c * 0.5 - 4.0, wy + 14.0, wall - c * 0.5 + 20.0, wy + 14.0);
+    text(&mut s, 470.0, 472.0, "start", 13, "velocity, free slip: the ghost mirrors the normal");
+    text(&mut s, 470.0, 490.0, "start", 13, "component (u₋₁ = −u₀, red) and copies the others:");
+    text(&mut s, 470.0, 508.0, "start", 13, "their mean, the normal velocity at the wall, is 0");
+    text(&mut s, 470.0, 536.0, "start", 13, "pressure, Neumann: q₋₁ = q₀ (∂q/∂n = 0)");
+    text(&mut s, 470.0, 564.0, "start", 13, "smoke: samples clamped to the centre of cell 0");
+    s.push_str("</svg>\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_step_problem_is_solvable_and_local() {
+        // A Neumann problem needs a right-hand side with zero sum; the emitter's divergence has it.
+        let p = SmokeParams { grid_size: 32, ..SmokeParams::default() };
+        let (h, div) = first_step_divergence(&p);
+        assert!((h - 12.0 / 32.0).abs() < 1e-7);
+        let total: f64 = div.iter().sum();
+        let scale: f64 = div.iter().map(|v| v.abs()).sum();
+        assert!(scale > 0.0 && total.abs() < 1e-12 * scale, "{total} of {scale}");
+        // The sweep is symmetric and the residual has no constant part, so each sweep keeps at
+        // most the slowest mode's factor, and (Cauchy–Schwarz) at least what the previous one kept.
+        let r = measured_residuals(32, h, &div, 60);
+        let slowest = reference::jacobi_slowest_rate(32);
+        let kept: Vec<f64> = r.windows(2).map(|w| w[1] / w[0]).collect();
+        for k in &kept {
+            assert!(*k > 0.0 && *k < slowest + 1e-12, "{k}");
+        }
+        for w in kept.windows(2) {
+            assert!(w[1] >= w[0] - 1e-12, "{} after {}", w[1], w[0]);
+        }
+    }
+
+    #[test]
+    fn the_stencil_diagram_is_one_svg() {
+        let svg = stencils_svg();
+        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+        assert_eq!(svg.matches("<text").count(), svg.matches("</text>").count());
+    }
+}
