@@ -27,13 +27,13 @@ const VIEW_FOG_COLOR: u32 = 10u;
 const VIEW_GLOW: u32 = 11u;
 const VIEW_GLOW_SHADOW: u32 = 12u;
 
-// ANCHOR: main
 @compute @workgroup_size(8, 8, 1)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let size = textureDimensions(view_out);
     if id.x >= size.x || id.y >= size.y {
         return;
     }
+    // ANCHOR: per_pixel
     let pixel = vec2<i32>(id.xy);
     let scene = textureLoad(scene_color, pixel, 0).rgb;
     let d = textureLoad(scene_distance, pixel, 0).r;
@@ -51,6 +51,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let glow = masked.glow;
     let fog_color = fog.color.rgb + glow;
 
+    // ANCHOR_END: per_pixel
     switch view {
         case VIEW_FINAL: { write_color(id.xy, distance_fog_composite(scene, amount, glow)); }
         case VIEW_SCENE: { write_color(id.xy, scene); }
@@ -64,4 +65,3 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         default: { write_scalar(id.xy, 0.0); }
     }
 }
-// ANCHOR_END: main

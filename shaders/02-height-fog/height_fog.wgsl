@@ -143,13 +143,13 @@ fn density_profile(pixel: vec2<f32>, size: vec2<f32>) -> vec3<f32> {
 }
 // ANCHOR_END: density_profile
 
-// ANCHOR: main
 @compute @workgroup_size(8, 8, 1)
 fn height_fog(@builtin(global_invocation_id) id: vec3<u32>) {
     let size = textureDimensions(view_out);
     if id.x >= size.x || id.y >= size.y {
         return;
     }
+    // ANCHOR: per_pixel
     let pixel = vec2<i32>(id.xy);
     let d = textureLoad(scene_distance, pixel, 0).r;
     let dir = view_ray_dir(frame, vec2<f32>(id.xy));
@@ -165,6 +165,7 @@ fn height_fog(@builtin(global_invocation_id) id: vec3<u32>) {
         color = color * (1.0 - fog_amount) + fog_color * fog_amount + directional;
     }
 
+    // ANCHOR_END: per_pixel
     switch height.view {
         case VIEW_FINAL: { write_color(id.xy, color); }
         case VIEW_OPTICAL_DEPTH: { write_scalar(id.xy, tau); }
@@ -182,4 +183,3 @@ fn height_fog(@builtin(global_invocation_id) id: vec3<u32>) {
         default: { write_scalar(id.xy, 0.0); }
     }
 }
-// ANCHOR_END: main
