@@ -843,6 +843,7 @@ fn run_passes(atm: &Atmosphere, size: [u32; 4], orders: u32, mut after_order: im
         single_mie,
     };
     after_order(&luts);
+    // ANCHOR: order_loop
     for order in 2..=orders.clamp(1, MAX_SCATTERING_ORDERS) {
         let prev = PreviousOrder {
             order,
@@ -858,6 +859,7 @@ fn run_passes(atm: &Atmosphere, size: [u32; 4], orders: u32, mut after_order: im
         (delta_rayleigh, luts.scattering) = multiple_scattering(&ctx, &density, &luts.scattering);
         after_order(&luts);
     }
+    // ANCHOR_END: order_loop
     luts
 }
 

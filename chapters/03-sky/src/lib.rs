@@ -8,6 +8,7 @@
 pub mod cpu_luts;
 pub mod luts;
 pub mod params;
+pub mod plots;
 pub mod reference;
 
 use anyhow::Result;
@@ -412,6 +413,7 @@ impl Chapter for Sky {
             test_settings: Self::test_settings(),
             snapshot_tolerance: Self::snapshot_tolerance(),
             figures: Self::figures(),
+            plots: plots::plots,
             ..Default::default()
         }
     }

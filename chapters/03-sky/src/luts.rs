@@ -99,10 +99,12 @@ impl LutTextures {
         }
     }
 
+    // ANCHOR: final_index
     /// Which of the two sums holds the result after `orders` orders.
     pub fn final_index(orders: u32) -> usize {
         ((orders.max(1) - 1) % 2) as usize
     }
+    // ANCHOR_END: final_index
 
     /// GPU memory of all the textures (bytes).
     pub fn bytes(&self) -> u64 {

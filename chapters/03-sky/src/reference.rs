@@ -148,6 +148,7 @@ pub fn unit_range_from_coord(u: f64, size: f64) -> f64 {
 /// Transmittance LUT size (Bruneton 2017).
 pub const TRANSMITTANCE_SIZE: [u32; 2] = [256, 64];
 
+// ANCHOR: transmittance_r_mu
 /// (r, mu) of a transmittance-LUT texture coordinate (u, v).
 pub fn transmittance_r_mu(atm: &Atmosphere, u: f64, v: f64) -> (f64, f64) {
     let [w, h] = TRANSMITTANCE_SIZE.map(|s| s as f64);
@@ -160,6 +161,7 @@ pub fn transmittance_r_mu(atm: &Atmosphere, u: f64, v: f64) -> (f64, f64) {
     let mu = if d == 0.0 { 1.0 } else { ((horizon * horizon - rho * rho - d * d) / (2.0 * r * d)).clamp(-1.0, 1.0) };
     (r, mu)
 }
+// ANCHOR_END: transmittance_r_mu
 
 /// Texture coordinate (u, v) of (r, mu) in the transmittance LUT.
 pub fn transmittance_uv(atm: &Atmosphere, r: f64, mu: f64) -> (f64, f64) {
@@ -232,6 +234,7 @@ fn graded_steps(end: f64, steps: usize) -> impl Iterator<Item = (f64, f64)> {
     })
 }
 
+// ANCHOR: single_scattering_integral
 /// The single-scattering integral over midpoint segments (t, dt) of the view ray.
 fn single_scattering_over(
     atm: &Atmosphere,
@@ -263,6 +266,7 @@ fn single_scattering_over(
     }
     radiance
 }
+// ANCHOR_END: single_scattering_integral
 // ANCHOR_END: single_scattering_reference
 
 // ANCHOR: second_order_reference
@@ -331,6 +335,7 @@ pub fn second_order_scattering(
         let side2 = up.cross(side);
         let (beta_r, beta_m) = (atm.rayleigh_density(altitude), atm.mie_density(altitude));
         let mut density = [0.0; 3];
+        // ANCHOR: second_order_directions
         for ring in 0..q.rings {
             let theta = (ring as f64 + 0.5) * d_theta;
             for m in 0..2 * q.rings {
@@ -360,6 +365,7 @@ pub fn second_order_scattering(
                 }
             }
         }
+        // ANCHOR_END: second_order_directions
         for k in 0..3 {
             radiance[k] += to_eye[k] * density[k] * dt;
             optical[k] += e[k] * dt;
