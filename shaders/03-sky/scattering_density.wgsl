@@ -33,7 +33,6 @@ fn previous_order(r: f32, mu: f32, mu_s: f32, nu: f32, ground: bool) -> vec3<f32
     return get_scattering(atm, delta_rayleigh, lut_sampler, r, mu, mu_s, nu, ground);
 }
 
-// ANCHOR: scattering_density
 @compute @workgroup_size(8, 8, 1)
 fn scattering_density(@builtin(global_invocation_id) id: vec3<u32>) {
     if any(id >= scattering_texture_size(atm)) {
@@ -54,6 +53,7 @@ fn scattering_density(@builtin(global_invocation_id) id: vec3<u32>) {
     let rayleigh_sigma = atm.rayleigh.rgb * rayleigh_density(atm, altitude);
     let mie_sigma = atm.mie.x * mie_density(atm, altitude);
     let albedo = atm.ozone.w;
+    // ANCHOR: sphere_integral
     var density = vec3(0.0);
     for (var l = 0u; l < SAMPLES; l++) {
         let theta = (f32(l) + 0.5) * d_theta;
@@ -85,6 +85,6 @@ fn scattering_density(@builtin(global_invocation_id) id: vec3<u32>) {
                 * d_omega;
         }
     }
+    // ANCHOR_END: sphere_integral
     textureStore(density_out, id, vec4(density, 1.0));
 }
-// ANCHOR_END: scattering_density
