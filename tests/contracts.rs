@@ -171,6 +171,7 @@ fn every_uniform_matches_its_wgsl_layout() {
             march_steps,
             slice_position,
             shadow_steps,
+            advection,
             _pad
         }),
     );

@@ -28,20 +28,8 @@ fn advect(@builtin(global_invocation_id) id: vec3<u32>) {
     let from_uv = clamp_uv(uv - dt * u_here / smoke.box_m);
     var u = textureSampleLevel(velocity_in, linear_clamp, from_uv, 0.0).xyz - g * pressure_gradient_sampled(pressure_in, from_uv);
     var fluid = textureSampleLevel(fluid_in, linear_clamp, from_uv, 0.0);
-
-    // Dissipation as x / (1 + k dt): unconditionally stable, and exact to test against.
-    u *= smoke.velocity_keep;
-    fluid *= smoke.density_keep;
-    u.y += dt * smoke.buoyancy * fluid.a; // buoyancy: density rises
-
-    // Emitter: a sphere with a smooth edge; inside, the velocity is set and density added.
-    let to_centre = (uv - smoke.injection_centre) / max(smoke.injection_radius, 1e-6);
-    let w = 1.0 - smoothstep(0.5, 1.0, length(to_centre));
-    if w > 0.0 {
-        u = mix(u, smoke.injection_velocity, w);
-        let added = dt * smoke.injection_rate * w;
-        fluid += vec4(smoke.injection_color * added, added);
-    }
+    // Damp, buoyancy, emitter (common.wgsl, shared with maccormack.wgsl).
+    add_sources(uv, &u, &fluid);
     textureStore(velocity_out, cell, vec4(u, 0.0));
     textureStore(fluid_out, cell, fluid);
 }

@@ -34,6 +34,7 @@ struct SmokeParams {
     march_steps: u32,
     slice_position: f32,      // 0..1
     shadow_steps: u32,
+    advection: u32,           // 0 semi-Lagrangian, 1 MacCormack (maccormack.wgsl)
 }
 
 // Group 2 holds these for every smoke pass; group 3 the pass's own textures. The display pass
@@ -61,6 +62,26 @@ fn clamp_uv(uv: vec3<f32>) -> vec3<f32> {
 fn in_grid(cell: vec3<i32>) -> bool {
     return all(cell >= vec3(0)) && all(cell < vec3(grid_n()));
 }
+
+// ANCHOR: sources
+// What a step adds to the advected velocity u and fluid at texture coordinate uv.
+fn add_sources(uv: vec3<f32>, u: ptr<function, vec3<f32>>, fluid: ptr<function, vec4<f32>>) {
+    let dt = smoke.dt_s;
+    // Dissipation as x / (1 + k dt): unconditionally stable, and exact to test against.
+    *u *= smoke.velocity_keep;
+    *fluid *= smoke.density_keep;
+    (*u).y += dt * smoke.buoyancy * (*fluid).a; // buoyancy: density rises
+
+    // Emitter: a sphere with a smooth edge; inside, the velocity is set and density added.
+    let to_centre = (uv - smoke.injection_centre) / max(smoke.injection_radius, 1e-6);
+    let w = 1.0 - smoothstep(0.5, 1.0, length(to_centre));
+    if w > 0.0 {
+        *u = mix(*u, smoke.injection_velocity, w);
+        let added = dt * smoke.injection_rate * w;
+        *fluid += vec4(smoke.injection_color * added, added);
+    }
+}
+// ANCHOR_END: sources
 
 // ANCHOR: boundaries
 // Velocity at `cell`, or its mirror image in the wall for a ghost cell just outside the box.

@@ -20,8 +20,9 @@ pub const SCALAR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
 pub const MEMORY_BUDGET: u64 = 4 << 30;
 
 /// Bytes of field storage per cell: 2 × 8 (velocity) + 2 × 8 (fluid) + 2 × 4 + 4 (pressure
-/// buffers and texture) + 4 + 4 (divergence buffer and texture) + 8 (vorticity) + 4 (light).
-pub const BYTES_PER_CELL: u64 = 64;
+/// buffers and texture) + 4 + 4 (divergence buffer and texture) + 8 (vorticity) + 4 (light)
+/// + 8 + 8 (MacCormack's forward velocity and fluid).
+pub const BYTES_PER_CELL: u64 = 80;
 
 /// GPU memory the fields take at grid size `n` (bytes).
 pub fn memory_bytes(n: u32) -> u64 {
@@ -129,6 +130,9 @@ pub struct Fields {
     /// ω and |ω| of the advected velocity, for vorticity confinement.
     pub vorticity: Field,
     pub light: Field,
+    /// MacCormack's forward semi-Lagrangian step φ̂ of velocity and fluid.
+    pub velocity_forward: Field,
+    pub fluid_forward: Field,
 }
 
 impl Fields {
@@ -148,6 +152,8 @@ impl Fields {
             divergence_linear: scalar_buffer(gpu, "smoke divergence (linear)", n),
             vorticity: Field::new(gpu, "smoke vorticity", n, VELOCITY_FORMAT),
             light: Field::new(gpu, "smoke light", n, SCALAR_FORMAT),
+            velocity_forward: Field::new(gpu, "smoke velocity (MacCormack forward)", n, VELOCITY_FORMAT),
+            fluid_forward: Field::new(gpu, "smoke fluid (MacCormack forward)", n, FLUID_FORMAT),
         })
     }
 }

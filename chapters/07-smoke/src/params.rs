@@ -21,6 +21,19 @@ pub enum Axis {
 }
 fogbook_core::choice_enum!(Axis { X = "x", Y = "y", Z = "z" });
 
+/// How velocity and smoke are carried along the flow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Advection {
+    /// One backward trace and a trilinear sample (Stam 1999): stable, diffusive.
+    SemiLagrangian,
+    /// A forward and a backward semi-Lagrangian step, the error estimate of the two, and a
+    /// limiter (Selle et al. 2008): sharper, one more pass.
+    #[serde(rename = "maccormack")]
+    MacCormack,
+}
+fogbook_core::choice_enum!(Advection { SemiLagrangian = "semi-lagrangian", MacCormack = "maccormack" });
+
 // ANCHOR: params
 fogbook_core::parameters! {
     pub struct SmokeParams {
@@ -40,6 +53,9 @@ fogbook_core::parameters! {
             /// Multiplier of the subtracted pressure gradient (1: a full projection).
             pressure_gradient_scale: f32 = 1.0,
                 float(0.0, 2.0).help("Multiplier of the subtracted pressure gradient"),
+            /// How velocity and smoke are advected.
+            advection: Advection = Advection::SemiLagrangian,
+                choice(Advection::OPTIONS).help("Semi-Lagrangian, or MacCormack with a min/max limiter (one more pass)"),
             /// Vorticity confinement strength ε.
             vorticity: f32 = 0.35,
                 float(0.0, 5.0).help("Vorticity confinement ε"),

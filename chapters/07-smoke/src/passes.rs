@@ -1,6 +1,7 @@
 //! Pipelines of the smoke solver and of its views, and the recording of one step.
 
-use crate::fields::{Field, Fields, SCALAR_FORMAT, VELOCITY_FORMAT};
+use crate::fields::{FLUID_FORMAT, Field, Fields, SCALAR_FORMAT, VELOCITY_FORMAT};
+use crate::params::Advection;
 use anyhow::Result;
 use fogbook_core::frame::{FrameLayouts, uniform_entry};
 use fogbook_core::gpu::GpuContext;
@@ -80,6 +81,8 @@ impl Pass {
 pub struct Pipelines {
     pub params_layout: wgpu::BindGroupLayout,
     pub advect: Pass,
+    pub maccormack_forward: Pass,
+    pub maccormack_correct: Pass,
     pub curl: Pass,
     pub vorticity: Pass,
     pub divergence: Pass,
@@ -132,6 +135,18 @@ impl Pipelines {
         let (read, read_write) = (Buffer { read_only: true }, Buffer { read_only: false });
         Ok(Self {
             advect: make("advect.wgsl", "advect", &[Sampled, Sampled, Sampled, vel, vel], false)?,
+            maccormack_forward: make(
+                "maccormack.wgsl",
+                "maccormack_forward",
+                &[Sampled, Sampled, Sampled, vel, vel, Storage(FLUID_FORMAT)],
+                false,
+            )?,
+            maccormack_correct: make(
+                "maccormack_correct.wgsl",
+                "maccormack_correct",
+                &[Sampled, Sampled, Sampled, Sampled, vel, Storage(FLUID_FORMAT)],
+                false,
+            )?,
             curl: make("curl.wgsl", "curl", &[Sampled, vel], false)?,
             vorticity: make("vorticity.wgsl", "confine", &[Sampled, Sampled, vel], false)?,
             divergence: make("divergence.wgsl", "divergence", &[Sampled, scalar, read_write], false)?,
@@ -175,8 +190,10 @@ fn dispatch(
 }
 
 // ANCHOR: step
-/// One simulation step: advect (with the previous projection), vorticity confinement (skipped
-/// when its strength is 0), divergence, then `iterations` Jacobi sweeps in one timed pass.
+/// One simulation step: advect (with the previous projection; one pass semi-Lagrangian, two
+/// MacCormack), vorticity confinement (skipped when its strength is 0), divergence, then
+/// `iterations` Jacobi sweeps in one timed pass.
+#[allow(clippy::too_many_arguments)]
 pub fn record_step(
     gpu: &GpuContext,
     passes: &mut PassRecorder,
@@ -185,21 +202,27 @@ pub fn record_step(
     f: &mut Fields,
     iterations: u32,
     vorticity: f32,
+    advection: Advection,
 ) {
     let d = &gpu.device;
     let n = f.n;
     // ANCHOR: step_passes
-    let g = p.advect.bind(
-        d,
-        &[
-            Res::Tex(f.velocity.read()),
-            Res::Tex(&f.pressure_texture),
-            Res::Tex(f.fluid.read()),
-            Res::Tex(f.velocity.write()),
-            Res::Tex(f.fluid.write()),
-        ],
-    );
-    dispatch(passes, "smoke: advect + project", &p.advect, params, &g, n);
+    match advection {
+        Advection::SemiLagrangian => {
+            let g = p.advect.bind(
+                d,
+                &[
+                    Res::Tex(f.velocity.read()),
+                    Res::Tex(&f.pressure_texture),
+                    Res::Tex(f.fluid.read()),
+                    Res::Tex(f.velocity.write()),
+                    Res::Tex(f.fluid.write()),
+                ],
+            );
+            dispatch(passes, "smoke: advect + project", &p.advect, params, &g, n);
+        }
+        Advection::MacCormack => record_maccormack(d, passes, p, params, f),
+    }
     f.velocity.swap();
     f.fluid.swap();
 
@@ -217,6 +240,46 @@ pub fn record_step(
     // ANCHOR_END: step_passes
 }
 // ANCHOR_END: step
+
+// ANCHOR: record_maccormack
+/// MacCormack advection in two passes. The forward pass writes the projected velocity V to the
+/// velocity's write side and the forward step φ̂ to the two scratch fields; after a swap V is
+/// the read side, and the correction writes the new velocity and fluid to the write sides (the
+/// caller swaps them).
+fn record_maccormack(
+    d: &wgpu::Device,
+    passes: &mut PassRecorder,
+    p: &Pipelines,
+    params: &wgpu::BindGroup,
+    f: &mut Fields,
+) {
+    let g = p.maccormack_forward.bind(
+        d,
+        &[
+            Res::Tex(f.velocity.read()),
+            Res::Tex(&f.pressure_texture),
+            Res::Tex(f.fluid.read()),
+            Res::Tex(f.velocity.write()),
+            Res::Tex(&f.velocity_forward),
+            Res::Tex(&f.fluid_forward),
+        ],
+    );
+    dispatch(passes, "smoke: MacCormack forward + project", &p.maccormack_forward, params, &g, f.n);
+    f.velocity.swap();
+    let g = p.maccormack_correct.bind(
+        d,
+        &[
+            Res::Tex(f.velocity.read()),
+            Res::Tex(&f.velocity_forward),
+            Res::Tex(f.fluid.read()),
+            Res::Tex(&f.fluid_forward),
+            Res::Tex(f.velocity.write()),
+            Res::Tex(f.fluid.write()),
+        ],
+    );
+    dispatch(passes, "smoke: MacCormack correct + limit", &p.maccormack_correct, params, &g, f.n);
+}
+// ANCHOR_END: record_maccormack
 
 // ANCHOR: record_jacobi
 /// `iterations` Jacobi sweeps on the pressure buffers, warm-started from the last solve, in one

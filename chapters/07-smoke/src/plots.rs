@@ -21,8 +21,45 @@ pub fn all() -> Vec<(&'static str, String)> {
         ("jacobi-measured", measured_chart(n, &measured)),
         ("jacobi-rate-measured", rate_chart(n, &measured)),
         ("stencils", stencils_svg()),
+        ("advection-rotation", rotation_chart(ROTATION_GRID, ROTATION_STEPS)),
     ]
 }
+
+/// The rotating blob of the book's advection plot: 64³, one turn in 128 steps (at most 0.8 cells
+/// per step across the blob).
+pub const ROTATION_GRID: usize = 64;
+pub const ROTATION_STEPS: usize = 128;
+
+// ANCHOR: rotation_chart
+/// A Gaussian blob after one turn of rigid rotation (`reference::Rotation`): the profile through
+/// its centre along x, exact, semi-Lagrangian and MacCormack with the clamping limiter, with
+/// each scheme's L1 error and peak in its label.
+pub fn rotation_chart(n: usize, steps: usize) -> String {
+    let case = reference::Rotation::new(n, steps);
+    let exact = &case.initial;
+    let row = (n - 1) / 2; // the row through the blob's centre in y and z (the nearer one)
+    let profile =
+        |f: &[f64]| -> Vec<(f64, f64)> { (n / 2..n).map(|x| (x as f64, f[reference::idx(n, x, row, row)])).collect() };
+    let sl = case.semi_lagrangian();
+    let mc = case.maccormack(reference::Limiter::Clamp);
+    let label = |name: &str, f: &[f64]| {
+        let e = reference::advection_error(f, exact);
+        format!("{name}: L1 error {:.3}, peak {:.0} %", e.l1, 100.0 * e.peak)
+    };
+    line_chart(
+        &format!("A Gaussian blob after one turn, {n}³, {steps} steps per turn"),
+        "x (cells)",
+        "density",
+        ((n / 2) as f64, (n - 1) as f64),
+        (0.0, 1.05),
+        &[
+            Series { label: "exact (the initial blob)".into(), color: "#000000", points: profile(exact) },
+            Series { label: label("semi-Lagrangian", &sl), color: "#d62728", points: profile(&sl) },
+            Series { label: label("MacCormack, clamped", &mc), color: "#1f77b4", points: profile(&mc) },
+        ],
+    )
+}
+// ANCHOR_END: rotation_chart
 
 /// The slowest pressure mode's residual after m sweeps, ((2 + cos(π/n)) / 3)^m, for three grids.
 fn predicted_decades() -> String {
@@ -277,6 +314,16 @@ pub fn stencils_svg() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rotation_chart_draws_three_labelled_profiles() {
+        let svg = rotation_chart(16, 32);
+        assert!(svg.starts_with("<svg") || svg.contains("<svg"), "not an SVG");
+        for name in ["exact", "semi-Lagrangian: L1 error", "MacCormack, clamped: L1 error"] {
+            assert!(svg.contains(name), "{name} missing");
+        }
+        assert!(!svg.contains("NaN"));
+    }
 
     #[test]
     fn first_step_problem_is_solvable_and_local() {
