@@ -172,7 +172,7 @@ fn every_uniform_matches_its_wgsl_layout() {
             slice_position,
             shadow_steps,
             advection,
-            _pad
+            top_boundary
         }),
     );
 }

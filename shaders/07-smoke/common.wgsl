@@ -8,6 +8,10 @@
 //             the tangential component is copied;
 //   pressure  Neumann, ∂q/∂n = 0: the ghost cell copies the cell inside;
 //   density   zero flux: samples are clamped to the box.
+// With `top_boundary` open, the top face (y = 1) is an outflow instead:
+//   velocity  zero gradient: the ghost cell copies the cell inside, normal component included;
+//   pressure  Dirichlet, q = 0 on the face: the ghost cell holds −q of the cell inside;
+//   density   zero gradient: samples are clamped to the top row, which the flow carries out.
 
 struct SmokeParams {
     grid_n: f32,              // cells per side
@@ -35,6 +39,7 @@ struct SmokeParams {
     slice_position: f32,      // 0..1
     shadow_steps: u32,
     advection: u32,           // 0 semi-Lagrangian, 1 MacCormack (maccormack.wgsl)
+    top_boundary: u32,        // 0 closed, 1 open (outflow at y = 1)
 }
 
 // Group 2 holds these for every smoke pass; group 3 the pass's own textures. The display pass
@@ -89,15 +94,23 @@ fn velocity_at(u: texture_3d<f32>, cell: vec3<i32>) -> vec3<f32> {
     let n = grid_n();
     let inside = clamp(cell, vec3(0), vec3(n - 1));
     var v = textureLoad(u, inside, 0).xyz;
-    // Mirror the normal component for each axis the ghost lies beyond.
-    let outside = cell != inside;
+    // Mirror the normal component for each axis the ghost lies beyond (not through an open top).
+    var outside = cell != inside;
+    outside.y = outside.y && !open_above(cell);
     v = select(v, -v, outside);
     return v;
 }
 
-// Pressure at `cell`; a ghost cell copies its neighbour inside (∂q/∂n = 0).
+// Whether `cell` lies above an open top face.
+fn open_above(cell: vec3<i32>) -> bool {
+    return smoke.top_boundary == 1u && cell.y >= grid_n();
+}
+
+// Pressure at `cell`; a ghost cell copies its neighbour inside (∂q/∂n = 0), except above an
+// open top, where it holds the opposite (q = 0 on the face between them).
 fn pressure_at(q: texture_3d<f32>, cell: vec3<i32>) -> f32 {
-    return textureLoad(q, clamp(cell, vec3(0), vec3(grid_n() - 1)), 0).r;
+    let inside = textureLoad(q, clamp(cell, vec3(0), vec3(grid_n() - 1)), 0).r;
+    return select(inside, -inside, open_above(cell));
 }
 // ANCHOR_END: boundaries
 
@@ -110,8 +123,15 @@ fn pressure_gradient_at(q: texture_3d<f32>, cell: vec3<i32>) -> vec3<f32> {
 }
 
 // The same gradient at any point, from trilinear samples one cell apart (clamped: Neumann).
+// Above the top row's centres under an open top, the value falls linearly from q to the ghost's
+// −q, as a trilinear sample of the field with its ghost layer would.
 fn pressure_sampled(q: texture_3d<f32>, uv: vec3<f32>) -> f32 {
-    return textureSampleLevel(q, linear_clamp, clamp_uv(uv), 0.0).r;
+    let inside = textureSampleLevel(q, linear_clamp, clamp_uv(uv), 0.0).r;
+    if smoke.top_boundary != 1u {
+        return inside;
+    }
+    let beyond = clamp((uv.y - (1.0 - 0.5 / smoke.grid_n)) * smoke.grid_n, 0.0, 1.0);
+    return inside * (1.0 - 2.0 * beyond);
 }
 
 fn pressure_gradient_sampled(q: texture_3d<f32>, uv: vec3<f32>) -> vec3<f32> {

@@ -1,5 +1,6 @@
 // Smoke step, pass 4 of 4, repeated N times — one Jacobi sweep of the pressure equation
-// ∇²q = ∇·u on the 7-point stencil: q ← (Σ₆ q_neighbour − h² ∇·u) / 6, Neumann walls.
+// ∇²q = ∇·u on the 7-point stencil: q ← (Σ₆ q_neighbour − h² ∇·u) / 6, Neumann walls
+// (and Dirichlet q = 0 on an open top face, see common.wgsl).
 // Each sweep damps the slowest mode of an n³ box only by (2 + cos(π/n)) / 3, so N = 40 removes
 // local divergence but not large-scale: the divergence and residual views show what is left.
 // The sweeps run on plain storage buffers (x fastest) rather than 3D textures: on an H200 the
@@ -31,6 +32,13 @@ fn jacobi(@builtin(global_invocation_id) id: vec3<u32>) {
         + pressure_in[clamped_index(cell + vec3(0, 0, 1))] + pressure_in[clamped_index(cell - vec3(0, 0, 1))];
     let h = smoke.cell_m;
     let i = clamped_index(cell);
+    // Under an open top the ghost above the top row holds −q (q = 0 on the face): the row's
+    // equation is (Σ₅ q_neighbour − q − 6q) / h² = ∇·u, so q = (Σ₅ − h² ∇·u) / 7. The clamped
+    // index above read q itself; take it out again.
+    if smoke.top_boundary == 1u && cell.y == grid_n() - 1 {
+        pressure_out[i] = (sum - pressure_in[i] - h * h * divergence_in[i]) / 7.0;
+        return;
+    }
     pressure_out[i] = (sum - h * h * divergence_in[i]) / 6.0;
 }
 // ANCHOR_END: jacobi

@@ -22,7 +22,7 @@ use fogbook_core::{
     Book, Chapter, ChapterContext, ChapterInfo, Figure, Resource, Stage, StageIo, UpdateContext, ViewInfo,
 };
 pub use params::SmokeParams;
-use params::{Advection, Axis, FieldDisplay};
+use params::{Advection, Axis, FieldDisplay, TopBoundary};
 use passes::Pipelines;
 
 // ANCHOR: views
@@ -72,7 +72,8 @@ pub struct SmokeUniform {
     pub shadow_steps: u32,
     /// 0 semi-Lagrangian, 1 MacCormack.
     pub advection: u32,
-    pub _pad: u32,
+    /// 0 closed, 1 open (outflow).
+    pub top_boundary: u32,
 }
 
 impl SmokeUniform {
@@ -110,7 +111,7 @@ impl SmokeUniform {
             slice_position: p.slice_position,
             shadow_steps: p.shadow_steps,
             advection: (p.advection == Advection::MacCormack) as u32,
-            _pad: 0,
+            top_boundary: (p.top_boundary == TopBoundary::Open) as u32,
         }
     }
 }

@@ -34,6 +34,18 @@ pub enum Advection {
 }
 fogbook_core::choice_enum!(Advection { SemiLagrangian = "semi-lagrangian", MacCormack = "maccormack" });
 
+/// What the box's top face is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TopBoundary {
+    /// A wall like the other five: free slip, Neumann pressure, zero flux.
+    Closed,
+    /// An outflow: pressure q = 0 on the face (Dirichlet), velocity and smoke extrapolated with
+    /// zero gradient, so the plume leaves the box.
+    Open,
+}
+fogbook_core::choice_enum!(TopBoundary { Closed = "closed", Open = "open" });
+
 // ANCHOR: params
 fogbook_core::parameters! {
     pub struct SmokeParams {
@@ -56,6 +68,9 @@ fogbook_core::parameters! {
             /// How velocity and smoke are advected.
             advection: Advection = Advection::SemiLagrangian,
                 choice(Advection::OPTIONS).help("Semi-Lagrangian, or MacCormack with a min/max limiter (one more pass)"),
+            /// The top face: a wall, or open so that the plume leaves the box.
+            top_boundary: TopBoundary = TopBoundary::Closed,
+                choice(TopBoundary::OPTIONS).help("Top face: closed wall, or open outflow (q = 0, zero-gradient velocity and smoke)"),
             /// Vorticity confinement strength ε.
             vorticity: f32 = 0.35,
                 float(0.0, 5.0).help("Vorticity confinement ε"),
