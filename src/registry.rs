@@ -11,6 +11,7 @@ pub fn chapters() -> Vec<Box<dyn DynChapter>> {
         Box::new(Loaded::new(fogbook_distance_fog::DistanceFog::new())),
         Box::new(Loaded::new(fogbook_height_fog::HeightFog::new())),
         Box::new(Loaded::new(fogbook_sky::Sky::new())),
+        Box::new(Loaded::new(fogbook_froxel_fog::FroxelFog::new())),
         Box::new(Loaded::new(fogbook_smoke::Smoke::new())),
     ]
 }

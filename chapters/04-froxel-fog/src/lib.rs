@@ -1,0 +1,362 @@
+//! Chapter 4 — froxel volumetric fog: a frustum-aligned 3D grid (160×90×64 by default) with
+//! exponential depth slices; a media pass (constant density plus chapter 2's height layer), a
+//! lighting pass (the sun through the core's shadow map, ambient or sky light, Henyey–Greenstein
+//! phase), front-to-back integration per column with Hillaire's (2015) energy-conserving step,
+//! and a composite at each pixel's depth (Wronski 2014). Every pass runs in the froxel-fog stage,
+//! after the scene has drawn the shadow map this frame's lighting needs.
+
+pub mod params;
+pub mod reference;
+pub mod volumes;
+
+use bytemuck::{Pod, Zeroable};
+use fogbook_core::frame::{FrameLayouts, SCREEN_TILE};
+use fogbook_core::gpu::GpuContext;
+use fogbook_core::params::DynParameters;
+use fogbook_core::plot::{Series, line_chart};
+use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
+use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Resource, Stage, StageIo, ViewInfo};
+pub use params::FroxelFogParams;
+use reference::Slices;
+use volumes::{Layouts, Volumes, check_grid};
+
+pub const SHADERS: &[&str] = &[
+    "04-froxel-fog/media.wgsl",
+    "04-froxel-fog/lighting.wgsl",
+    "04-froxel-fog/integrate.wgsl",
+    "04-froxel-fog/composite.wgsl",
+];
+
+/// Workgroup of the media and lighting passes (4×4×4 froxels) and of the integration (8×8 columns).
+pub const FROXEL_TILE: u32 = 4;
+pub const COLUMN_TILE: u32 = 8;
+
+// ANCHOR: views
+pub const VIEWS: &[ViewInfo] = &[
+    ViewInfo::color("final", "The colour so far, seen through the froxel fog"),
+    ViewInfo::color("scene", "The colour this stage receives, without the fog"),
+    ViewInfo::scalar("density-slice", "Extinction σt of the froxels in slice `slice`", 1e-4, 10.0, "1/m").log_scale(),
+    ViewInfo::scalar(
+        "inscattering-slice",
+        "Luminance of S, the light scattered per metre, in slice `slice`",
+        1e-5,
+        1.0,
+        "1/m",
+    )
+    .log_scale(),
+    ViewInfo::color("inscattering", "In-scattered radiance integrated from the eye to the pixel's depth"),
+    ViewInfo::fraction("transmittance", "Transmittance from the eye to the pixel's depth"),
+    ViewInfo::scalar("slices", "Slice coordinate s(d) = N ln(d/n) / ln(f/n) of the pixel's depth", 0.0, 64.0, ""),
+    ViewInfo::fraction("shadow", "The sun's visibility in the volume at the middle of slice `slice`"),
+];
+// ANCHOR_END: views
+
+// ANCHOR: uniform
+/// Mirrors `struct FroxelParams` in shaders/04-froxel-fog/common.wgsl.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+pub struct FroxelUniform {
+    pub grid: [u32; 4],
+    pub slices: [f32; 4],
+    pub medium: [f32; 4],
+    pub albedo: [f32; 4],
+    pub light: [f32; 4],
+    pub debug: [u32; 4],
+}
+
+/// A finite value in [lo, hi], or `fallback` (bad input never reaches the GPU as NaN).
+fn sane(v: f32, lo: f32, hi: f32, fallback: f32) -> f32 {
+    if v.is_finite() { v.clamp(lo, hi) } else { fallback }
+}
+
+impl FroxelUniform {
+    pub fn new(p: &FroxelFogParams, grid: [u32; 3], view: usize) -> Self {
+        let s = slices(p, grid[2]);
+        let log_range = (s.far / s.near).ln();
+        let n = grid[2] as f64;
+        let a = p.fog_albedo;
+        Self {
+            grid: [grid[0], grid[1], grid[2], view as u32],
+            slices: [s.near as f32, s.far as f32, (n / log_range) as f32, (log_range / n) as f32],
+            medium: [
+                sane(p.constant_density, 0.0, 1e4, 0.0),
+                sane(p.layer_density, 0.0, 1e4, 0.0),
+                sane(p.layer_falloff, 0.0, 100.0, 0.0),
+                sane(p.layer_height_m, -1e6, 1e6, 0.0),
+            ],
+            albedo: [
+                sane(a[0], 0.0, 1.0, 0.0),
+                sane(a[1], 0.0, 1.0, 0.0),
+                sane(a[2], 0.0, 1.0, 0.0),
+                sane(p.phase_g, -0.999, 0.999, 0.0),
+            ],
+            light: [
+                sane(p.sun_scale, 0.0, 1e4, 0.0),
+                sane(p.ambient_scale, 0.0, 1e4, 0.0),
+                p.volume_shadows as u32 as f32,
+                p.froxel_fog as u32 as f32,
+            ],
+            debug: [p.slice.min(grid[2] - 1), 0, 0, 0],
+        }
+    }
+}
+// ANCHOR_END: uniform
+
+/// The slice distribution of these parameters (near and far made valid).
+pub fn slices(p: &FroxelFogParams, count: u32) -> Slices {
+    Slices::new(p.near_m as f64, p.fog_distance_m as f64, count)
+}
+
+pub struct Pipelines {
+    media: wgpu::ComputePipeline,
+    lighting: wgpu::ComputePipeline,
+    integrate: wgpu::ComputePipeline,
+    composite: wgpu::ComputePipeline,
+}
+
+pub struct FroxelGpu {
+    pipelines: Pipelines,
+    layouts: Layouts,
+    uniform: wgpu::Buffer,
+    pub volumes: Volumes,
+}
+
+#[derive(Default)]
+pub struct FroxelFog {
+    pub params: FroxelFogParams,
+    status: Option<String>,
+}
+
+impl FroxelFog {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn grid(&self) -> [u32; 3] {
+        [self.params.grid_width, self.params.grid_height, self.params.grid_depth]
+    }
+
+    /// Reallocates the volumes when the grid's size changed; a size the device cannot hold is
+    /// refused with a message and the parameters go back to the size in use.
+    fn follow_grid(&mut self, g: &mut FroxelGpu, gpu: &GpuContext) {
+        let want = self.grid();
+        if g.volumes.size == want {
+            return;
+        }
+        match Volumes::new(gpu, &g.layouts, &g.uniform, want) {
+            Ok(v) => {
+                g.volumes = v;
+                self.status = None;
+            }
+            Err(e) => {
+                let [x, y, z] = g.volumes.size;
+                self.status = Some(format!("{e:#}; keeping {x}×{y}×{z}"));
+                (self.params.grid_width, self.params.grid_height, self.params.grid_depth) = (x, y, z);
+            }
+        }
+    }
+}
+
+impl Chapter for FroxelFog {
+    type Gpu = FroxelGpu;
+
+    fn info(&self) -> ChapterInfo {
+        ChapterInfo {
+            id: "froxel-fog",
+            number: 4,
+            title: "Froxel volumetric fog",
+            summary: "Fog in a camera-aligned 3D grid: media, sun light through the shadow map, energy-conserving integration per column, applied at each pixel's depth",
+        }
+    }
+
+    // ANCHOR: stage
+    fn stage_io(&self) -> StageIo {
+        StageIo {
+            prepare: "",
+            stage: Stage::FroxelFog,
+            reads: &[
+                Resource::Color,
+                Resource::SceneDistance,
+                Resource::SceneLight,
+                Resource::ShadowMap,
+                Resource::SkyTables,
+            ],
+            writes: &[Resource::Color],
+        }
+    }
+    // ANCHOR_END: stage
+
+    fn params(&mut self) -> &mut dyn DynParameters {
+        &mut self.params
+    }
+
+    fn views(&self) -> &'static [ViewInfo] {
+        VIEWS
+    }
+
+    fn view_range(&mut self, view: usize) -> Option<(f32, f32)> {
+        (VIEWS[view].name == "slices").then_some((0.0, self.params.grid_depth as f32))
+    }
+
+    fn shader_files(&self) -> &'static [&'static str] {
+        SHADERS
+    }
+
+    fn status(&self) -> Option<String> {
+        self.status.clone()
+    }
+
+    fn create_gpu(
+        &mut self,
+        gpu: &GpuContext,
+        layouts: &FrameLayouts,
+        shaders: &ShaderStore,
+    ) -> anyhow::Result<FroxelGpu> {
+        check_grid(gpu, self.grid())?;
+        let device = &gpu.device;
+        let own = Layouts::new(device);
+        let module =
+            |i: usize| -> anyhow::Result<wgpu::ShaderModule> { create_module(device, &shaders.load(SHADERS[i])?) };
+        let (inputs, sky) = (Some(&layouts.scene_inputs), Some(&layouts.shared_sky));
+        let pipelines = Pipelines {
+            media: compute_pipeline(device, &module(0)?, "media", &[inputs, None, Some(&own.media)])?,
+            lighting: compute_pipeline(device, &module(1)?, "lighting", &[inputs, None, Some(&own.pass), sky])?,
+            integrate: compute_pipeline(device, &module(2)?, "integrate", &[inputs, None, Some(&own.pass)])?,
+            composite: compute_pipeline(
+                device,
+                &module(3)?,
+                "composite",
+                &[inputs, Some(&layouts.view_out), Some(&own.composite)],
+            )?,
+        };
+        let uniform = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("froxel fog params"),
+            size: std::mem::size_of::<FroxelUniform>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let volumes = Volumes::new(gpu, &own, &uniform, self.grid())?;
+        self.status = None;
+        Ok(FroxelGpu { pipelines, layouts: own, uniform, volumes })
+    }
+
+    // ANCHOR: render
+    fn render(&mut self, g: &mut FroxelGpu, ctx: &mut ChapterContext) {
+        self.follow_grid(g, ctx.gpu);
+        let [x, y, z] = g.volumes.size;
+        let uniform = FroxelUniform::new(&self.params, [x, y, z], ctx.view);
+        ctx.gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
+        let (p, v) = (&g.pipelines, &g.volumes);
+        let froxels = [x.div_ceil(FROXEL_TILE), y.div_ceil(FROXEL_TILE), z.div_ceil(FROXEL_TILE)];
+        ctx.passes.compute("froxel fog: media", |pass| {
+            pass.set_pipeline(&p.media);
+            pass.set_bind_group(0, ctx.inputs, &[]);
+            pass.set_bind_group(2, &v.media_group, &[]);
+            pass.dispatch_workgroups(froxels[0], froxels[1], froxels[2]);
+        });
+        ctx.passes.compute("froxel fog: lighting", |pass| {
+            pass.set_pipeline(&p.lighting);
+            pass.set_bind_group(0, ctx.inputs, &[]);
+            pass.set_bind_group(2, &v.lighting_group, &[]);
+            pass.set_bind_group(3, ctx.sky, &[]);
+            pass.dispatch_workgroups(froxels[0], froxels[1], froxels[2]);
+        });
+        ctx.passes.compute("froxel fog: integration", |pass| {
+            pass.set_pipeline(&p.integrate);
+            pass.set_bind_group(0, ctx.inputs, &[]);
+            pass.set_bind_group(2, &v.integrate_group, &[]);
+            pass.dispatch_workgroups(x.div_ceil(COLUMN_TILE), y.div_ceil(COLUMN_TILE), 1);
+        });
+        let [w, h] = ctx.frame.size;
+        ctx.passes.compute("froxel fog: composite", |pass| {
+            pass.set_pipeline(&p.composite);
+            pass.set_bind_group(0, ctx.inputs, &[]);
+            pass.set_bind_group(1, ctx.output, &[]);
+            pass.set_bind_group(2, &v.composite_group, &[]);
+            pass.dispatch_workgroups(w.div_ceil(SCREEN_TILE), h.div_ceil(SCREEN_TILE), 1);
+        });
+    }
+    // ANCHOR_END: render
+
+    fn book(&self) -> Book {
+        Book {
+            test_settings: Self::test_settings(),
+            figures: Self::figures(),
+            plots: Self::plots,
+            ..Default::default()
+        }
+    }
+}
+
+/// What the tests and the book do with this chapter (`Chapter::book`); none of it runs in the
+/// viewer.
+impl FroxelFog {
+    /// A 64×36×32 grid: lavapipe on two cores lights it in a fraction of the default's time.
+    pub fn test_settings() -> Vec<&'static str> {
+        vec!["grid_width=64", "grid_height=36", "grid_depth=32"]
+    }
+
+    // ANCHOR: figures
+    fn figures() -> Vec<Figure> {
+        let fig = |name, view, settings: &[&'static str], camera| Figure::new(name, view, settings, camera);
+        vec![
+            // The sun's share alone: the tower's shadow is a dark wedge in the glow.
+            fig("sun-only", "inscattering", &["ambient_scale=0"], None),
+            fig("no-volume-shadows", "inscattering", &["ambient_scale=0", "volume_shadows=false"], None),
+            fig("shadow-slice-40", "shadow", &["slice=40"], None),
+            fig("dense-haze", "final", &["constant_density=0.01", "layer_density=0"], None),
+            fig("with-sky", "final", &[], None).with(&["sky"]),
+        ]
+    }
+    // ANCHOR_END: figures
+
+    fn plots() -> Vec<(&'static str, String)> {
+        let s = Slices::new(1.0, 300.0, 64);
+        let depth = line_chart(
+            "Slice boundaries: n = 1 m, f = 300 m, N = 64",
+            "slice index k",
+            "depth z_k (m)",
+            (0.0, 64.0),
+            (0.0, 300.0),
+            &[
+                Series {
+                    label: "exponential, n (f/n)^(k/N)".into(),
+                    color: "#1f77b4",
+                    points: (0..=64).map(|k| (k as f64, s.begin(k))).collect(),
+                },
+                Series {
+                    label: "linear, f k / N".into(),
+                    color: "#999999",
+                    points: (0..=64).map(|k| (k as f64, 300.0 * k as f64 / 64.0)).collect(),
+                },
+            ],
+        );
+        let coarse = Slices::new(1.0, 300.0, 32);
+        let curve = |f: &dyn Fn(f64) -> f64| (0..=100).map(|i| (i as f64 * 0.005, f(i as f64 * 0.005))).collect();
+        let steps = line_chart(
+            "In-scattering at 300 m, albedo 1, L = 1, N = 32",
+            "extinction σt (1/m)",
+            "in-scattered radiance",
+            (0.0, 0.5),
+            (0.0, 3.0),
+            &[
+                Series {
+                    label: "closed form (1 − e^(−σt d))".into(),
+                    color: "#222222",
+                    points: curve(&|t| reference::homogeneous_inscattering(1.0, t, t, 300.0)),
+                },
+                Series {
+                    label: "energy-conserving steps".into(),
+                    color: "#1f77b4",
+                    points: curve(&|t| reference::integrate_column(&coarse, 300.0, |_| (t, t)).0),
+                },
+                Series {
+                    label: "Riemann steps S·Δ".into(),
+                    color: "#d62728",
+                    points: curve(&|t| reference::integrate_column_riemann(&coarse, 300.0, |_| (t, t))),
+                },
+            ],
+        );
+        vec![("slice-depths", depth), ("step-integral", steps)]
+    }
+}

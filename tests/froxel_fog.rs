@@ -1,0 +1,314 @@
+//! Chapter 4 on the GPU against the f64 CPU reference (`fogbook_froxel_fog::reference`) and
+//! chapter 2's closed form. Expected values come from the camera pose, the parameters and the
+//! GPU's own surface distance (chapter 1's tests hold that distance to the ray cast); nothing else
+//! the GPU computed enters them.
+
+mod common;
+
+use common::*;
+use fogbook_froxel_fog::FroxelFogParams;
+use fogbook_froxel_fog::reference::{Slices, homogeneous_inscattering, integrate_column, midpoint_bound};
+use fogbook_height_fog::reference::Layer;
+use glam::DVec3;
+
+const SIZE: [u32; 2] = [160, 90];
+const GRID: [&str; 3] = ["grid_width=64", "grid_height=36", "grid_depth=32"];
+const CAMERA: &str = "0,2,0,0,-2,60";
+
+fn with_grid<'a>(sets: &[&'a str]) -> Vec<&'a str> {
+    GRID.iter().copied().chain(sets.iter().copied()).collect()
+}
+
+fn gpu_distance(camera: &str) -> fogbook_core::capture::FloatImage {
+    render("distance-fog", "distance", &[] as &[&str], Some(camera), SIZE).raw
+}
+
+// ANCHOR: homogeneous_test
+/// A homogeneous medium under constant ambient light, no sun: the in-scattered radiance at every
+/// pixel is L · (σs/σt) · (1 − e^(−σt d)), d clipped to the grid's far distance.
+///
+/// The grid adds no discretisation error here: the media are the same in every froxel, so each
+/// slice's step integral is exact, and the composite finishes the partial slice up to d with the
+/// same integral (the CPU reference sums the slices the same way and agrees to 1e-9). What remains
+/// is f32: 32 slices of exp and products, ~1e-6 relative, and slice boundaries from f32 exp,
+/// which shift their lengths by about 1e-6 of the depth. The test allows 1e-4 relative plus
+/// 1e-6 absolute.
+#[test]
+fn homogeneous_medium_matches_the_closed_form_per_pixel() {
+    let sets = with_grid(&[
+        "constant_density=0.01",
+        "layer_density=0",
+        "sun_scale=0",
+        "volume_shadows=false",
+        "fog_albedo=0.8,0.6,0.4",
+        "fog_distance_m=300",
+    ]);
+    let (p, scene): (FroxelFogParams, _) = typed_settings(&sets);
+    let inscattering = render("froxel-fog", "inscattering", &sets, Some(CAMERA), SIZE).raw;
+    let transmittance = render("froxel-fog", "transmittance", &sets, Some(CAMERA), SIZE).raw;
+    let distance = gpu_distance(CAMERA);
+    let sigma_t = p.constant_density as f64;
+    let far = p.fog_distance_m as f64;
+    let (mut worst, mut worst_t) = (0.0f64, 0.0f64);
+    for y in 0..SIZE[1] {
+        for x in 0..SIZE[0] {
+            let d = (distance.pixel(x, y)[0] as f64).min(far);
+            let got = inscattering.pixel(x, y);
+            for c in 0..3 {
+                let l = scene.ambient[c] as f64;
+                let sigma_s = p.fog_albedo[c] as f64 * sigma_t;
+                let want = homogeneous_inscattering(l, sigma_s, sigma_t, d);
+                let err = (got[c] as f64 - want).abs();
+                assert!(err <= 1e-4 * want + 1e-6, "({x},{y}) channel {c} d={d:.2}: GPU {}, CPU {want}", got[c]);
+                worst = worst.max(err / want.max(1e-12));
+            }
+            let want_t = (-sigma_t * d).exp();
+            let err_t = (transmittance.pixel(x, y)[0] as f64 - want_t).abs();
+            assert!(err_t <= 1e-4 * want_t + 1e-6, "({x},{y}) d={d:.2}: transmittance {err_t}");
+            worst_t = worst_t.max(err_t / want_t);
+        }
+    }
+    eprintln!("homogeneous: worst relative error {worst:.2e} (in-scattering), {worst_t:.2e} (transmittance)");
+}
+// ANCHOR_END: homogeneous_test
+
+/// Column-centre rays and bilinear weights of pixel (x, y), as the composite's `load_bilinear`
+/// forms them: grid coordinate p = uv · (X, Y) − ½, neighbours clamped to the grid.
+fn column_weights(camera: &str, grid: [u32; 2], x: u32, y: u32) -> Vec<(f64, DVec3)> {
+    let u = (x as f64 + 0.5) / SIZE[0] as f64 * grid[0] as f64 - 0.5;
+    let v = (y as f64 + 0.5) / SIZE[1] as f64 * grid[1] as f64 - 0.5;
+    let (bu, bv) = (u.floor(), v.floor());
+    let (fu, fv) = (u - bu, v - bv);
+    let clampi = |i: f64, n: u32| i.clamp(0.0, n as f64 - 1.0) as u32;
+    let mut out = Vec::new();
+    for (du, wu) in [(0.0, 1.0 - fu), (1.0, fu)] {
+        for (dv, wv) in [(0.0, 1.0 - fv), (1.0, fv)] {
+            let (cx, cy) = (clampi(bu + du, grid[0]), clampi(bv + dv, grid[1]));
+            // A column's ray is the ray through its centre on a grid-sized image.
+            let (_, dir) = pose_ray(camera, grid, cx, cy);
+            out.push((wu * wv, dir));
+        }
+    }
+    out
+}
+
+// ANCHOR: height_test
+/// Chapter 2's layer alone (start 0, no cutoff, maximum opacity 1) against chapter 2's closed
+/// form, per pixel, on the transmittance view. The composite forms, for the slice k holding the
+/// pixel's depth d, T = B̄ · e^(−σ̄ ℓ): B̄ the transmittance to the start of slice k and σ̄ the
+/// slice's extinction, each interpolated bilinearly between the four nearest columns, and ℓ the
+/// part of slice k before d. Three checks per pixel:
+/// (a) the GPU against this very model evaluated in f64 from the CPU's own column sums (the
+///     implementation; f32 only: 1e-4 relative);
+/// (b) the GPU against chapter 2's closed form T = e^(−τ), allowing two errors, each from a formula:
+///     depth — the model's B and σ̄ sample each slice at its middle, a midpoint rule that
+///     `midpoint_bound` bounds from the slice spacing; across — the same model built from exact
+///     column integrals, minus the pixel's own closed form: what interpolating between columns
+///     costs.
+fn check_height_fog(camera: &str, depth: u32) -> [f64; 5] {
+    let n = format!("grid_depth={depth}");
+    let sets = vec![
+        "grid_width=64",
+        "grid_height=36",
+        n.as_str(),
+        "constant_density=0",
+        "layer_density=0.02",
+        "layer_falloff=0.2",
+        "layer_height_m=0",
+        "fog_distance_m=1000",
+    ];
+    let (p, _): (FroxelFogParams, _) = typed_settings(&sets);
+    let layer = Layer { density: 0.02, falloff: 0.2, height: 0.0 };
+    let slices = Slices::new(p.near_m as f64, p.fog_distance_m as f64, depth);
+    let transmittance = render("froxel-fog", "transmittance", &sets, Some(camera), SIZE).raw;
+    let distance = gpu_distance(camera);
+    let eye = fogbook_core::camera::CameraPose::parse(camera).unwrap().eye().as_dvec3();
+    let (mut worst, mut worst_fraction, mut worst_model) = (0.0f64, 0.0f64, 0.0f64);
+    let (mut worst_slices, mut worst_slice_bound) = (0.0f64, 0.0f64);
+    for y in 0..SIZE[1] {
+        for x in 0..SIZE[0] {
+            let d = (distance.pixel(x, y)[0] as f64).min(slices.far);
+            let (_, dir) = pose_ray(camera, SIZE, x, y);
+            let want = (-layer.optical_depth(eye.y, dir.y, 0.0, d)).exp();
+            let (k, len) = slices.locate(d);
+            let begin = slices.begin(k);
+            let (mut b_grid, mut sigma_grid, mut b_exact, mut sigma_exact) = (0.0, 0.0, 0.0, 0.0);
+            let mut largest_bound = 0.0f64;
+            for (w, col) in column_weights(camera, [64, 36], x, y) {
+                let density = |s: f64| layer.density_at(eye.y + col.y * s);
+                b_grid += w * integrate_column(&slices, begin, |s| (0.0, density(s))).1;
+                sigma_grid += w * density(slices.middle(k));
+                b_exact += w * (-layer.optical_depth(eye.y, col.y, 0.0, begin)).exp();
+                if len > 0.0 {
+                    sigma_exact += w * layer.optical_depth(eye.y, col.y, begin, d) / len;
+                }
+                largest_bound = largest_bound.max(midpoint_bound(&slices, d, density, layer.falloff * col.y));
+            }
+            let model = b_grid * (-sigma_grid * len).exp();
+            let exact_columns = b_exact * (-sigma_exact * len).exp();
+            let got = transmittance.pixel(x, y)[0] as f64;
+            // (a) the implementation
+            assert!(
+                (got - model).abs() <= 1e-4 * model + 2e-6,
+                "{camera} N={depth} ({x},{y}) d={d:.1}: GPU {got}, f64 model of the grid {model}"
+            );
+            worst_model = worst_model.max((got - model).abs());
+            // (b) against chapter 2
+            let across = (exact_columns - want).abs();
+            // |B' e^(−σ' ℓ) − B e^(−σ ℓ)| ≤ B e^(−σ ℓ) · (e^(bound) − 1), bound ≥ |τ' − τ| per column
+            let depth_error = exact_columns * largest_bound.exp_m1();
+            let allowed = across + depth_error + 1e-4 * want + 2e-6;
+            let err = (got - want).abs();
+            assert!(
+                err <= allowed,
+                "{camera} N={depth} ({x},{y}) d={d:.1}: GPU {got}, chapter 2 {want}, allowed {allowed:.2e} (across {across:.2e}, depth {depth_error:.2e})"
+            );
+            worst_slices = worst_slices.max((model - exact_columns).abs());
+            worst_slice_bound = worst_slice_bound.max(depth_error);
+            worst = worst.max(err);
+            worst_fraction = worst_fraction.max(err / allowed);
+        }
+    }
+    [worst, worst_fraction, worst_model, worst_slices, worst_slice_bound]
+}
+
+#[test]
+fn height_fog_matches_chapter_two_within_the_slice_error() {
+    for camera in [CAMERA, "0,20,0,0,-20,60", "0,2,0,150,5,60"] {
+        let mut slice_errors = Vec::new();
+        for depth in [32, 128] {
+            let [worst, fraction, model, slices, slice_bound] = check_height_fog(camera, depth);
+            eprintln!(
+                "height fog {camera} N={depth}: worst |T_gpu − T| = {worst:.2e} ({:.0}% of the allowed error); \
+                 |T_gpu − f64 model| ≤ {model:.2e}; slice-spacing error ≤ {slices:.2e} (bound {slice_bound:.2e})",
+                fraction * 100.0
+            );
+            slice_errors.push(slices);
+        }
+        // The midpoint rule is second order in the slice length: four times the slices, a
+        // sixteenth of the error where the density is smooth (measured 5–16×; 4× is required).
+        assert!(
+            slice_errors[1] <= slice_errors[0] / 4.0,
+            "{camera}: slice-spacing error {:.2e} at N = 32, {:.2e} at N = 128",
+            slice_errors[0],
+            slice_errors[1]
+        );
+    }
+}
+// ANCHOR_END: height_test
+
+/// Whether the ray from `p` towards `l` hits the axis-aligned box.
+fn ray_hits_box(p: DVec3, l: DVec3, min: DVec3, max: DVec3) -> bool {
+    let (mut t0, mut t1) = (0.0f64, f64::INFINITY);
+    for a in 0..3 {
+        let inv = 1.0 / l[a];
+        let (mut lo, mut hi) = ((min[a] - p[a]) * inv, (max[a] - p[a]) * inv);
+        if lo > hi {
+            std::mem::swap(&mut lo, &mut hi);
+        }
+        t0 = t0.max(lo);
+        t1 = t1.min(hi);
+    }
+    t0 <= t1
+}
+
+// ANCHOR: shaft_test
+/// Light shafts: with the sun as the only light, the froxels of one slice that the CPU finds in
+/// the tower's shadow (a ray cast towards the sun hits the tower's box) scatter far less than the
+/// froxels of the same slice that see the sun, and as much once volume shadows are off.
+#[test]
+fn the_towers_shadow_darkens_the_inscattering_behind_it() {
+    let base = ["ambient_scale=0", "constant_density=0.01", "layer_density=0", "phase_g=0"];
+    let slice = 25; // 86–103 m at N = 32, n = 1 m, f = 300 m: between the eye and the tower
+    let slice_set = format!("slice={slice}");
+    let mut sets = with_grid(&base);
+    sets.push(&slice_set);
+    let (p, scene): (FroxelFogParams, _) = typed_settings(&sets);
+    let slices = Slices::new(p.near_m as f64, p.fog_distance_m as f64, 32);
+    let towards_sun = scene.sun_direction().as_dvec3();
+    let boxes = fogbook_core::scene::scene_boxes();
+    let tower = boxes.last().unwrap();
+    let eye = fogbook_core::camera::CameraPose::parse(CAMERA).unwrap().eye().as_dvec3();
+    let mut ratios = Vec::new();
+    for shadows in ["volume_shadows=true", "volume_shadows=false"] {
+        let mut s = sets.clone();
+        s.push(shadows);
+        let img = render("froxel-fog", "inscattering-slice", &s, Some(CAMERA), SIZE).raw;
+        let (mut dark, mut lit) = (Vec::new(), Vec::new());
+        for y in 0..SIZE[1] {
+            for x in 0..SIZE[0] {
+                // The froxel this pixel shows (nearest, as the slice views do) and its centre.
+                let (fx, fy) = ((2 * x + 1) * 64 / (2 * SIZE[0]), (2 * y + 1) * 36 / (2 * SIZE[1]));
+                let (_, dir) = pose_ray(CAMERA, [64, 36], fx, fy);
+                let centre = eye + dir * slices.middle(slice);
+                if centre.y < 1.0 {
+                    continue; // under the ground
+                }
+                let in_tower_shadow = ray_hits_box(centre, towards_sun, tower.min.as_dvec3(), tower.max.as_dvec3());
+                let any_box =
+                    boxes.iter().any(|b| ray_hits_box(centre, towards_sun, b.min.as_dvec3(), b.max.as_dvec3()));
+                let v = img.pixel(x, y)[0] as f64;
+                if in_tower_shadow {
+                    dark.push(v);
+                } else if !any_box {
+                    lit.push(v);
+                }
+            }
+        }
+        assert!(dark.len() > 50 && lit.len() > 50, "{} shadowed, {} lit pixels", dark.len(), lit.len());
+        let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+        ratios.push(mean(&dark) / mean(&lit));
+        eprintln!(
+            "{shadows}: {} shadowed pixels, {} lit; mean ratio {:.4}",
+            dark.len(),
+            lit.len(),
+            ratios.last().unwrap()
+        );
+    }
+    assert!(ratios[0] < 0.1, "the tower's shadow darkens the fog behind it: ratio {}", ratios[0]);
+    assert!(ratios[1] > 0.8, "without volume shadows the same froxels are lit: ratio {}", ratios[1]);
+}
+// ANCHOR_END: shaft_test
+
+// ANCHOR: finite_test
+/// No NaN or Inf in any view for extreme settings: g = ±0.999 (a phase peak of 1.6e5 /sr),
+/// density 0 and 10 /m, a layer 10 /m dense far above the eye (its exponent clamped), a near
+/// distance beyond the first boxes (the eye deep inside the first slice), the smallest range.
+#[test]
+fn extreme_settings_stay_finite() {
+    let cases: &[&[&str]] = &[
+        &["phase_g=0.999"],
+        &["phase_g=-0.999"],
+        &["constant_density=0", "layer_density=0"],
+        &["constant_density=10"],
+        &["layer_density=10", "layer_falloff=2", "layer_height_m=1000"],
+        &["near_m=100", "fog_distance_m=101"],
+        &["near_m=50", "fog_distance_m=1", "constant_density=10", "phase_g=0.999"],
+    ];
+    for case in cases {
+        for view in
+            ["final", "inscattering", "transmittance", "density-slice", "inscattering-slice", "slices", "shadow"]
+        {
+            let sets = with_grid(case);
+            let img = render("froxel-fog", view, &sets, Some(CAMERA), SIZE).raw;
+            for y in 0..SIZE[1] {
+                for x in 0..SIZE[0] {
+                    let px = img.pixel(x, y);
+                    assert!(px.iter().all(|c| c.is_finite()), "{case:?} {view} ({x},{y}): {px:?}");
+                }
+            }
+        }
+    }
+}
+// ANCHOR_END: finite_test
+
+#[test]
+fn grids_outside_the_range_are_refused_with_a_message() {
+    let mut p = FroxelFogParams::default();
+    for bad in ["grid_width=300", "grid_height=10", "grid_depth=0", "grid_depth=129"] {
+        let (n, v) = bad.split_once('=').unwrap();
+        let err = fogbook_core::params::set_by_name(&mut p, n, v).unwrap_err().to_string();
+        assert!(err.contains(n), "{bad}: {err}");
+    }
+    assert_eq!(p, FroxelFogParams::default());
+}
