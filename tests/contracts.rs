@@ -172,7 +172,11 @@ fn every_uniform_matches_its_wgsl_layout() {
             slice_position,
             shadow_steps,
             advection,
-            top_boundary
+            top_boundary,
+            turbulence,
+            turbulence_seed,
+            step_index,
+            _pad
         }),
     );
 }

@@ -10,8 +10,8 @@ use fogbook_core::timing::{PassRecorder, run_now};
 use fogbook_core::{Chapter, Loaded};
 use fogbook_smoke::fields::{FieldId, round_f16, round_f16_toward_zero};
 use fogbook_smoke::reference::{
-    Limiter, Rotation, advection_error, dissipated_total, idx, jacobi_slowest_rate, maccormack, residual_norm,
-    semi_lagrangian, slowest_mode,
+    Limiter, Rotation, advection_error, dissipated_total, idx, jacobi_slowest_rate, maccormack, mirror_asymmetry,
+    residual_norm, semi_lagrangian, slowest_mode,
 };
 use fogbook_smoke::{Smoke, SmokeGpu};
 
@@ -439,4 +439,32 @@ fn an_open_top_lets_the_plume_out() {
     // …while the layer as a whole carries almost no net flow: the air is incompressible and the
     // top is the only open face, so what leaves with the plume comes back in beside it.
     assert!(open.mean_vy.abs() < 0.1 * open.smoke_vy, "open: net v_y {} at the top", open.mean_vy);
+}
+
+/// Mirror asymmetry (`reference::mirror_asymmetry`) of the density after `n_steps` steps of the
+/// default, mirror-symmetric plume with `sets`.
+fn plume_asymmetry(sets: &[&str], n_steps: u32) -> (f64, Vec<f32>) {
+    let (h, mut s) = smoke(sets);
+    steps(&h, &mut s, n_steps);
+    let fluid = s.download(&h.gpu, FieldId::Fluid).unwrap();
+    assert!(fluid.iter().all(|v| v.is_finite()));
+    let rho: Vec<f64> = fluid.chunks_exact(4).map(|c| c[3] as f64).collect();
+    (mirror_asymmetry(N, &rho), fluid)
+}
+
+#[test]
+fn emitter_turbulence_breaks_the_mirror_symmetry_and_is_seeded() {
+    let (calm, _) = plume_asymmetry(&[], 60);
+    let (turbulent, a) = plume_asymmetry(&["turbulence=1"], 60);
+    let (half, _) = plume_asymmetry(&["turbulence=0.3"], 60);
+    let (_, again) = plume_asymmetry(&["turbulence=1"], 60);
+    let (other_seed, b) = plume_asymmetry(&["turbulence=1", "turbulence_seed=2"], 60);
+    eprintln!(
+        "density asymmetry after 60 steps: turbulence 0: {calm:.2e}; 0.3: {half:.4}; 1: {turbulent:.4} (seed 2: {other_seed:.4})"
+    );
+    assert!(calm < 1e-3, "without turbulence the plume must stay symmetric: {calm}");
+    assert!(turbulent > 0.05, "turbulence 1 leaves the plume nearly symmetric: {turbulent}");
+    assert!(half > 10.0 * calm, "turbulence 0.3: {half} against {calm}");
+    assert!(a.iter().zip(&again).all(|(x, y)| x.to_bits() == y.to_bits()), "the same seed must repeat bit for bit");
+    assert!(a != b, "another seed must give another plume");
 }

@@ -40,6 +40,9 @@ struct SmokeParams {
     shadow_steps: u32,
     advection: u32,           // 0 semi-Lagrangian, 1 MacCormack (maccormack.wgsl)
     top_boundary: u32,        // 0 closed, 1 open (outflow at y = 1)
+    turbulence: f32,          // emitter noise, 0..1
+    turbulence_seed: u32,
+    step_index: u32,          // steps taken: the noise's clock
 }
 
 // Group 2 holds these for every smoke pass; group 3 the pass's own textures. The display pass
@@ -81,12 +84,61 @@ fn add_sources(uv: vec3<f32>, u: ptr<function, vec3<f32>>, fluid: ptr<function, 
     let to_centre = (uv - smoke.injection_centre) / max(smoke.injection_radius, 1e-6);
     let w = 1.0 - smoothstep(0.5, 1.0, length(to_centre));
     if w > 0.0 {
-        *u = mix(*u, smoke.injection_velocity, w);
-        let added = dt * smoke.injection_rate * w;
+        var inject_u = smoke.injection_velocity;
+        var added = dt * smoke.injection_rate * w;
+        if smoke.turbulence > 0.0 {
+            // Seeded noise, smooth in space and time: velocity ± turbulence × the emitter's speed
+            // (at least 1 m/s), density × (1 ± turbulence).
+            let n = emitter_noise(to_centre);
+            inject_u += smoke.turbulence * max(length(smoke.injection_velocity), 1.0) * n.xyz;
+            added *= max(1.0 + smoke.turbulence * n.w, 0.0);
+        }
+        *u = mix(*u, inject_u, w);
         *fluid += vec4(smoke.injection_color * added, added);
     }
 }
 // ANCHOR_END: sources
+
+// ANCHOR: noise
+// An integer hash (the PCG output permutation; Jarzynski and Olano 2020, "Hash Functions for GPU
+// Rendering", JCGT 9(3)).
+fn pcg(v: u32) -> u32 {
+    let state = v * 747796405u + 2891336453u;
+    let word = ((state >> ((state >> 28u) + 4u)) ^ state) * 277803737u;
+    return (word >> 22u) ^ word;
+}
+
+// Four values in −1..1 at an integer lattice point and lattice time.
+fn lattice_noise(p: vec3<i32>, t: u32) -> vec4<f32> {
+    var h = pcg(smoke.turbulence_seed ^ pcg(t ^ pcg(bitcast<u32>(p.x) ^ pcg(bitcast<u32>(p.y) ^ pcg(bitcast<u32>(p.z))))));
+    var out = vec4(0.0);
+    for (var k = 0; k < 4; k++) {
+        h = pcg(h);
+        out[k] = f32(h >> 8u) / 8388607.5 - 1.0;
+    }
+    return out;
+}
+
+// Value noise over the emitter (p in emitter radii; lattice points half a radius apart),
+// smoothstep-interpolated in space and linear in time between lattice times 8 steps apart.
+fn emitter_noise(p_radii: vec3<f32>) -> vec4<f32> {
+    let p = p_radii * 2.0;
+    let base = vec3<i32>(floor(p));
+    let f = p - floor(p);
+    let s = f * f * (3.0 - 2.0 * f);
+    let period = 8u;
+    let t0 = smoke.step_index / period;
+    let ft = f32(smoke.step_index % period) / f32(period);
+    var result = vec4(0.0);
+    for (var c = 0; c < 8; c++) {
+        let o = vec3(c & 1, (c >> 1u) & 1, (c >> 2u) & 1);
+        let wv = select(1.0 - s, s, o == vec3(1));
+        let v = mix(lattice_noise(base + o, t0), lattice_noise(base + o, t0 + 1u), ft);
+        result += wv.x * wv.y * wv.z * v;
+    }
+    return result;
+}
+// ANCHOR_END: noise
 
 // ANCHOR: boundaries
 // Velocity at `cell`, or its mirror image in the wall for a ghost cell just outside the box.

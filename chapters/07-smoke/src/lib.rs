@@ -74,6 +74,11 @@ pub struct SmokeUniform {
     pub advection: u32,
     /// 0 closed, 1 open (outflow).
     pub top_boundary: u32,
+    /// Emitter noise (0..1), its seed, and the number of steps taken (the noise's clock).
+    pub turbulence: f32,
+    pub turbulence_seed: u32,
+    pub step_index: u32,
+    pub _pad: u32,
 }
 
 impl SmokeUniform {
@@ -112,6 +117,10 @@ impl SmokeUniform {
             shadow_steps: p.shadow_steps,
             advection: (p.advection == Advection::MacCormack) as u32,
             top_boundary: (p.top_boundary == TopBoundary::Open) as u32,
+            turbulence: p.turbulence,
+            turbulence_seed: p.turbulence_seed,
+            step_index: 0,
+            _pad: 0,
         }
     }
 }
@@ -133,11 +142,20 @@ pub struct Smoke {
     /// The parameters the light volume was computed for; `None` after the fluid changed.
     /// The volume is recomputed only then, not on every frame (a paused viewer needs none).
     light_for: Option<SmokeUniform>,
+    /// Steps taken since the fields were created or reset: the emitter noise's clock.
+    steps: u32,
 }
 
 impl Default for Smoke {
     fn default() -> Self {
-        Self { params: SmokeParams::default(), last_sun: [0.0, 1.0, 0.0], last_view: 0, status: None, light_for: None }
+        Self {
+            params: SmokeParams::default(),
+            last_sun: [0.0, 1.0, 0.0],
+            last_view: 0,
+            status: None,
+            light_for: None,
+            steps: 0,
+        }
     }
 }
 
@@ -147,7 +165,7 @@ impl Smoke {
     }
 
     fn uniform(&self, n: u32) -> SmokeUniform {
-        SmokeUniform::new(&self.params, n, self.last_sun, self.last_view)
+        SmokeUniform { step_index: self.steps, ..SmokeUniform::new(&self.params, n, self.last_sun, self.last_view) }
     }
 
     /// Reallocates the fields when `grid_size` changed; a size the device cannot hold is refused
@@ -189,6 +207,7 @@ impl Smoke {
             advection,
         );
         self.light_for = None;
+        self.steps = self.steps.wrapping_add(1);
     }
 
     /// Records `iterations` Jacobi sweeps on the current divergence.
@@ -312,6 +331,7 @@ impl Chapter for Smoke {
         if let Ok(f) = Fields::new(gpu, g.fields.n) {
             g.fields = f;
         }
+        self.steps = 0;
         self.light_for = None;
     }
 

@@ -97,6 +97,12 @@ fogbook_core::parameters! {
                 float(0.0, 100.0).unit("1/s").help("Density added per second"),
             injection_color: [f32; 4] = [0.85, 0.85, 0.9, 1.0],
                 color(false, 1.0).help("Smoke colour (albedo)"),
+            /// Noise on the emitter's velocity and density: 0 none, 1 velocity noise as large as
+            /// the emitter's speed and density varying by ±100 %. Seeded and repeatable.
+            turbulence: f32 = 0.0,
+                float(0.0, 1.0).help("Emitter noise: velocity ± turbulence × speed, density × (1 ± turbulence)"),
+            turbulence_seed: u32 = 1,
+                int(0, 1_000_000).help("Seed of the emitter noise"),
         }
         "Dissipation and forces" {
             /// Dissipation rates k: each step multiplies by 1/(1 + k dt) (1/s).
