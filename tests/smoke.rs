@@ -468,3 +468,38 @@ fn emitter_turbulence_breaks_the_mirror_symmetry_and_is_seeded() {
     assert!(a.iter().zip(&again).all(|(x, y)| x.to_bits() == y.to_bits()), "the same seed must repeat bit for bit");
     assert!(a != b, "another seed must give another plume");
 }
+
+#[test]
+fn every_new_option_at_its_extreme_stays_finite_and_bounded() {
+    // MacCormack, an open top and full turbulence together, with the extreme forces of the long
+    // run above, for 300 steps.
+    let (h, mut s) = smoke(&[
+        "advection=maccormack",
+        "top_boundary=open",
+        "turbulence=1",
+        "turbulence_seed=1000000",
+        "vorticity=5",
+        "buoyancy=50",
+        "injection_velocity_y=50",
+        "injection_velocity_x=-50",
+        "injection_rate=100",
+        "time_step_s=0.1",
+        "pressure_iterations=4",
+        "injection_radius=0.5",
+    ]);
+    for _ in 0..3 {
+        s.run_now(&h, |s, g, p| {
+            for _ in 0..100 {
+                s.step(g, &h.gpu, p);
+            }
+        });
+    }
+    for id in [FieldId::Velocity, FieldId::Pressure, FieldId::Fluid, FieldId::Divergence] {
+        let f = s.download(&h.gpu, id).unwrap();
+        assert!(f.iter().all(|v| v.is_finite()), "{id:?} holds a non-finite value after 300 steps");
+    }
+    // The limiter keeps the smoke non-negative whatever the flow does.
+    let fluid = s.download(&h.gpu, FieldId::Fluid).unwrap();
+    let lowest = fluid.iter().cloned().fold(f32::INFINITY, f32::min);
+    assert!(lowest >= 0.0, "negative smoke {lowest}");
+}
