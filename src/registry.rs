@@ -26,7 +26,7 @@ pub const STACKS: &[(&str, &[&str], &str)] = &[
         "the sky lights the scene and gives the background; height fog in its light",
     ),
     ("smoke-in-sky", &["sky", "height-fog", "smoke"], "the atmosphere with the smoke drawn over it"),
-    ("everything", &["distance-fog", "height-fog", "sky", "smoke"], "every chapter at once"),
+    ("everything", &["distance-fog", "height-fog", "sky", "froxel-fog", "smoke"], "every chapter at once"),
 ];
 // ANCHOR_END: stacks
 
