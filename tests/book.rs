@@ -78,3 +78,59 @@ fn summary_lists_every_page() {
         }
     }
 }
+
+/// The text of a page outside fenced code blocks and code spans, where links are links.
+fn prose(text: &str) -> String {
+    let mut out = String::new();
+    let mut fence: Option<String> = None;
+    for line in text.lines() {
+        let t = line.trim_start();
+        let marker: String = t.chars().take_while(|&c| c == '`' || c == '~').collect();
+        match &fence {
+            // A fence closes with a run of its own character at least as long, and nothing else.
+            Some(open) if marker.starts_with(open.as_str()) && marker.len() == t.trim_end().len() => fence = None,
+            Some(_) => {}
+            None if marker.len() >= 3 => fence = Some(marker),
+            None => {
+                // Drop code spans: every other run of backticks on the line.
+                for (i, part) in line.split('`').enumerate() {
+                    if i % 2 == 0 {
+                        out.push_str(part);
+                    }
+                }
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_link_between_pages_resolves() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("book/src");
+    let mut files = Vec::new();
+    markdown_files(&src, &mut files);
+    let mut links = 0;
+    let mut broken = Vec::new();
+    for md in &files {
+        let text = prose(&std::fs::read_to_string(md).unwrap());
+        // Inline links `](target)` and reference definitions `[name]: target`.
+        let inline = text.match_indices("](").map(|(i, _)| &text[i + 2..]);
+        let defs = text
+            .lines()
+            .filter_map(|l| l.trim_start().strip_prefix('[')?.split_once("]:").map(|(_, t)| t.trim_start()));
+        for rest in inline.chain(defs) {
+            let target = rest.split(|c: char| c == ')' || c.is_whitespace()).next().unwrap_or("");
+            let page = target.split('#').next().unwrap_or("");
+            if target.contains("://") || target.starts_with("mailto:") || !page.ends_with(".md") {
+                continue;
+            }
+            links += 1;
+            if !md.parent().unwrap().join(page).is_file() {
+                broken.push(format!("{}: link to missing page {target}", md.strip_prefix(&src).unwrap().display()));
+            }
+        }
+    }
+    assert!(broken.is_empty(), "links to pages that do not exist:\n{}", broken.join("\n"));
+    assert!(links >= 20, "only {links} links between pages");
+}

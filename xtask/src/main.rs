@@ -7,9 +7,13 @@
 //!    (`wasm32-unknown-unknown`), adding that target with rustup when it is missing.
 //! 3. Runs `cargo test --workspace --all-targets`: unit tests, GPU and snapshot tests, naga
 //!    validation, book checks, and every criterion bench once in test mode.
+//!
+//! `cargo xtask book` builds the book and checks every page in a browser (see `book.rs`).
 
 use std::path::Path;
 use std::process::{Command, ExitCode};
+
+mod book;
 
 const INSTALL: &str = "apt-get install -y --no-install-recommends mesa-vulkan-drivers libvulkan1 xvfb";
 
@@ -113,8 +117,9 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("test") => {}
+        Some("book") => return book::main(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask test [extra cargo test arguments]");
+            eprintln!("usage: cargo xtask test [extra cargo test arguments]\n       cargo xtask book [--figures]");
             return ExitCode::from(2);
         }
     }
