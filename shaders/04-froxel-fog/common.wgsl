@@ -19,6 +19,7 @@ struct FroxelParams {
     albedo: vec4<f32>,  // rgb: σs / σt; w: phase g
     light: vec4<f32>,   // x: sun factor; y: ambient factor; z: 1 = volume shadows; w: 1 = apply the fog
     debug: vec4<u32>,   // x: the slice the slice views show
+    temporal: vec4<f32>, // x: 1 = jitter and history; y: history weight; z: 1 = history holds last frame
 }
 // ANCHOR_END: uniform
 
@@ -60,6 +61,18 @@ fn froxel_centre(id: vec3<u32>) -> vec3<f32> {
     let middle = 0.5 * (slice_begin(id.z) + slice_end(id.z));
     return frame.camera_pos.xyz + grid_ray_dir(vec2<f32>(id.xy) + 0.5) * middle;
 }
+
+// ANCHOR: jitter
+// Where froxel `id` samples the medium and the light: its slice's middle, or with temporal
+// accumulation a point moved along the slice by the core's Halton jitter (−½..½ of the slice),
+// so that successive frames cover the whole slice.
+fn froxel_sample_point(id: vec3<u32>) -> vec3<f32> {
+    let begin = slice_begin(id.z);
+    let length = slice_end(id.z) - begin;
+    let offset = select(0.0, frame.jitter_px.x, froxel.temporal.x > 0.5);
+    return frame.camera_pos.xyz + grid_ray_dir(vec2<f32>(id.xy) + 0.5) * (begin + (0.5 + offset) * length);
+}
+// ANCHOR_END: jitter
 
 // ANCHOR: medium
 const MAX_EXTINCTION: f32 = 1.0e4; // 1/m: past this every slice is opaque in any precision

@@ -8,10 +8,15 @@
 
 @group(2) @binding(1) var integrated_out: texture_storage_3d<rgba32float, write>;
 @group(2) @binding(2) var scatter_in: texture_3d<f32>;
+// This frame's eye, kept for the next frame's reprojection (the lighting pass has read it).
+@group(2) @binding(3) var<storage, read_write> previous_eye: vec4<f32>;
 
 // ANCHOR: integrate
 @compute @workgroup_size(8, 8, 1)
 fn integrate(@builtin(global_invocation_id) id: vec3<u32>) {
+    if all(id == vec3(0u)) {
+        previous_eye = frame.camera_pos;
+    }
     if any(id.xy >= froxel.grid.xy) {
         return;
     }

@@ -11,9 +11,46 @@
 
 @group(2) @binding(1) var scatter_out: texture_storage_3d<rgba32float, write>;
 @group(2) @binding(2) var media_in: texture_3d<f32>;
+// Last frame's scattering volume and eye (temporal accumulation).
+@group(2) @binding(3) var history_in: texture_3d<f32>;
+@group(2) @binding(4) var<storage, read> previous_eye: vec4<f32>;
 
 // Depth bias of the volume's shadow lookups (shadow-map depth units: 1 = 1199 m).
 const VOLUME_SHADOW_BIAS: f32 = 0.0005;
+
+// ANCHOR: history
+// Last frame's (S, σt) at world point p: p projected with last frame's view-projection gives its
+// column, its distance from last frame's eye its slice; trilinear between texels, in f32. Points
+// outside last frame's grid return a negative alpha (rejected).
+fn history_at(p: vec3<f32>) -> vec4<f32> {
+    let clip = frame.prev_view_proj * vec4(p, 1.0);
+    if clip.w <= 0.0 {
+        return vec4(-1.0);
+    }
+    let ndc = clip.xy / clip.w;
+    let uv = vec2(ndc.x * 0.5 + 0.5, 0.5 - ndc.y * 0.5);
+    let dist = length(p - previous_eye.xyz);
+    if any(uv < vec2(0.0)) || any(uv > vec2(1.0)) || dist > froxel.slices.y {
+        return vec4(-1.0);
+    }
+    // Texel k holds slice k's sample, taken at the slice's middle: the texel coordinate runs
+    // linearly through each slice, so that an unmoved froxel lands exactly on its texel.
+    let k = u32(clamp(floor(depth_slice(dist)), 0.0, f32(froxel.grid.z - 1u)));
+    let s = f32(k) + clamp((dist - slice_begin(k)) / (slice_end(k) - slice_begin(k)), 0.0, 1.0);
+    let g = vec3<f32>(uv * vec2<f32>(froxel.grid.xy), s) - 0.5;
+    let size = vec3<i32>(froxel.grid.xyz);
+    let base = floor(g);
+    let f = g - base;
+    var sum = vec4(0.0);
+    for (var c = 0; c < 8; c++) {
+        let corner = vec3<i32>(c & 1, (c >> 1) & 1, (c >> 2) & 1);
+        let i = clamp(vec3<i32>(base) + corner, vec3(0), size - 1);
+        let w = mix(1.0 - f, f, vec3<f32>(corner));
+        sum += w.x * w.y * w.z * textureLoad(history_in, i, 0);
+    }
+    return sum;
+}
+// ANCHOR_END: history
 
 // ANCHOR: lighting
 @compute @workgroup_size(4, 4, 4)
@@ -22,7 +59,7 @@ fn lighting(@builtin(global_invocation_id) id: vec3<u32>) {
         return;
     }
     let m = textureLoad(media_in, id, 0);
-    let p = froxel_centre(id);
+    let p = froxel_sample_point(id);
     let v = grid_ray_dir(vec2<f32>(id.xy) + 0.5);
     var visibility = 1.0;
     if froxel.light.z > 0.5 {
@@ -31,6 +68,16 @@ fn lighting(@builtin(global_invocation_id) id: vec3<u32>) {
     let phase = henyey_greenstein(froxel.albedo.w, dot(v, frame.sun_dir.xyz));
     let sun = sun_light_at(p) * frame.sun_dir.w * froxel.light.x * phase * visibility;
     let ambient = sky_light_at(p) * froxel.light.y;
-    textureStore(scatter_out, id, vec4(m.rgb * (sun + ambient), m.a));
+    var result = vec4(m.rgb * (sun + ambient), m.a);
+    // Temporal accumulation: blend with last frame's value at this froxel's centre, unless there
+    // is none (first frame, camera cut, parameter change, new grid) or it lies outside last
+    // frame's grid.
+    if froxel.temporal.x > 0.5 && froxel.temporal.z > 0.5 && frame.history_valid == 1u {
+        let h = history_at(froxel_centre(id));
+        if h.a >= 0.0 {
+            result = mix(result, h, froxel.temporal.y);
+        }
+    }
+    textureStore(scatter_out, id, result);
 }
 // ANCHOR_END: lighting

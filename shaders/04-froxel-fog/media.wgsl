@@ -12,7 +12,7 @@ fn media(@builtin(global_invocation_id) id: vec3<u32>) {
     if any(id >= froxel.grid.xyz) {
         return;
     }
-    let sigma_t = froxel_extinction_at(froxel_centre(id));
+    let sigma_t = froxel_extinction_at(froxel_sample_point(id));
     textureStore(media_out, id, vec4(froxel.albedo.rgb * sigma_t, sigma_t));
 }
 // ANCHOR_END: media

@@ -62,6 +62,8 @@ pub struct FroxelUniform {
     pub albedo: [f32; 4],
     pub light: [f32; 4],
     pub debug: [u32; 4],
+    /// x: 1 = temporal; y: history weight; z: 1 = the history volume holds last frame's result.
+    pub temporal: [f32; 4],
 }
 
 /// A finite value in [lo, hi], or `fallback` (bad input never reaches the GPU as NaN).
@@ -70,7 +72,7 @@ fn sane(v: f32, lo: f32, hi: f32, fallback: f32) -> f32 {
 }
 
 impl FroxelUniform {
-    pub fn new(p: &FroxelFogParams, grid: [u32; 3], view: usize) -> Self {
+    pub fn new(p: &FroxelFogParams, grid: [u32; 3], view: usize, history: bool) -> Self {
         let s = slices(p, grid[2]);
         let log_range = (s.far / s.near).ln();
         let n = grid[2] as f64;
@@ -97,6 +99,7 @@ impl FroxelUniform {
                 p.froxel_fog as u32 as f32,
             ],
             debug: [p.slice.min(grid[2] - 1), 0, 0, 0],
+            temporal: [p.temporal as u32 as f32, sane(p.history_blend, 0.0, 0.99, 0.0), history as u32 as f32, 0.0],
         }
     }
 }
@@ -220,8 +223,8 @@ impl Chapter for FroxelFog {
         let (inputs, sky) = (Some(&layouts.scene_inputs), Some(&layouts.shared_sky));
         let pipelines = Pipelines {
             media: compute_pipeline(device, &module(0)?, "media", &[inputs, None, Some(&own.media)])?,
-            lighting: compute_pipeline(device, &module(1)?, "lighting", &[inputs, None, Some(&own.pass), sky])?,
-            integrate: compute_pipeline(device, &module(2)?, "integrate", &[inputs, None, Some(&own.pass)])?,
+            lighting: compute_pipeline(device, &module(1)?, "lighting", &[inputs, None, Some(&own.lighting), sky])?,
+            integrate: compute_pipeline(device, &module(2)?, "integrate", &[inputs, None, Some(&own.integrate)])?,
             composite: compute_pipeline(
                 device,
                 &module(3)?,
@@ -244,9 +247,11 @@ impl Chapter for FroxelFog {
     fn render(&mut self, g: &mut FroxelGpu, ctx: &mut ChapterContext) {
         self.follow_grid(g, ctx.gpu);
         let [x, y, z] = g.volumes.size;
-        let uniform = FroxelUniform::new(&self.params, [x, y, z], ctx.view);
+        let uniform = FroxelUniform::new(&self.params, [x, y, z], ctx.view, g.volumes.frames > 0);
         ctx.gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
         let (p, v) = (&g.pipelines, &g.volumes);
+        // This frame writes scattering volume `cur` and reads the other as history.
+        let cur = (v.frames % 2) as usize;
         let froxels = [x.div_ceil(FROXEL_TILE), y.div_ceil(FROXEL_TILE), z.div_ceil(FROXEL_TILE)];
         ctx.passes.compute("froxel fog: media", |pass| {
             pass.set_pipeline(&p.media);
@@ -257,14 +262,14 @@ impl Chapter for FroxelFog {
         ctx.passes.compute("froxel fog: lighting", |pass| {
             pass.set_pipeline(&p.lighting);
             pass.set_bind_group(0, ctx.inputs, &[]);
-            pass.set_bind_group(2, &v.lighting_group, &[]);
+            pass.set_bind_group(2, &v.lighting_group[cur], &[]);
             pass.set_bind_group(3, ctx.sky, &[]);
             pass.dispatch_workgroups(froxels[0], froxels[1], froxels[2]);
         });
         ctx.passes.compute("froxel fog: integration", |pass| {
             pass.set_pipeline(&p.integrate);
             pass.set_bind_group(0, ctx.inputs, &[]);
-            pass.set_bind_group(2, &v.integrate_group, &[]);
+            pass.set_bind_group(2, &v.integrate_group[cur], &[]);
             pass.dispatch_workgroups(x.div_ceil(COLUMN_TILE), y.div_ceil(COLUMN_TILE), 1);
         });
         let [w, h] = ctx.frame.size;
@@ -272,9 +277,10 @@ impl Chapter for FroxelFog {
             pass.set_pipeline(&p.composite);
             pass.set_bind_group(0, ctx.inputs, &[]);
             pass.set_bind_group(1, ctx.output, &[]);
-            pass.set_bind_group(2, &v.composite_group, &[]);
+            pass.set_bind_group(2, &v.composite_group[cur], &[]);
             pass.dispatch_workgroups(w.div_ceil(SCREEN_TILE), h.div_ceil(SCREEN_TILE), 1);
         });
+        g.volumes.frames += 1;
     }
     // ANCHOR_END: render
 

@@ -57,6 +57,15 @@ fogbook_core::parameters! {
             volume_shadows: bool = true,
                 boolean().help("Shadow the sun inside the fog (light shafts)"),
         }
+        "Temporal" {
+            /// Jitter each froxel's sample along its slice every frame (the core's Halton
+            /// sequence) and blend with last frame's result, reprojected.
+            temporal: bool = false,
+                boolean().help("Jittered samples blended with the reprojected history"),
+            /// Weight of the history in the blend (0: this frame only).
+            history_blend: f32 = 0.9,
+                float(0.0, 0.99).help("Weight of last frame's reprojected result"),
+        }
         "Views" {
             /// The slice the slice views show (clamped to the grid's depth).
             slice: u32 = 16,

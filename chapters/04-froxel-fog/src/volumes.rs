@@ -3,7 +3,7 @@
 
 use crate::FroxelUniform;
 use anyhow::{Result, bail};
-use fogbook_core::frame::{texture_3d_entry, uniform_entry};
+use fogbook_core::frame::{storage_buffer_entry, texture_3d_entry, uniform_entry};
 use fogbook_core::gpu::GpuContext;
 
 /// Every volume stores rgba32float (16 bytes a froxel).
@@ -26,16 +26,19 @@ pub fn check_grid(gpu: &GpuContext, size: [u32; 3]) -> Result<()> {
     Ok(())
 }
 
-/// GPU memory of the three volumes (bytes).
+/// GPU memory of the four volumes (bytes): media, two scattering volumes (this frame's and the
+/// history), integrated.
 pub fn memory_bytes(size: [u32; 3]) -> u64 {
-    3 * BYTES_PER_FROXEL * size.iter().map(|&n| n as u64).product::<u64>()
+    4 * BYTES_PER_FROXEL * size.iter().map(|&n| n as u64).product::<u64>()
 }
 
 pub struct Layouts {
     /// Media pass: uniform, media (write).
     pub media: wgpu::BindGroupLayout,
-    /// Lighting and integration: uniform, output (write), input (read).
-    pub pass: wgpu::BindGroupLayout,
+    /// Lighting: uniform, scattering (write), media (read), history (read), last frame's eye.
+    pub lighting: wgpu::BindGroupLayout,
+    /// Integration: uniform, integrated (write), scattering (read), last frame's eye (write).
+    pub integrate: wgpu::BindGroupLayout,
     /// Composite: uniform, scattering, integrated, media (read).
     pub composite: wgpu::BindGroupLayout,
 }
@@ -62,22 +65,36 @@ impl Layouts {
         };
         Self {
             media: layout("froxel media", &[uniform_entry(0, c), storage_3d(1)]),
-            pass: layout("froxel pass", &[uniform_entry(0, c), storage_3d(1), read(2)]),
+            lighting: layout(
+                "froxel lighting",
+                &[uniform_entry(0, c), storage_3d(1), read(2), read(3), storage_buffer_entry(4, c, true)],
+            ),
+            integrate: layout(
+                "froxel integration",
+                &[uniform_entry(0, c), storage_3d(1), read(2), storage_buffer_entry(3, c, false)],
+            ),
             composite: layout("froxel composite", &[uniform_entry(0, c), read(1), read(2), read(3)]),
         }
     }
 }
 
-/// The three volumes of one grid size and the bind groups that use them.
+/// The volumes of one grid size and the bind groups that use them. The two scattering volumes
+/// alternate: frame f writes `scatter[f % 2]` and reads the other as its history; the groups
+/// are indexed the same way.
 pub struct Volumes {
     pub size: [u32; 3],
     pub media: wgpu::Texture,
-    pub scatter: wgpu::Texture,
+    pub scatter: [wgpu::Texture; 2],
     pub integrated: wgpu::Texture,
+    /// Last frame's eye position (xyz), written by the integration for the next frame's
+    /// reprojection.
+    pub previous_eye: wgpu::Buffer,
     pub media_group: wgpu::BindGroup,
-    pub lighting_group: wgpu::BindGroup,
-    pub integrate_group: wgpu::BindGroup,
-    pub composite_group: wgpu::BindGroup,
+    pub lighting_group: [wgpu::BindGroup; 2],
+    pub integrate_group: [wgpu::BindGroup; 2],
+    pub composite_group: [wgpu::BindGroup; 2],
+    /// Frames rendered with these volumes (0: no history yet).
+    pub frames: u64,
 }
 
 impl Volumes {
@@ -99,14 +116,20 @@ impl Volumes {
                 view_formats: &[],
             })
         };
-        let (media, scatter, integrated) =
-            (volume("froxel media"), volume("froxel scattering"), volume("froxel integrated"));
-        let (mv, sv, iv) = (
-            media.create_view(&Default::default()),
-            scatter.create_view(&Default::default()),
-            integrated.create_view(&Default::default()),
+        let (media, scatter, integrated) = (
+            volume("froxel media"),
+            [volume("froxel scattering a"), volume("froxel scattering b")],
+            volume("froxel integrated"),
         );
-        let group = |label, layout, views: &[&wgpu::TextureView]| {
+        let view = |t: &wgpu::Texture| t.create_view(&Default::default());
+        let (mv, sv, iv) = (view(&media), [view(&scatter[0]), view(&scatter[1])], view(&integrated));
+        let previous_eye = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("froxel previous eye"),
+            size: 16,
+            usage: wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false,
+        });
+        let group = |label, layout, views: &[&wgpu::TextureView], eye: bool| {
             let mut entries = vec![wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() }];
             for (i, v) in views.iter().enumerate() {
                 entries.push(wgpu::BindGroupEntry {
@@ -114,17 +137,26 @@ impl Volumes {
                     resource: wgpu::BindingResource::TextureView(v),
                 });
             }
+            if eye {
+                entries.push(wgpu::BindGroupEntry {
+                    binding: views.len() as u32 + 1,
+                    resource: previous_eye.as_entire_binding(),
+                });
+            }
             device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(label), layout, entries: &entries })
         };
+        let both = |f: &dyn Fn(usize) -> wgpu::BindGroup| [f(0), f(1)];
         Ok(Self {
             size,
-            media_group: group("froxel media", &layouts.media, &[&mv]),
-            lighting_group: group("froxel lighting", &layouts.pass, &[&sv, &mv]),
-            integrate_group: group("froxel integration", &layouts.pass, &[&iv, &sv]),
-            composite_group: group("froxel composite", &layouts.composite, &[&sv, &iv, &mv]),
+            media_group: group("froxel media", &layouts.media, &[&mv], false),
+            lighting_group: both(&|c| group("froxel lighting", &layouts.lighting, &[&sv[c], &mv, &sv[1 - c]], true)),
+            integrate_group: both(&|c| group("froxel integration", &layouts.integrate, &[&iv, &sv[c]], true)),
+            composite_group: both(&|c| group("froxel composite", &layouts.composite, &[&sv[c], &iv, &mv], false)),
             media,
             scatter,
             integrated,
+            previous_eye,
+            frames: 0,
         })
     }
 
