@@ -389,3 +389,69 @@ fn temporal_accumulation_converges_to_the_unjittered_integral() {
     assert!(accumulated_diff < 0.25 * single_diff, "accumulation converges towards the unjittered integral");
 }
 // ANCHOR_END: temporal_test
+
+// ANCHOR: ghost_test
+/// A moving sun leaves no ghost: the core invalidates history when a scene setting changes, so
+/// the first frame after the sun moved is this frame's own sample alone (K = 1). After 32
+/// accumulated frames with the sun at −20°, one frame with the sun at +20° must equal a fresh
+/// render at +20° (both frames use jitter offset 0: Halton index 1 at frames 0 and 32).
+#[test]
+fn a_moving_sun_leaves_no_ghost() {
+    use fogbook::state::Setup;
+    use fogbook_core::time::TimeControl;
+    let mut h = headless(SIZE);
+    let sets: Vec<String> = with_grid(&["temporal=true", "ambient_scale=0"]).iter().map(|s| s.to_string()).collect();
+    let view_of = |setup: &Setup| setup.stack.find_view("inscattering").unwrap();
+    let mut setup = Setup::new("froxel-fog").unwrap();
+    setup.apply(None, &sets, Some(CAMERA)).unwrap();
+    h.prepare_stack(&mut setup.stack).unwrap();
+    let mut time = TimeControl::fixed(0.0);
+    let view = view_of(&setup);
+    h.run(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, 32);
+    setup.scene.sun_azimuth_deg = 20.0;
+    h.run(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, 1);
+    let moved = h.capture().unwrap().raw;
+
+    let mut fresh = Setup::new("froxel-fog").unwrap();
+    fresh.apply(None, &sets, Some(CAMERA)).unwrap();
+    fresh.scene.sun_azimuth_deg = 20.0;
+    h.prepare_stack(&mut fresh.stack).unwrap();
+    let mut time = TimeControl::fixed(0.0);
+    let view = view_of(&fresh);
+    h.run(&mut fresh.stack, &fresh.camera, &fresh.scene, &mut time, view, 1);
+    let want = h.capture().unwrap().raw;
+    let mut worst = 0.0f32;
+    for y in 0..SIZE[1] {
+        for x in 0..SIZE[0] {
+            for c in 0..3 {
+                let (a, b) = (moved.pixel(x, y)[c], want.pixel(x, y)[c]);
+                worst = worst.max((a - b).abs() / b.abs().max(1e-3));
+            }
+        }
+    }
+    eprintln!("moving sun: largest relative difference from a fresh frame after K = 1: {worst:.2e}");
+    assert!(worst < 1e-5, "history of the old sun leaks into the first frame after it moved: {worst}");
+
+    // Control: without the move, frame 33 does carry history (else the check above is empty).
+    let mut still = Setup::new("froxel-fog").unwrap();
+    still.apply(None, &sets, Some(CAMERA)).unwrap();
+    h.prepare_stack(&mut still.stack).unwrap();
+    let mut time = TimeControl::fixed(0.0);
+    let view = view_of(&still);
+    h.run(&mut still.stack, &still.camera, &still.scene, &mut time, view, 33);
+    let accumulated = h.capture().unwrap().raw;
+    let mut control = Setup::new("froxel-fog").unwrap();
+    control.apply(None, &sets, Some(CAMERA)).unwrap();
+    h.prepare_stack(&mut control.stack).unwrap();
+    h.run(&mut control.stack, &control.camera, &control.scene, &mut TimeControl::fixed(0.0), view, 1);
+    let single = h.capture().unwrap().raw;
+    let differ = (0..SIZE[1])
+        .flat_map(|y| (0..SIZE[0]).map(move |x| (x, y)))
+        .filter(|&(x, y)| {
+            (accumulated.pixel(x, y)[1] - single.pixel(x, y)[1]).abs() > 1e-4 * single.pixel(x, y)[1].abs()
+        })
+        .count();
+    eprintln!("control: {differ} of {} pixels differ between 33 accumulated frames and one", SIZE[0] * SIZE[1]);
+    assert!(differ > 100, "history is in use when nothing moves");
+}
+// ANCHOR_END: ghost_test
