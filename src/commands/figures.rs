@@ -108,9 +108,13 @@ pub fn run(args: &FiguresArgs) -> Result<PathBuf> {
     let mut headless = Headless::new(&registry::requirements(), size)?;
     let mut current: Option<Setup> = None;
     let mut current_spec = String::new();
+    // Chapters of earlier stacks that the current one leaves out, kept for later stacks.
+    let mut parked: Vec<Box<dyn fogbook_core::DynChapter>> = Vec::new();
     let mut previous: Option<&Job> = None;
     for job in &jobs {
         bar.set_message(format!("{}/{}", job.dir, job.file));
+        let started = std::time::Instant::now();
+        let log_time = |job: &Job| log::info!("{}/{}: {:.2} s", job.dir, job.file, started.elapsed().as_secs_f64());
         // Another view of the frame just rendered (same chapters, settings and camera): render
         // it once more with time paused, so simulations are not run again for every view.
         if let (Some(prev), Some(setup)) = (previous, current.as_mut())
@@ -122,29 +126,47 @@ pub fn run(args: &FiguresArgs) -> Result<PathBuf> {
             headless.run(&mut setup.stack, &setup.camera, &setup.scene, &mut paused, view, 1);
             save_png(&headless.capture()?.display, &args.out.join(job.dir).join(&job.file))?;
             previous = Some(job);
+            log_time(job);
             bar.inc(1);
             continue;
         }
-        // Every figure starts from the defaults. A chapter's GPU state is kept from one figure
-        // to the next (with its simulation reset), so that precomputed data that does not depend
-        // on the changed settings (the sky's LUTs) is not recomputed for every figure.
-        let setup = match current.take() {
-            Some(mut setup) if current_spec == job.spec => {
-                for chapter in setup.stack.chapters_mut() {
-                    chapter.params().reset();
-                    chapter.reset(&headless.gpu);
+        // Every figure starts from the defaults. Chapters keep their GPU state from one figure
+        // to the next, across stacks too (with parameters and simulations reset), so that
+        // precomputed data that does not depend on the changed settings (the sky's LUTs) is
+        // computed once rather than for every figure and stack.
+        if current_spec != job.spec {
+            match current.as_mut() {
+                None => {
+                    let mut setup = Setup::new(&job.spec)?;
+                    headless.prepare_stack(&mut setup.stack)?;
+                    current = Some(setup);
                 }
-                setup.scene = Default::default();
-                setup.camera = Default::default();
-                current.insert(setup)
+                Some(setup) => {
+                    let ids = registry::stack(&job.spec).map_err(|e| anyhow!(e))?.ids();
+                    parked.extend(setup.stack.take_all_but(&ids));
+                    let mut fresh = Vec::new();
+                    for id in ids.iter().filter(|id| setup.stack.position(id).is_none()) {
+                        match parked.iter().position(|c| c.info().id == *id) {
+                            Some(i) => fresh.push(parked.swap_remove(i)),
+                            None => {
+                                let mut chapter = registry::find(id).map_err(|e| anyhow!(e))?;
+                                headless.prepare(chapter.as_mut())?;
+                                fresh.push(chapter);
+                            }
+                        }
+                    }
+                    setup.stack.restack(&ids, fresh).map_err(|e| anyhow!(e))?;
+                }
             }
-            _ => {
-                let mut setup = Setup::new(&job.spec)?;
-                headless.prepare_stack(&mut setup.stack)?;
-                current_spec = job.spec.clone();
-                current.insert(setup)
-            }
-        };
+            current_spec = job.spec.clone();
+        }
+        let setup = current.as_mut().expect("a stack was set up above");
+        for chapter in setup.stack.chapters_mut() {
+            chapter.params().reset();
+            chapter.reset(&headless.gpu);
+        }
+        setup.scene = Default::default();
+        setup.camera = Default::default();
         setup.apply(None, &job.settings, job.camera.as_deref())?;
         let view = setup.stack.find_view(&job.view).map_err(|e| anyhow!(e))?;
         let mut time = TimeControl::fixed(0.0);
@@ -152,6 +174,7 @@ pub fn run(args: &FiguresArgs) -> Result<PathBuf> {
         let capture = headless.capture()?;
         save_png(&capture.display, &args.out.join(job.dir).join(&job.file))?;
         previous = Some(job);
+        log_time(job);
         bar.inc(1);
     }
     bar.finish_with_message("done");

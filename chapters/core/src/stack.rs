@@ -67,6 +67,15 @@ impl Stack {
     }
     // ANCHOR_END: restack
 
+    /// Takes the chapters not named in `keep` out of the stack, GPU state and all, so that a
+    /// caller can put them back later (`restack` with them as `fresh`) without recreating them.
+    /// Call `restack` next: the stack may be left empty.
+    pub fn take_all_but(&mut self, keep: &[&str]) -> Vec<Box<dyn DynChapter>> {
+        let (kept, taken) = std::mem::take(&mut self.chapters).into_iter().partition(|c| keep.contains(&c.info().id));
+        self.chapters = kept;
+        taken
+    }
+
     pub fn len(&self) -> usize {
         self.chapters.len()
     }
