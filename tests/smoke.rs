@@ -287,20 +287,22 @@ fn stepping_is_bit_reproducible() {
     }
 }
 
-#[test]
-fn a_long_run_with_extreme_parameters_stays_finite() {
-    let (h, mut s) = smoke(&[
-        "vorticity=5",
-        "buoyancy=50",
-        "injection_velocity_y=50",
-        "injection_velocity_x=-50",
-        "injection_rate=100",
-        "time_step_s=0.1",
-        "pressure_iterations=4",
-        "injection_radius=0.5",
-    ]);
-    for _ in 0..20 {
-        s.run_now(&h, |s, g, p| {
+/// Forces far beyond any sensible setting.
+const EXTREME_FORCES: &[&str] = &[
+    "vorticity=5",
+    "buoyancy=50",
+    "injection_velocity_y=50",
+    "injection_velocity_x=-50",
+    "injection_rate=100",
+    "time_step_s=0.1",
+    "pressure_iterations=4",
+    "injection_radius=0.5",
+];
+
+/// Runs `hundreds` × 100 steps, then checks that every field is finite.
+fn run_and_check_finite(h: &Headless, s: &mut Loaded<Smoke>, hundreds: u32) {
+    for _ in 0..hundreds {
+        s.run_now(h, |s, g, p| {
             for _ in 0..100 {
                 s.step(g, &h.gpu, p);
             }
@@ -308,8 +310,14 @@ fn a_long_run_with_extreme_parameters_stays_finite() {
     }
     for id in [FieldId::Velocity, FieldId::Pressure, FieldId::Fluid, FieldId::Divergence] {
         let f = s.download(&h.gpu, id).unwrap();
-        assert!(f.iter().all(|v| v.is_finite()), "{id:?} holds a non-finite value after 2000 steps");
+        assert!(f.iter().all(|v| v.is_finite()), "{id:?} holds a non-finite value after {hundreds}00 steps");
     }
+}
+
+#[test]
+fn a_long_run_with_extreme_parameters_stays_finite() {
+    let (h, mut s) = smoke(EXTREME_FORCES);
+    run_and_check_finite(&h, &mut s, 20);
 }
 
 #[test]
@@ -473,31 +481,10 @@ fn emitter_turbulence_breaks_the_mirror_symmetry_and_is_seeded() {
 fn every_new_option_at_its_extreme_stays_finite_and_bounded() {
     // MacCormack, an open top and full turbulence together, with the extreme forces of the long
     // run above, for 300 steps.
-    let (h, mut s) = smoke(&[
-        "advection=maccormack",
-        "top_boundary=open",
-        "turbulence=1",
-        "turbulence_seed=1000000",
-        "vorticity=5",
-        "buoyancy=50",
-        "injection_velocity_y=50",
-        "injection_velocity_x=-50",
-        "injection_rate=100",
-        "time_step_s=0.1",
-        "pressure_iterations=4",
-        "injection_radius=0.5",
-    ]);
-    for _ in 0..3 {
-        s.run_now(&h, |s, g, p| {
-            for _ in 0..100 {
-                s.step(g, &h.gpu, p);
-            }
-        });
-    }
-    for id in [FieldId::Velocity, FieldId::Pressure, FieldId::Fluid, FieldId::Divergence] {
-        let f = s.download(&h.gpu, id).unwrap();
-        assert!(f.iter().all(|v| v.is_finite()), "{id:?} holds a non-finite value after 300 steps");
-    }
+    let options = ["advection=maccormack", "top_boundary=open", "turbulence=1", "turbulence_seed=1000000"];
+    let settings: Vec<&str> = options.iter().chain(EXTREME_FORCES).copied().collect();
+    let (h, mut s) = smoke(&settings);
+    run_and_check_finite(&h, &mut s, 3);
     // The limiter keeps the smoke non-negative whatever the flow does.
     let fluid = s.download(&h.gpu, FieldId::Fluid).unwrap();
     let lowest = fluid.iter().cloned().fold(f32::INFINITY, f32::min);

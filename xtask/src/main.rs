@@ -50,8 +50,14 @@ fn ensure_test_dependencies() -> Result<(), String> {
 }
 
 /// The crates that must keep building for the browser: the core and every chapter.
-const BROWSER_CRATES: &[&str] =
-    &["fogbook-core", "fogbook-distance-fog", "fogbook-height-fog", "fogbook-sky", "fogbook-froxel-fog", "fogbook-smoke"];
+const BROWSER_CRATES: &[&str] = &[
+    "fogbook-core",
+    "fogbook-distance-fog",
+    "fogbook-height-fog",
+    "fogbook-sky",
+    "fogbook-froxel-fog",
+    "fogbook-smoke",
+];
 const BROWSER_TARGET: &str = "wasm32-unknown-unknown";
 
 fn cargo() -> Command {
