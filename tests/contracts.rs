@@ -46,6 +46,7 @@ fn every_uniform_matches_its_wgsl_layout() {
     use fogbook_core::display::DisplayUniform;
     use fogbook_core::frame::FrameUniform;
     use fogbook_distance_fog::FogUniform;
+    use fogbook_froxel_fog::FroxelUniform;
     use fogbook_height_fog::HeightFogUniform;
     use fogbook_sky::AtmosphereUniform;
     use fogbook_smoke::SmokeUniform;
@@ -72,7 +73,27 @@ fn every_uniform_matches_its_wgsl_layout() {
             jitter_px,
             history_valid,
             history_epoch,
+            froxel_far_m,
+            light_count,
+            _pad,
+            height_layers,
+            lights,
         }),
+    );
+    check(
+        "common/frame.wgsl",
+        "LocalLight",
+        rust_layout!(fogbook_core::lights::LocalLight { position, intensity, spot }),
+    );
+    check(
+        "04-froxel-fog/common.wgsl",
+        "FogVolume",
+        rust_layout!(fogbook_core::fog_volumes::FogVolume { centre, half_size, albedo_density, emission_falloff }),
+    );
+    check(
+        "04-froxel-fog/common.wgsl",
+        "FroxelParams",
+        rust_layout!(FroxelUniform { grid, slices, medium, albedo, light, debug, temporal, noise, wind }),
     );
     check(
         "core/display.wgsl",
@@ -229,7 +250,11 @@ fn every_view_constant_names_its_view() {
             }
         }
     }
-    assert_eq!(checked, 9 + 10 + 12 + 8 + 8, "every VIEW_ constant of the five chapters");
+    assert_eq!(
+        checked,
+        9 + 10 + 12 + 8 + 14,
+        "every VIEW_ constant of the five chapters (chapter 4's history view twice)"
+    );
 }
 
 /// Full-screen passes are dispatched in `SCREEN_TILE`² tiles from Rust: every compute entry

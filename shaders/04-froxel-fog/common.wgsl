@@ -1,6 +1,6 @@
 // Froxel volumetric fog, shared definitions: the parameter block, the exponential slice
-// distribution, the froxel's position, the medium, the energy-conserving step integral and the
-// Henyey–Greenstein phase function.
+// distribution, the froxel's position, the medium (global, noise, local volumes), the
+// energy-conserving step integral, the phase functions and the local lights' in-scattering.
 // Technique: a frustum-aligned 3D grid ("froxels") whose media are injected, lit and integrated
 // front to back per column, then looked up at each pixel's depth — Wronski, "Volumetric Fog:
 // Unified Compute Shader-Based Solution to Atmospheric Scattering" (SIGGRAPH 2014); the
@@ -10,6 +10,8 @@
 // of N lies at n · (f/n)^(k/N) for k ≥ 1 and boundary 0 at the eye.
 // Mirrors `FroxelUniform` and `reference.rs` in chapters/04-froxel-fog.
 // #import common/scene_inputs.wgsl
+// #import common/gradient_noise.wgsl
+// #import 02-height-fog/layer.wgsl
 
 // ANCHOR: uniform
 struct FroxelParams {
@@ -18,8 +20,10 @@ struct FroxelParams {
     medium: vec4<f32>,  // x: constant σt (1/m); y: layer density (1/m); z: falloff b (1/m); w: layer height (m)
     albedo: vec4<f32>,  // rgb: σs / σt; w: phase g
     light: vec4<f32>,   // x: sun factor; y: ambient factor; z: 1 = volume shadows; w: 1 = apply the fog
-    debug: vec4<u32>,   // x: the slice the slice views show
-    temporal: vec4<f32>, // x: 1 = jitter and history; y: history weight; z: 1 = history holds last frame
+    debug: vec4<u32>,   // x: the slice the slice views show; y: solo light (0: all); z: phase (0 HG, 1 CS); w: fog volumes
+    temporal: vec4<f32>, // x: 1 = jitter and history; y: history weight; z: 1 = history holds last frame; w: local-light factor
+    noise: vec4<f32>,   // x: amount a; y: 1 / feature size (1/m); z: 1 = continue beyond the grid
+    wind: vec4<f32>,    // xyz: how far the wind has carried the noise (m)
 }
 // ANCHOR_END: uniform
 
@@ -77,12 +81,59 @@ fn froxel_sample_point(id: vec3<u32>) -> vec3<f32> {
 // ANCHOR: medium
 const MAX_EXTINCTION: f32 = 1.0e4; // 1/m: past this every slice is opaque in any precision
 
-// σt(p): the constant medium plus chapter 2's layer, density · e^(−b (h − h₀)).
-fn froxel_extinction_at(p: vec3<f32>) -> f32 {
-    let m = froxel.medium;
-    let layer = m.y * exp(clamp(-m.z * (p.y - m.w), -80.0, 80.0));
-    return min(m.x + layer, MAX_EXTINCTION);
+// The global medium's height layers: chapter 2's two when it is in the stack (it publishes them
+// in the frame), else this chapter's one (and an empty second).
+fn global_layer(i: u32) -> vec4<f32> {
+    if frame.height_layers[0].w > 0.5 {
+        return frame.height_layers[i];
+    }
+    return select(vec4(0.0), vec4(froxel.medium.yzw, 0.0), i == 0u);
 }
+
+// The noise's factor on the global medium at p: 1 + a · fbm((p − wind) / size), in [1 − a, 1 + a].
+fn noise_factor(p: vec3<f32>) -> f32 {
+    if froxel.noise.x <= 0.0 {
+        return 1.0;
+    }
+    return 1.0 + froxel.noise.x * fbm3((p - froxel.wind.xyz) * froxel.noise.y);
+}
+
+// σt(p) of the global medium without noise: the constant plus the height layers.
+fn smooth_extinction_at(p: vec3<f32>) -> f32 {
+    return froxel.medium.x + layer_density(global_layer(0u), p.y) + layer_density(global_layer(1u), p.y);
+}
+// ANCHOR_END: medium
+
+// ANCHOR: fog_volume
+// A local fog volume (fogbook_core::fog_volumes::FogVolume), published by chapter 5.
+struct FogVolume {
+    centre: vec4<f32>,           // xyz: centre (m); w: shape (0 box, 1 ellipsoid)
+    half_size: vec4<f32>,        // xyz: half extents (m); w: edge fade (m)
+    albedo_density: vec4<f32>,   // rgb: albedo; w: σt at the bottom (1/m)
+    emission_falloff: vec4<f32>, // rgb: emitted radiance per metre; w: height falloff (1/m)
+}
+
+// How much of a volume's density reaches p: 0 outside; inside, the edge fade (0 at the surface,
+// 1 from `edge_fade` inward; distances in metres, the ellipsoid's along its smallest axis)
+// times the height falloff above the volume's bottom.
+fn fog_volume_weight(v: FogVolume, p: vec3<f32>) -> f32 {
+    let half = max(v.half_size.xyz, vec3(1e-3));
+    let q = p - v.centre.xyz;
+    var inside: f32; // distance from the surface inwards (m), < 0 outside
+    if v.centre.w > 0.5 {
+        inside = (1.0 - length(q / half)) * min(half.x, min(half.y, half.z));
+    } else {
+        let d = half - abs(q);
+        inside = min(d.x, min(d.y, d.z));
+    }
+    if inside <= 0.0 {
+        return 0.0;
+    }
+    let fade = clamp(inside / max(v.half_size.w, 1e-3), 0.0, 1.0);
+    let above = max(p.y - (v.centre.y - half.y), 0.0);
+    return fade * exp(-max(v.emission_falloff.w, 0.0) * above);
+}
+// ANCHOR_END: fog_volume
 // ANCHOR_END: medium
 
 // ANCHOR: step_integral
@@ -98,6 +149,7 @@ fn step_integral(s: vec3<f32>, sigma_t: f32, len: f32) -> vec3<f32> {
 
 // ANCHOR: phase
 const INV_FOUR_PI: f32 = 0.07957747154594767; // 1 / (4π)
+const THREE_OVER_EIGHT_PI: f32 = 0.1193662073189215; // 3 / (8π)
 
 // Henyey–Greenstein (1/sr); cos_theta between the view ray and the direction towards the light.
 fn henyey_greenstein(g_in: f32, cos_theta: f32) -> f32 {
@@ -105,4 +157,40 @@ fn henyey_greenstein(g_in: f32, cos_theta: f32) -> f32 {
     let denom = max(1.0 + g * g - 2.0 * g * cos_theta, 1e-6);
     return (1.0 - g * g) * INV_FOUR_PI / (denom * sqrt(denom));
 }
+
+// Cornette–Shanks 1992 (1/sr): HG with Rayleigh's (1 + cos²θ), renormalised.
+fn cornette_shanks(g_in: f32, cos_theta: f32) -> f32 {
+    let g = clamp(g_in, -0.999, 0.999);
+    let denom = max(1.0 + g * g - 2.0 * g * cos_theta, 1e-6);
+    return THREE_OVER_EIGHT_PI * (1.0 - g * g) * (1.0 + cos_theta * cos_theta) / ((2.0 + g * g) * denom * sqrt(denom));
+}
+
+fn phase(cos_theta: f32) -> f32 {
+    if froxel.debug.z == 1u {
+        return cornette_shanks(froxel.albedo.w, cos_theta);
+    }
+    return henyey_greenstein(froxel.albedo.w, cos_theta);
+}
+// ANCHOR_END: phase
+
+// ANCHOR: local_lights
+// Radiance per unit σs that the scene's point and spot lights scatter towards the eye at p
+// (v: the unit view ray): Σ I_k · attenuation_k(p) · phase(v · l_k), unshadowed. With a solo
+// light (debug.y = k > 0) only light k − 1.
+fn local_lights_at(p: vec3<f32>, v: vec3<f32>) -> vec3<f32> {
+    var sum = vec3(0.0);
+    let count = min(frame.light_count, MAX_LOCAL_LIGHTS);
+    for (var i = 0u; i < count; i++) {
+        if froxel.debug.y > 0u && froxel.debug.y != i + 1u {
+            continue;
+        }
+        let light = frame.lights[i];
+        let to_light = light.position.xyz - p;
+        let len = length(to_light);
+        let l = select(vec3(0.0, 1.0, 0.0), to_light / len, len > 0.0);
+        sum += light.intensity.rgb * light_attenuation(light, p) * phase(dot(v, l));
+    }
+    return sum * froxel.temporal.w;
+}
+// ANCHOR_END: local_lights
 // ANCHOR_END: phase

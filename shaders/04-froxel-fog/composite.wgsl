@@ -3,15 +3,21 @@
 // where T and L_in come from the integrated texel of the slice before d (bilinear across
 // columns) and the partial slice up to d is finished with the same step integral, using that
 // slice's S and σt (so a homogeneous medium is exact at any depth, not only at slice ends).
-// Beyond the grid's far distance nothing more is added. Also writes the debug views.
-// After Wronski 2014 (the lookup at the pixel's depth) and Hillaire 2015.
+// Beyond the grid's far distance f the same medium continues in closed form up to d (the
+// constant density and the height layer: T_b = e^(−τ(f, d)), L_b = albedo · L · (1 − T_b) with
+// the unshadowed sun and ambient at f), unless chapter 2 is in the stack, which takes over there.
+// Also writes the debug views. After Wronski 2014 (the lookup at the pixel's depth) and
+// Hillaire 2015.
 // Stage: froxel fog (after the sky and the analytic fogs). Output: `view_out`.
 // #import 04-froxel-fog/common.wgsl
 // #import common/shadow.wgsl
+// #import 03-sky/sky_light.wgsl
 
 @group(2) @binding(1) var scatter_tex: texture_3d<f32>;
 @group(2) @binding(2) var integrated_tex: texture_3d<f32>;
 @group(2) @binding(3) var media_tex: texture_3d<f32>;
+@group(2) @binding(4) var emission_tex: texture_3d<f32>;
+@group(2) @binding(5) var history_weight_tex: texture_3d<f32>;
 
 // Views, in the order of `FroxelFog::views()`.
 const VIEW_FINAL: u32 = 0u;
@@ -22,6 +28,11 @@ const VIEW_INSCATTERING: u32 = 4u;
 const VIEW_TRANSMITTANCE: u32 = 5u;
 const VIEW_SLICES: u32 = 6u;
 const VIEW_SHADOW: u32 = 7u;
+const VIEW_NOISE_SLICE: u32 = 8u;
+const VIEW_LIGHTS_SLICE: u32 = 9u;
+const VIEW_HISTORY: u32 = 10u;
+const VIEW_EMISSION_SLICE: u32 = 11u;
+const VIEW_GRID: u32 = 12u;
 
 const VOLUME_SHADOW_BIAS: f32 = 0.0005; // as lighting.wgsl
 
@@ -62,8 +73,60 @@ fn fog_at_depth(uv: vec2<f32>, d: f32) -> FogAtDepth {
 }
 // ANCHOR_END: fog_at_depth
 
+// ANCHOR: beyond
+// The medium from the grid's far end f to d in closed form: the constant density and this
+// chapter's height layer (noise averages out: its mean factor is 1), lit by the unshadowed sun
+// and the ambient at the far end. Nothing when switched off, when d ≤ f, or when chapter 2 is in
+// the stack (its fog starts at f: `frame.froxel_far_m`).
+fn fog_beyond_grid(dir: vec3<f32>, d: f32) -> FogAtDepth {
+    var fog: FogAtDepth;
+    fog.inscattering = vec3(0.0);
+    fog.transmittance = 1.0;
+    let far = froxel.slices.y;
+    if froxel.noise.z < 0.5 || frame.height_layers[0].w > 0.5 || d <= far {
+        return fog;
+    }
+    let o = frame.camera_pos.y;
+    let tau = min(froxel.medium.x * (d - far), MAX_EXTINCTION) + layer_optical_depth(global_layer(0u), o, dir.y, far, d);
+    var radiance = vec3(0.0);
+    if froxel.debug.y == 0u {
+        let p = frame.camera_pos.xyz + dir * far;
+        radiance = sun_light_at(p) * frame.sun_dir.w * froxel.light.x * phase(dot(dir, frame.sun_dir.xyz))
+            + sky_light_at(p) * froxel.light.y;
+    }
+    fog.transmittance = exp(-tau);
+    fog.inscattering = froxel.albedo.rgb * radiance * (1.0 - fog.transmittance);
+    return fog;
+}
+// ANCHOR_END: beyond
+
 fn luminance(c: vec3<f32>) -> f32 {
     return dot(c, vec3(0.2126, 0.7152, 0.0722));
+}
+
+// The grid-overlay view: column edges (yellow) and slice edges at the surfaces (cyan) over the
+// final colour, where this pixel and its right or lower neighbour fall in different froxels.
+fn grid_overlay(pixel: vec2<i32>, color: vec3<f32>) -> vec3<f32> {
+    let size = vec2<i32>(textureDimensions(view_out));
+    let columns = vec2<f32>(froxel.grid.xy) * frame.viewport.zw;
+    let cell = vec2<i32>((vec2<f32>(pixel) + 0.5) * columns);
+    let slice = i32(floor(depth_slice(min(textureLoad(scene_distance, pixel, 0).r, froxel.slices.y))));
+    var column_edge = false;
+    var slice_edge = false;
+    for (var i = 0; i < 2; i++) {
+        let next = min(pixel + vec2(1 - i, i), size - 1);
+        column_edge = column_edge || any(vec2<i32>((vec2<f32>(next) + 0.5) * columns) != cell);
+        let d = min(textureLoad(scene_distance, next, 0).r, froxel.slices.y);
+        slice_edge = slice_edge || i32(floor(depth_slice(d))) != slice;
+    }
+    var out = color;
+    if slice_edge {
+        out = mix(out, vec3(0.1, 0.9, 1.0), 0.7);
+    }
+    if column_edge {
+        out = mix(out, vec3(1.0, 0.85, 0.1), 0.25);
+    }
+    return out;
 }
 
 @compute @workgroup_size(8, 8, 1)
@@ -77,7 +140,11 @@ fn composite(@builtin(global_invocation_id) id: vec3<u32>) {
     let uv = (vec2<f32>(id.xy) + 0.5) * frame.viewport.zw;
     let d = textureLoad(scene_distance, pixel, 0).r;
     let scene = textureLoad(scene_color, pixel, 0).rgb;
-    let fog = fog_at_depth(uv, d);
+    let dir = view_ray_dir(frame, vec2<f32>(id.xy));
+    var fog = fog_at_depth(uv, d);
+    let beyond = fog_beyond_grid(dir, d);
+    fog.inscattering += fog.transmittance * beyond.inscattering;
+    fog.transmittance *= beyond.transmittance;
     var color = scene;
     if froxel.light.w > 0.5 {
         color = scene * fog.transmittance + fog.inscattering;
@@ -85,6 +152,9 @@ fn composite(@builtin(global_invocation_id) id: vec3<u32>) {
     // ANCHOR_END: per_pixel
     let slice = min(froxel.debug.x, froxel.grid.z - 1u);
     let texel = vec3<i32>(vec2<i32>(uv * vec2<f32>(froxel.grid.xy)), i32(slice));
+    // The pixel's ray at the middle of the chosen slice, for the views evaluated there.
+    let middle = 0.5 * (slice_begin(slice) + slice_end(slice));
+    let at_slice = frame.camera_pos.xyz + dir * middle;
     switch froxel.grid.w {
         case VIEW_FINAL: { write_color(id.xy, color); }
         case VIEW_SCENE: { write_color(id.xy, scene); }
@@ -94,11 +164,23 @@ fn composite(@builtin(global_invocation_id) id: vec3<u32>) {
         case VIEW_TRANSMITTANCE: { write_scalar(id.xy, fog.transmittance); }
         case VIEW_SLICES: { write_scalar(id.xy, clamp(depth_slice(min(d, froxel.slices.y)), 0.0, f32(froxel.grid.z))); }
         case VIEW_SHADOW: {
-            // The sun's visibility along this pixel's ray at the middle of the chosen slice.
-            let middle = 0.5 * (slice_begin(slice) + slice_end(slice));
-            let p = frame.camera_pos.xyz + view_ray_dir(frame, vec2<f32>(id.xy)) * middle;
-            write_scalar(id.xy, shadow_visibility(shadow_map, shadow_sampler, frame.sun_view_proj, p, VOLUME_SHADOW_BIAS));
+            write_scalar(id.xy, shadow_visibility(shadow_map, shadow_sampler, frame.sun_view_proj, at_slice, VOLUME_SHADOW_BIAS));
         }
+        case VIEW_NOISE_SLICE: { write_scalar(id.xy, textureLoad(emission_tex, texel, 0).a); }
+        case VIEW_LIGHTS_SLICE: {
+            // The local lights' share of S at the froxel's own sample: σs · Σ I a p.
+            let sigma_s = textureLoad(media_tex, texel, 0).rgb;
+            let p = froxel_sample_point(vec3<u32>(texel));
+            let v = grid_ray_dir(vec2<f32>(texel.xy) + 0.5);
+            write_scalar(id.xy, luminance(sigma_s * local_lights_at(p, v)));
+        }
+        case VIEW_HISTORY: {
+            // Green: the history's weight; red: rejected (outside last frame's grid); black: none.
+            let w = textureLoad(history_weight_tex, texel, 0).r;
+            write_color(id.xy, vec3(select(0.0, 1.0, w < 0.0), max(w, 0.0), 0.0));
+        }
+        case VIEW_EMISSION_SLICE: { write_scalar(id.xy, luminance(textureLoad(emission_tex, texel, 0).rgb)); }
+        case VIEW_GRID: { write_color(id.xy, grid_overlay(pixel, color)); }
         default: { write_scalar(id.xy, 0.0); }
     }
 }

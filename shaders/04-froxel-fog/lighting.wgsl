@@ -1,10 +1,13 @@
 // Froxel fog, pass 2 of 4 — lighting: the radiance each froxel scatters towards the eye per metre,
-//   S = σs · (E_sun · p_HG(g, v·l) · V_shadow + L_ambient),
+//   S = σs · (E_sun · p(v·l) · V_shadow + L_ambient + Σ_k I_k · a_k(p) · p(v·l_k)) + emission,
 // with the sun's light through the core's shadow map (light shafts), the ambient light taken as
-// isotropic radiance (its phase integral is 1), and the Henyey–Greenstein phase function.
-// Sun and ambient come from the sky's tables when the sky is in the stack (sky_light.wgsl), else
-// from the frame's constant sun and ambient. After Wronski 2014 and Hillaire 2015.
-// Output: `scatter_out` (rgb: S, 1/m per unit radiance; a: σt, 1/m).
+// isotropic radiance (its phase integral is 1), the scene's point and spot lights (inverse
+// square, windowed, cone falloff; unshadowed) and the Henyey–Greenstein or Cornette–Shanks phase
+// function. Sun and ambient come from the sky's tables when the sky is in the stack
+// (sky_light.wgsl), else from the frame's constant sun and ambient. After Wronski 2014 and
+// Hillaire 2015.
+// Output: `scatter_out` (rgb: S, 1/m per unit radiance; a: σt, 1/m); for the history view, the
+// weight given to the history (`history_weight_out`).
 // #import 04-froxel-fog/common.wgsl
 // #import common/shadow.wgsl
 // #import 03-sky/sky_light.wgsl
@@ -14,6 +17,12 @@
 // Last frame's scattering volume and eye (temporal accumulation).
 @group(2) @binding(3) var history_in: texture_3d<f32>;
 @group(2) @binding(4) var<storage, read> previous_eye: vec4<f32>;
+@group(2) @binding(5) var emission_in: texture_3d<f32>;
+// The history's weight per froxel (−1: rejected), written only while the history view is shown.
+@group(2) @binding(6) var history_weight_out: texture_storage_3d<r32float, write>;
+
+// The history view's index, as in composite.wgsl.
+const VIEW_HISTORY: u32 = 10u;
 
 // Depth bias of the volume's shadow lookups (shadow-map depth units: 1 = 1199 m).
 const VOLUME_SHADOW_BIAS: f32 = 0.0005;
@@ -61,23 +70,32 @@ fn lighting(@builtin(global_invocation_id) id: vec3<u32>) {
     let m = textureLoad(media_in, id, 0);
     let p = froxel_sample_point(id);
     let v = grid_ray_dir(vec2<f32>(id.xy) + 0.5);
-    var visibility = 1.0;
-    if froxel.light.z > 0.5 {
-        visibility = shadow_visibility(shadow_map, shadow_sampler, frame.sun_view_proj, p, VOLUME_SHADOW_BIAS);
+    var radiance = local_lights_at(p, v);
+    var emission = vec3(0.0);
+    if froxel.debug.y == 0u {
+        var visibility = 1.0;
+        if froxel.light.z > 0.5 {
+            visibility = shadow_visibility(shadow_map, shadow_sampler, frame.sun_view_proj, p, VOLUME_SHADOW_BIAS);
+        }
+        let sun = sun_light_at(p) * frame.sun_dir.w * froxel.light.x * phase(dot(v, frame.sun_dir.xyz)) * visibility;
+        radiance += sun + sky_light_at(p) * froxel.light.y;
+        emission = textureLoad(emission_in, id, 0).rgb;
     }
-    let phase = henyey_greenstein(froxel.albedo.w, dot(v, frame.sun_dir.xyz));
-    let sun = sun_light_at(p) * frame.sun_dir.w * froxel.light.x * phase * visibility;
-    let ambient = sky_light_at(p) * froxel.light.y;
-    var result = vec4(m.rgb * (sun + ambient), m.a);
+    var result = vec4(m.rgb * radiance + emission, m.a);
     // Temporal accumulation: blend with last frame's value at this froxel's centre, unless there
     // is none (first frame, camera cut, parameter change, new grid) or it lies outside last
     // frame's grid.
+    var weight = 0.0;
     if froxel.temporal.x > 0.5 && froxel.temporal.z > 0.5 && frame.history_valid == 1u {
         let h = history_at(froxel_centre(id));
+        weight = select(-1.0, froxel.temporal.y, h.a >= 0.0);
         if h.a >= 0.0 {
             result = mix(result, h, froxel.temporal.y);
         }
     }
     textureStore(scatter_out, id, result);
+    if froxel.grid.w == VIEW_HISTORY {
+        textureStore(history_weight_out, id, vec4(weight));
+    }
 }
 // ANCHOR_END: lighting

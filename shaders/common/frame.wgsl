@@ -31,8 +31,45 @@ struct Frame {
     jitter_px: vec2<f32>,
     history_valid: u32,
     history_epoch: u32,
+    // Published by the chapters of the stack for each other (Chapter::publish): where chapter 2's
+    // analytic fog takes over from chapter 4's grid (m; 0 without froxel fog), and chapter 2's
+    // two height layers (density 1/m, falloff 1/m, height m; w: 1 when chapter 2 is present).
+    froxel_far_m: f32,
+    light_count: u32,        // live entries of `lights`
+    height_layers: array<vec4<f32>, 2>,
+    lights: array<LocalLight, MAX_LOCAL_LIGHTS>,
 }
 // ANCHOR_END: frame
+
+// ANCHOR: local_light
+const MAX_LOCAL_LIGHTS: u32 = 8u;
+
+// A point or spot light of the scene (fogbook_core::lights).
+struct LocalLight {
+    position: vec4<f32>,  // xyz: position (m); w: range (m)
+    intensity: vec4<f32>, // rgb: intensity × colour (rel./sr); w: cos of the inner cone
+    spot: vec4<f32>,      // xyz: unit direction of the spot; w: cos of the outer cone (−2: point light)
+}
+
+const LIGHT_RADIUS_M: f32 = 0.25; // the bulb: irradiance is I / max(d, r)²
+
+// Irradiance per unit intensity at p (1/m²): inverse square with Karis's (2013) window, which
+// reaches 0 at the range, times the spot's cone ramp. As `Light::attenuation` (lights.rs).
+fn light_attenuation(light: LocalLight, p: vec3<f32>) -> f32 {
+    let to_point = p - light.position.xyz;
+    let d = length(to_point);
+    let x = d / light.position.w;
+    let w = clamp(1.0 - x * x * x * x, 0.0, 1.0);
+    let r = max(d, LIGHT_RADIUS_M);
+    var a = w * w / (r * r);
+    if light.spot.w > -1.5 {
+        let cos_angle = select(1.0, dot(to_point, light.spot.xyz) / d, d > 0.0);
+        let t = clamp((cos_angle - light.spot.w) / max(light.intensity.w - light.spot.w, 1e-4), 0.0, 1.0);
+        a *= t * t;
+    }
+    return a;
+}
+// ANCHOR_END: local_light
 
 // World-space unit view direction through the centre of pixel `pixel`.
 fn view_ray_dir(frame: Frame, pixel: vec2<f32>) -> vec3<f32> {

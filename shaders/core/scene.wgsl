@@ -74,8 +74,15 @@ fn scene_fs(in: SceneVarying) -> SceneOut {
     let lit = shadow_visibility(shadow_map, shadow_sampler, frame.sun_view_proj, in.world_pos + n * 0.05, bias);
     let sun = frame.sun_color.rgb * frame.sun_dir.w * n_dot_l * lit;
     let sky = frame.ambient.rgb * (0.6 + 0.4 * n.y);
+    // The scene's point and spot lights: Lambert, unshadowed.
+    var local = vec3(0.0);
+    for (var i = 0u; i < min(frame.light_count, MAX_LOCAL_LIGHTS); i++) {
+        let light = frame.lights[i];
+        let to_light = normalize(light.position.xyz - in.world_pos);
+        local += light.intensity.rgb * light_attenuation(light, in.world_pos) * max(dot(n, to_light), 0.0);
+    }
     var out: SceneOut;
-    out.color = vec4(albedo * (sun + sky), 1.0);
+    out.color = vec4(albedo * (sun + sky + local), 1.0);
     out.distance = length(in.world_pos - frame.camera_pos.xyz);
     return out;
     // ANCHOR_END: scene_fs_out

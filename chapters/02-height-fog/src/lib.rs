@@ -13,7 +13,7 @@ use fogbook_core::gpu::GpuContext;
 use fogbook_core::params::DynParameters;
 use fogbook_core::plot::{Series, line_chart};
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
-use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Resource, Stage, StageIo, ViewInfo};
+use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Publish, Resource, Stage, StageIo, ViewInfo};
 pub use params::HeightFogParams;
 use reference::{HeightFogModel, Layer};
 use wgpu::util::DeviceExt;
@@ -160,7 +160,7 @@ impl Chapter for HeightFog {
         StageIo {
             prepare: "",
             stage: Stage::HeightFog,
-            reads: &[Resource::Color, Resource::SceneDistance, Resource::SceneLight],
+            reads: &[Resource::Color, Resource::SceneDistance, Resource::SceneLight, Resource::Handover],
             writes: &[Resource::Color],
         }
     }
@@ -169,6 +169,19 @@ impl Chapter for HeightFog {
     fn params(&mut self) -> &mut dyn DynParameters {
         &mut self.params
     }
+
+    // ANCHOR: publish
+    /// Chapter 4's froxel media take their height layers from here, so that the two fogs are
+    /// one medium (density 0 when this chapter is switched off).
+    fn publish(&mut self, out: &mut Publish) {
+        let on = if self.params.height_fog { 1.0 } else { 0.0 };
+        let p = &self.params;
+        out.frame.height_layers = [
+            [p.fog_density * on, p.height_falloff, p.fog_height_m, 1.0],
+            [p.second_fog_density * on, p.second_height_falloff, p.second_fog_height_m, 1.0],
+        ];
+    }
+    // ANCHOR_END: publish
 
     fn views(&self) -> &'static [ViewInfo] {
         VIEWS

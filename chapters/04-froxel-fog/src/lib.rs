@@ -1,22 +1,25 @@
 //! Chapter 4 — froxel volumetric fog: a frustum-aligned 3D grid (160×90×64 by default) with
-//! exponential depth slices; a media pass (constant density plus chapter 2's height layer), a
-//! lighting pass (the sun through the core's shadow map, ambient or sky light, Henyey–Greenstein
-//! phase), front-to-back integration per column with Hillaire's (2015) energy-conserving step,
-//! and a composite at each pixel's depth (Wronski 2014). Every pass runs in the froxel-fog stage,
-//! after the scene has drawn the shadow map this frame's lighting needs.
+//! exponential depth slices; a media pass (constant density plus chapter 2's height layers,
+//! drifting 3D noise, the local fog volumes the stack publishes), a lighting pass (the sun
+//! through the core's shadow map, ambient or sky light, the scene's point and spot lights,
+//! Henyey–Greenstein or Cornette–Shanks phase), front-to-back integration per column with
+//! Hillaire's (2015) energy-conserving step, and a composite at each pixel's depth (Wronski 2014)
+//! that continues the medium in closed form beyond the grid. Every pass runs in the froxel-fog
+//! stage, after the scene has drawn the shadow map this frame's lighting needs.
 
 pub mod params;
 pub mod reference;
 pub mod volumes;
 
 use bytemuck::{Pod, Zeroable};
+use fogbook_core::fog_volumes::{FogVolume, MAX_FOG_VOLUMES};
 use fogbook_core::frame::{FrameLayouts, SCREEN_TILE};
 use fogbook_core::gpu::GpuContext;
 use fogbook_core::params::DynParameters;
 use fogbook_core::plot::{Series, line_chart};
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
-use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Resource, Stage, StageIo, ViewInfo};
-pub use params::FroxelFogParams;
+use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Publish, Resource, Stage, StageIo, ViewInfo};
+pub use params::{FroxelFogParams, PhaseFunction};
 use reference::Slices;
 use volumes::{Layouts, Volumes, check_grid};
 
@@ -48,6 +51,28 @@ pub const VIEWS: &[ViewInfo] = &[
     ViewInfo::fraction("transmittance", "Transmittance from the eye to the pixel's depth"),
     ViewInfo::scalar("slices", "Slice coordinate s(d) = N ln(d/n) / ln(f/n) of the pixel's depth", 0.0, 64.0, ""),
     ViewInfo::fraction("shadow", "The sun's visibility in the volume at the middle of slice `slice`"),
+    ViewInfo::scalar("noise-slice", "The noise's factor on the global medium in slice `slice`", 0.0, 2.0, ""),
+    ViewInfo::scalar(
+        "lights-slice",
+        "Luminance of the point and spot lights' share of S in slice `slice`",
+        1e-5,
+        1.0,
+        "1/m",
+    )
+    .log_scale(),
+    ViewInfo::color(
+        "history",
+        "Slice `slice`'s temporal history: green its weight, red rejected (outside last frame's grid)",
+    ),
+    ViewInfo::scalar(
+        "emission-slice",
+        "Luminance of the emitted radiance per metre in slice `slice` (local volumes)",
+        1e-5,
+        1.0,
+        "1/m",
+    )
+    .log_scale(),
+    ViewInfo::color("grid", "The final colour with the froxel columns (yellow) and slice edges (cyan)"),
 ];
 // ANCHOR_END: views
 
@@ -61,14 +86,31 @@ pub struct FroxelUniform {
     pub medium: [f32; 4],
     pub albedo: [f32; 4],
     pub light: [f32; 4],
+    /// x: the slice views' slice; y: solo light (0: all); z: phase function; w: fog volumes.
     pub debug: [u32; 4],
-    /// x: 1 = temporal; y: history weight; z: 1 = the history volume holds last frame's result.
+    /// x: 1 = temporal; y: history weight; z: 1 = the history volume holds last frame's result;
+    /// w: factor on the local lights.
     pub temporal: [f32; 4],
+    /// x: noise amount; y: 1 / noise size (1/m); z: 1 = continue beyond the grid.
+    pub noise: [f32; 4],
+    /// xyz: how far the wind has carried the noise (m).
+    pub wind: [f32; 4],
 }
 
 /// A finite value in [lo, hi], or `fallback` (bad input never reaches the GPU as NaN).
 fn sane(v: f32, lo: f32, hi: f32, fallback: f32) -> f32 {
     if v.is_finite() { v.clamp(lo, hi) } else { fallback }
+}
+
+/// Where the wind has carried the noise after `time_s` seconds (m): heading as a camera yaw
+/// (0 towards −Z, positive to the left).
+pub fn wind_offset(p: &FroxelFogParams, time_s: f64) -> [f32; 3] {
+    let speed = sane(p.wind_speed_m_s, 0.0, 50.0, 0.0) as f64;
+    let heading = (sane(p.wind_heading_deg, -180.0, 180.0, 0.0) as f64).to_radians();
+    // Wrapped every 65.536 km of travel (9 hours at 2 m/s), where the noise jumps once: f32
+    // positions keep their centimetres below that.
+    let travelled = (speed * time_s).rem_euclid(65536.0);
+    [(-heading.sin() * travelled) as f32, 0.0, (-heading.cos() * travelled) as f32]
 }
 
 impl FroxelUniform {
@@ -98,8 +140,25 @@ impl FroxelUniform {
                 p.volume_shadows as u32 as f32,
                 p.froxel_fog as u32 as f32,
             ],
-            debug: [p.slice.min(grid[2] - 1), 0, 0, 0],
-            temporal: [p.temporal as u32 as f32, sane(p.history_blend, 0.0, 0.99, 0.0), history as u32 as f32, 0.0],
+            debug: [
+                p.slice.min(grid[2] - 1),
+                p.solo_light.min(fogbook_core::lights::MAX_LOCAL_LIGHTS as u32),
+                (p.phase_function == PhaseFunction::CornetteShanks) as u32,
+                0,
+            ],
+            temporal: [
+                p.temporal as u32 as f32,
+                sane(p.history_blend, 0.0, 0.99, 0.0),
+                history as u32 as f32,
+                sane(p.local_light_scale, 0.0, 1e4, 0.0),
+            ],
+            noise: [
+                sane(p.noise_amount, 0.0, 1.0, 0.0),
+                1.0 / sane(p.noise_scale_m, 0.5, 500.0, 16.0),
+                p.continue_beyond_grid as u32 as f32,
+                0.0,
+            ],
+            wind: [0.0; 4],
         }
     }
 }
@@ -121,6 +180,8 @@ pub struct FroxelGpu {
     pipelines: Pipelines,
     layouts: Layouts,
     uniform: wgpu::Buffer,
+    /// The local fog volumes of this frame (`MAX_FOG_VOLUMES` slots).
+    fog_volumes: wgpu::Buffer,
     pub volumes: Volumes,
 }
 
@@ -146,7 +207,7 @@ impl FroxelFog {
         if g.volumes.size == want {
             return;
         }
-        match Volumes::new(gpu, &g.layouts, &g.uniform, want) {
+        match Volumes::new(gpu, &g.layouts, &g.uniform, &g.fog_volumes, want) {
             Ok(v) => {
                 g.volumes = v;
                 self.status = None;
@@ -182,7 +243,11 @@ impl Chapter for FroxelFog {
                 Resource::SceneDistance,
                 Resource::SceneLight,
                 Resource::ShadowMap,
+                Resource::History,
                 Resource::SkyTables,
+                Resource::LocalLights,
+                Resource::Handover,
+                Resource::FogVolumes,
             ],
             writes: &[Resource::Color],
         }
@@ -192,6 +257,15 @@ impl Chapter for FroxelFog {
     fn params(&mut self) -> &mut dyn DynParameters {
         &mut self.params
     }
+
+    // ANCHOR: publish
+    /// Chapter 2's analytic fog starts where this grid ends (when this fog is on).
+    fn publish(&mut self, out: &mut Publish) {
+        if self.params.froxel_fog {
+            out.frame.froxel_far_m = slices(&self.params, self.params.grid_depth).far as f32;
+        }
+    }
+    // ANCHOR_END: publish
 
     fn views(&self) -> &'static [ViewInfo] {
         VIEWS
@@ -229,7 +303,7 @@ impl Chapter for FroxelFog {
                 device,
                 &module(3)?,
                 "composite",
-                &[inputs, Some(&layouts.view_out), Some(&own.composite)],
+                &[inputs, Some(&layouts.view_out), Some(&own.composite), sky],
             )?,
         };
         let uniform = device.create_buffer(&wgpu::BufferDescriptor {
@@ -238,17 +312,30 @@ impl Chapter for FroxelFog {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let volumes = Volumes::new(gpu, &own, &uniform, self.grid())?;
+        let fog_volumes = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("froxel fog volumes"),
+            size: (MAX_FOG_VOLUMES * std::mem::size_of::<FogVolume>()) as u64,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let volumes = Volumes::new(gpu, &own, &uniform, &fog_volumes, self.grid())?;
         self.status = None;
-        Ok(FroxelGpu { pipelines, layouts: own, uniform, volumes })
+        Ok(FroxelGpu { pipelines, layouts: own, uniform, fog_volumes, volumes })
     }
 
     // ANCHOR: render
     fn render(&mut self, g: &mut FroxelGpu, ctx: &mut ChapterContext) {
         self.follow_grid(g, ctx.gpu);
         let [x, y, z] = g.volumes.size;
-        let uniform = FroxelUniform::new(&self.params, [x, y, z], ctx.view, g.volumes.frames > 0);
+        let mut uniform = FroxelUniform::new(&self.params, [x, y, z], ctx.view, g.volumes.frames > 0);
+        let [wx, wy, wz] = wind_offset(&self.params, ctx.time.time);
+        uniform.wind = [wx, wy, wz, 0.0];
+        let injected = &ctx.fog_volumes[..ctx.fog_volumes.len().min(MAX_FOG_VOLUMES)];
+        uniform.debug[3] = injected.len() as u32;
         ctx.gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
+        if !injected.is_empty() {
+            ctx.gpu.queue.write_buffer(&g.fog_volumes, 0, bytemuck::cast_slice(injected));
+        }
         let (p, v) = (&g.pipelines, &g.volumes);
         // This frame writes scattering volume `cur` and reads the other as history.
         let cur = (v.frames % 2) as usize;
@@ -278,6 +365,7 @@ impl Chapter for FroxelFog {
             pass.set_bind_group(0, ctx.inputs, &[]);
             pass.set_bind_group(1, ctx.output, &[]);
             pass.set_bind_group(2, &v.composite_group[cur], &[]);
+            pass.set_bind_group(3, ctx.sky, &[]);
             pass.dispatch_workgroups(w.div_ceil(SCREEN_TILE), h.div_ceil(SCREEN_TILE), 1);
         });
         g.volumes.frames += 1;
@@ -287,6 +375,8 @@ impl Chapter for FroxelFog {
     fn book(&self) -> Book {
         Book {
             test_settings: Self::test_settings(),
+            // Two frames: the second has a history, which the history view and figure show.
+            test_frames: 2,
             figures: Self::figures(),
             plots: Self::plots,
             ..Default::default()
@@ -304,6 +394,15 @@ impl FroxelFog {
 
     // ANCHOR: figures
     fn figures() -> Vec<Figure> {
+        const DUSK: &[&str] = &[
+            "scene.sun_illuminance=0",
+            "scene.ambient=0.02,0.025,0.04",
+            "scene.point_lights=4",
+            "scene.spot_lights=2",
+            "constant_density=0.01",
+        ];
+        const LIGHTS_CAMERA: &str = "30,5,-80,-18,3,60";
+        const NOISE: &[&str] = &["noise_amount=0.9", "noise_scale_m=30", "constant_density=0.008"];
         let fig = |name, view, settings: &[&'static str], camera| Figure::new(name, view, settings, camera);
         vec![
             // The sun's share alone: the tower's shadow is a dark wedge in the glow.
@@ -312,6 +411,24 @@ impl FroxelFog {
             fig("shadow-slice-40", "shadow", &["slice=40"], None),
             fig("dense-haze", "final", &["constant_density=0.01", "layer_density=0"], None),
             fig("with-sky", "final", &[], None).with(&["sky"]),
+            // Dusk: four point lights and two spots on the ring around the tower.
+            fig("lights-at-dusk", "final", DUSK, Some(LIGHTS_CAMERA)),
+            fig("lights-slice-22", "lights-slice", &[DUSK, &["slice=22"]].concat(), Some(LIGHTS_CAMERA)),
+            fig("solo-light-3", "inscattering", &[DUSK, &["solo_light=3"]].concat(), Some(LIGHTS_CAMERA)),
+            fig("cornette-shanks", "inscattering", &["ambient_scale=0", "phase_function=cornette-shanks"], None),
+            fig("history-temporal", "history", &["temporal=true"], None),
+            fig("noise", "final", NOISE, None),
+            fig("noise-slice-20", "noise-slice", &[NOISE, &["slice=20"]].concat(), None),
+            // A grid ending at 100 m, continued in closed form beyond, and without the continuation.
+            fig("short-grid-continued", "final", &["fog_distance_m=100", "layer_density=0.05"], None),
+            fig(
+                "short-grid-cut",
+                "final",
+                &["fog_distance_m=100", "layer_density=0.05", "continue_beyond_grid=false"],
+                None,
+            ),
+            // Chapter 2 beyond the grid, its layers inside it.
+            fig("with-height-fog", "final", &["fog_distance_m=100"], None).with(&["height-fog"]),
         ]
     }
     // ANCHOR_END: figures

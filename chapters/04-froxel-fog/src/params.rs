@@ -1,6 +1,21 @@
 //! Froxel-fog parameters. Names differ from every other chapter's, so that in a stack every
 //! bare `--set name=value` still reaches exactly one chapter. The height layer has chapter 2's
-//! meaning: σt(h) = layer_density · e^(−layer_falloff · (h − layer_height_m)).
+//! meaning: σt(h) = layer_density · e^(−layer_falloff · (h − layer_height_m)); with chapter 2 in
+//! the stack its two layers replace this one (see `Chapter::publish`).
+
+use fogbook_core::params::ChoiceParam;
+use serde::{Deserialize, Serialize};
+
+/// The phase function of the medium.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PhaseFunction {
+    /// Henyey & Greenstein 1941.
+    HenyeyGreenstein,
+    /// Cornette & Shanks 1992: HG with a (1 + cos²θ) factor, renormalised.
+    CornetteShanks,
+}
+fogbook_core::choice_enum!(PhaseFunction { HenyeyGreenstein = "henyey-greenstein", CornetteShanks = "cornette-shanks" });
 
 // ANCHOR: params
 fogbook_core::parameters! {
@@ -42,9 +57,25 @@ fogbook_core::parameters! {
             /// Single-scattering albedo σs / σt per channel.
             fog_albedo: [f32; 4] = [0.9, 0.9, 0.9, 1.0],
                 color(false, 1.0).help("Scattering albedo σs / σt"),
-            /// Henyey–Greenstein asymmetry: > 0 scatters forwards (bright towards the sun).
+            /// Asymmetry of the phase function: > 0 scatters forwards (bright towards the sun).
             phase_g: f32 = 0.6,
                 float(-0.999, 0.999).help("Phase asymmetry g"),
+            phase_function: PhaseFunction = PhaseFunction::HenyeyGreenstein,
+                choice(PhaseFunction::OPTIONS).help("Henyey–Greenstein, or Cornette–Shanks (HG made physically closer to Mie)"),
+        }
+        "Noise" {
+            /// How much the 3D noise modulates the global medium: σt · max(0, 1 + a (2n − 1)),
+            /// n the fractal noise in [0, 1] (its mean ½ keeps the mean density).
+            noise_amount: f32 = 0.0,
+                float(0.0, 1.0).help("Fraction of the density the noise modulates"),
+            /// Size of the noise's largest features (its lowest octave's period).
+            noise_scale_m: f32 = 16.0,
+                float(0.5, 500.0).unit("m").help("Size of the noise's largest features"),
+            /// The noise drifts with this wind.
+            wind_speed_m_s: f32 = 2.0,
+                float(0.0, 50.0).unit("m/s").help("Speed the noise drifts at"),
+            wind_heading_deg: f32 = 45.0,
+                float(-180.0, 180.0).unit("deg").help("Direction the wind blows towards, as a camera yaw"),
         }
         "Light" {
             /// Factor on the sun's light (the scene's, or the sky's when it is in the stack).
@@ -56,6 +87,13 @@ fogbook_core::parameters! {
             /// Sun shadows from the core's shadow map inside the volume (light shafts).
             volume_shadows: bool = true,
                 boolean().help("Shadow the sun inside the fog (light shafts)"),
+            /// Factor on the scene's point and spot lights (`scene.point_lights`, ...).
+            local_light_scale: f32 = 1.0,
+                float(0.0, 100.0).help("Factor on the scene's point and spot lights"),
+            /// Beyond the grid, integrate the same medium in closed form up to each surface
+            /// (unless chapter 2 is in the stack, which then takes over there).
+            continue_beyond_grid: bool = true,
+                boolean().help("Analytic fog from the grid's far end to the surface"),
         }
         "Temporal" {
             /// Jitter each froxel's sample along its slice every frame (the core's Halton
@@ -70,6 +108,10 @@ fogbook_core::parameters! {
             /// The slice the slice views show (clamped to the grid's depth).
             slice: u32 = 16,
                 int(0, 127).help("Depth slice shown by the slice views"),
+            /// Light only by the scene's local light k (1..8), no sun or ambient: its
+            /// contribution alone in every view; 0 lights by everything.
+            solo_light: u32 = 0,
+                int(0, 8).help("Light by local light k alone (0: every light)"),
         }
     }
 }

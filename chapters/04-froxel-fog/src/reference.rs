@@ -1,7 +1,8 @@
 //! CPU reference for froxel fog, in f64: the slice distribution and its inverse, the
-//! energy-conserving step integral, the Henyey–Greenstein phase function, the closed form of a
-//! homogeneous medium and the discretised column integral the GPU performs, so that the tests can
-//! separate the discretisation error from mistakes.
+//! energy-conserving step integral, the Henyey–Greenstein and Cornette–Shanks phase functions,
+//! the noise-modulated medium and the local fog volumes, the closed form of a homogeneous medium
+//! and the discretised column integral the GPU performs, so that the tests can separate the
+//! discretisation error from mistakes.
 
 use std::f64::consts::PI;
 
@@ -79,7 +80,42 @@ pub fn henyey_greenstein(g: f64, cos_theta: f64) -> f64 {
     let denom = 1.0 + g * g - 2.0 * g * cos_theta;
     (1.0 - g * g) / (4.0 * PI * denom * denom.sqrt())
 }
+
+/// Cornette & Shanks (1992) phase function (1/sr): Henyey–Greenstein times Rayleigh's
+/// (1 + cos²θ), renormalised by 3 / (2 (2 + g²)); closer to Mie scattering by fog droplets.
+pub fn cornette_shanks(g: f64, cos_theta: f64) -> f64 {
+    let g = g.clamp(-0.999, 0.999);
+    let denom = 1.0 + g * g - 2.0 * g * cos_theta;
+    3.0 * (1.0 - g * g) * (1.0 + cos_theta * cos_theta) / (8.0 * PI * (2.0 + g * g) * denom * denom.sqrt())
+}
 // ANCHOR_END: phase
+
+// ANCHOR: media_reference
+/// The noise's factor on the global medium at p: 1 + a · fbm((p − wind) / size), in [1 − a, 1 + a].
+pub fn noise_factor(amount: f64, size: f64, wind: glam::DVec3, p: glam::DVec3) -> f64 {
+    1.0 + amount * fogbook_core::noise::fbm((p - wind) / size)
+}
+
+/// The share of a local fog volume's density at p (0 outside; the edge fade times the height
+/// falloff inside), as `fog_volume_weight` in common.wgsl.
+pub fn fog_volume_weight(v: &fogbook_core::fog_volumes::FogVolume, p: glam::DVec3) -> f64 {
+    use glam::DVec3;
+    let c = DVec3::new(v.centre[0] as f64, v.centre[1] as f64, v.centre[2] as f64);
+    let half = DVec3::new(v.half_size[0] as f64, v.half_size[1] as f64, v.half_size[2] as f64).max(DVec3::splat(1e-3));
+    let q = p - c;
+    let inside = if v.centre[3] > 0.5 {
+        (1.0 - (q / half).length()) * half.min_element()
+    } else {
+        (half - q.abs()).min_element()
+    };
+    if inside <= 0.0 {
+        return 0.0;
+    }
+    let fade = (inside / (v.half_size[3] as f64).max(1e-3)).clamp(0.0, 1.0);
+    let above = (p.y - (c.y - half.y)).max(0.0);
+    fade * (-(v.emission_falloff[3] as f64).max(0.0) * above).exp()
+}
+// ANCHOR_END: media_reference
 
 // ANCHOR: homogeneous
 /// In-scattered radiance at distance d in a homogeneous medium lit by isotropic radiance L
@@ -203,6 +239,31 @@ mod tests {
         let (energy, _) = integrate_column(&slices, 300.0, |_| (l * sigma_t, sigma_t));
         assert!(rel(energy, 1.0) < 1e-9, "{energy}");
         assert!(riemann > 1.2, "{riemann}"); // 1.23: 23 % more light than the medium can scatter
+    }
+
+    #[test]
+    fn cornette_shanks_is_normalised_and_tends_to_rayleigh() {
+        for g in [-0.9, -0.3, 0.0, 0.5, 0.8, 0.95] {
+            // Smooth enough for g ≤ 0.95 on a uniform grid in μ (Simpson, 200 000 intervals).
+            let n = 200_000;
+            let h = 2.0 / n as f64;
+            let sum: f64 = (0..=n)
+                .map(|i| {
+                    let w = if i == 0 || i == n {
+                        1.0
+                    } else if i % 2 == 1 {
+                        4.0
+                    } else {
+                        2.0
+                    };
+                    w * cornette_shanks(g, -1.0 + i as f64 * h)
+                })
+                .sum();
+            let total = 2.0 * PI * sum * h / 3.0;
+            assert!((total - 1.0).abs() < 1e-6, "g={g}: {total}");
+        }
+        // g = 0: Rayleigh's 3 / (16π) (1 + cos²θ).
+        assert!(rel(cornette_shanks(0.0, 0.4), 3.0 / (16.0 * PI) * 1.16) < 1e-14);
     }
 
     #[test]

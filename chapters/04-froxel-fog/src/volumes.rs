@@ -1,14 +1,19 @@
-//! The chapter's GPU resources: the three froxel volumes (media, lit scattering, integrated), the
-//! bind-group layouts of its four passes, and the check of a grid size against the device.
+//! The chapter's GPU resources: the froxel volumes (media, emission, two lit scattering volumes,
+//! integrated, the history weight), the bind-group layouts of its four passes, and the check of
+//! a grid size against the device.
 
 use crate::FroxelUniform;
 use anyhow::{Result, bail};
 use fogbook_core::frame::{storage_buffer_entry, texture_3d_entry, uniform_entry};
 use fogbook_core::gpu::GpuContext;
 
-/// Every volume stores rgba32float (16 bytes a froxel).
+/// Media, scattering and integrated volumes store rgba32float (16 bytes a froxel).
 pub const VOLUME_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
-pub const BYTES_PER_FROXEL: u64 = 16;
+/// Emission (and the noise factor) in rgba16float, the history weight in r32float.
+pub const EMISSION_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
+pub const WEIGHT_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
+/// Bytes per froxel of all the volumes: four rgba32float, one rgba16float, one r32float.
+pub const BYTES_PER_FROXEL: u64 = 4 * 16 + 8 + 4;
 /// The grid's allowed sizes (columns, rows, slices).
 pub const GRID_RANGE: [(u32, u32); 3] = [(64, 256), (36, 144), (32, 128)];
 
@@ -26,30 +31,31 @@ pub fn check_grid(gpu: &GpuContext, size: [u32; 3]) -> Result<()> {
     Ok(())
 }
 
-/// GPU memory of the four volumes (bytes): media, two scattering volumes (this frame's and the
-/// history), integrated.
+/// GPU memory of the volumes (bytes): media, emission, two scattering volumes (this frame's and
+/// the history), integrated, history weight.
 pub fn memory_bytes(size: [u32; 3]) -> u64 {
-    4 * BYTES_PER_FROXEL * size.iter().map(|&n| n as u64).product::<u64>()
+    BYTES_PER_FROXEL * size.iter().map(|&n| n as u64).product::<u64>()
 }
 
 pub struct Layouts {
-    /// Media pass: uniform, media (write).
+    /// Media pass: uniform, media (write), emission (write), fog volumes.
     pub media: wgpu::BindGroupLayout,
-    /// Lighting: uniform, scattering (write), media (read), history (read), last frame's eye.
+    /// Lighting: uniform, scattering (write), media (read), history (read), last frame's eye,
+    /// emission (read), history weight (write).
     pub lighting: wgpu::BindGroupLayout,
     /// Integration: uniform, integrated (write), scattering (read), last frame's eye (write).
     pub integrate: wgpu::BindGroupLayout,
-    /// Composite: uniform, scattering, integrated, media (read).
+    /// Composite: uniform, scattering, integrated, media, emission, history weight (read).
     pub composite: wgpu::BindGroupLayout,
 }
 
-fn storage_3d(binding: u32) -> wgpu::BindGroupLayoutEntry {
+fn storage_3d(binding: u32, format: wgpu::TextureFormat) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
         visibility: wgpu::ShaderStages::COMPUTE,
         ty: wgpu::BindingType::StorageTexture {
             access: wgpu::StorageTextureAccess::WriteOnly,
-            format: VOLUME_FORMAT,
+            format,
             view_dimension: wgpu::TextureViewDimension::D3,
         },
         count: None,
@@ -63,17 +69,29 @@ impl Layouts {
         let layout = |label, entries: &[wgpu::BindGroupLayoutEntry]| {
             device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(label), entries })
         };
+        let volume = |b| storage_3d(b, VOLUME_FORMAT);
         Self {
-            media: layout("froxel media", &[uniform_entry(0, c), storage_3d(1)]),
+            media: layout(
+                "froxel media",
+                &[uniform_entry(0, c), volume(1), storage_3d(2, EMISSION_FORMAT), storage_buffer_entry(3, c, true)],
+            ),
             lighting: layout(
                 "froxel lighting",
-                &[uniform_entry(0, c), storage_3d(1), read(2), read(3), storage_buffer_entry(4, c, true)],
+                &[
+                    uniform_entry(0, c),
+                    volume(1),
+                    read(2),
+                    read(3),
+                    storage_buffer_entry(4, c, true),
+                    read(5),
+                    storage_3d(6, WEIGHT_FORMAT),
+                ],
             ),
             integrate: layout(
                 "froxel integration",
-                &[uniform_entry(0, c), storage_3d(1), read(2), storage_buffer_entry(3, c, false)],
+                &[uniform_entry(0, c), volume(1), read(2), storage_buffer_entry(3, c, false)],
             ),
-            composite: layout("froxel composite", &[uniform_entry(0, c), read(1), read(2), read(3)]),
+            composite: layout("froxel composite", &[uniform_entry(0, c), read(1), read(2), read(3), read(4), read(5)]),
         }
     }
 }
@@ -84,8 +102,10 @@ impl Layouts {
 pub struct Volumes {
     pub size: [u32; 3],
     pub media: wgpu::Texture,
+    pub emission: wgpu::Texture,
     pub scatter: [wgpu::Texture; 2],
     pub integrated: wgpu::Texture,
+    pub history_weight: wgpu::Texture,
     /// Last frame's eye position (xyz), written by the integration for the next frame's
     /// reprojection.
     pub previous_eye: wgpu::Buffer,
@@ -97,64 +117,90 @@ pub struct Volumes {
     pub frames: u64,
 }
 
+/// A bind-group entry: a texture view or a whole buffer.
+enum Bind<'a> {
+    View(&'a wgpu::TextureView),
+    Buffer(&'a wgpu::Buffer),
+}
+
 impl Volumes {
-    pub fn new(gpu: &GpuContext, layouts: &Layouts, uniform: &wgpu::Buffer, size: [u32; 3]) -> Result<Self> {
+    /// `fog_volumes`: the storage buffer of local fog volumes the media pass injects.
+    pub fn new(
+        gpu: &GpuContext,
+        layouts: &Layouts,
+        uniform: &wgpu::Buffer,
+        fog_volumes: &wgpu::Buffer,
+        size: [u32; 3],
+    ) -> Result<Self> {
         check_grid(gpu, size)?;
         debug_assert_eq!(uniform.size(), std::mem::size_of::<FroxelUniform>() as u64);
         let device = &gpu.device;
-        let volume = |label| {
+        let volume = |label, format| {
             device.create_texture(&wgpu::TextureDescriptor {
                 label: Some(label),
                 size: wgpu::Extent3d { width: size[0], height: size[1], depth_or_array_layers: size[2] },
                 mip_level_count: 1,
                 sample_count: 1,
                 dimension: wgpu::TextureDimension::D3,
-                format: VOLUME_FORMAT,
+                format,
                 usage: wgpu::TextureUsages::STORAGE_BINDING
                     | wgpu::TextureUsages::TEXTURE_BINDING
                     | wgpu::TextureUsages::COPY_SRC,
                 view_formats: &[],
             })
         };
-        let (media, scatter, integrated) = (
-            volume("froxel media"),
-            [volume("froxel scattering a"), volume("froxel scattering b")],
-            volume("froxel integrated"),
-        );
+        let media = volume("froxel media", VOLUME_FORMAT);
+        let emission = volume("froxel emission", EMISSION_FORMAT);
+        let scatter = [volume("froxel scattering a", VOLUME_FORMAT), volume("froxel scattering b", VOLUME_FORMAT)];
+        let integrated = volume("froxel integrated", VOLUME_FORMAT);
+        let history_weight = volume("froxel history weight", WEIGHT_FORMAT);
         let view = |t: &wgpu::Texture| t.create_view(&Default::default());
-        let (mv, sv, iv) = (view(&media), [view(&scatter[0]), view(&scatter[1])], view(&integrated));
+        let (mv, ev, iv, wv) = (view(&media), view(&emission), view(&integrated), view(&history_weight));
+        let sv = [view(&scatter[0]), view(&scatter[1])];
         let previous_eye = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("froxel previous eye"),
             size: 16,
             usage: wgpu::BufferUsages::STORAGE,
             mapped_at_creation: false,
         });
-        let group = |label, layout, views: &[&wgpu::TextureView], eye: bool| {
+        let group = |label, layout, binds: &[Bind]| {
             let mut entries = vec![wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() }];
-            for (i, v) in views.iter().enumerate() {
-                entries.push(wgpu::BindGroupEntry {
-                    binding: i as u32 + 1,
-                    resource: wgpu::BindingResource::TextureView(v),
-                });
-            }
-            if eye {
-                entries.push(wgpu::BindGroupEntry {
-                    binding: views.len() as u32 + 1,
-                    resource: previous_eye.as_entire_binding(),
-                });
+            for (i, b) in binds.iter().enumerate() {
+                let resource = match b {
+                    Bind::View(v) => wgpu::BindingResource::TextureView(v),
+                    Bind::Buffer(b) => b.as_entire_binding(),
+                };
+                entries.push(wgpu::BindGroupEntry { binding: i as u32 + 1, resource });
             }
             device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(label), layout, entries: &entries })
         };
+        use Bind::{Buffer, View};
         let both = |f: &dyn Fn(usize) -> wgpu::BindGroup| [f(0), f(1)];
         Ok(Self {
             size,
-            media_group: group("froxel media", &layouts.media, &[&mv], false),
-            lighting_group: both(&|c| group("froxel lighting", &layouts.lighting, &[&sv[c], &mv, &sv[1 - c]], true)),
-            integrate_group: both(&|c| group("froxel integration", &layouts.integrate, &[&iv, &sv[c]], true)),
-            composite_group: both(&|c| group("froxel composite", &layouts.composite, &[&sv[c], &iv, &mv], false)),
+            media_group: group("froxel media", &layouts.media, &[View(&mv), View(&ev), Buffer(fog_volumes)]),
+            lighting_group: both(&|c| {
+                group(
+                    "froxel lighting",
+                    &layouts.lighting,
+                    &[View(&sv[c]), View(&mv), View(&sv[1 - c]), Buffer(&previous_eye), View(&ev), View(&wv)],
+                )
+            }),
+            integrate_group: both(&|c| {
+                group("froxel integration", &layouts.integrate, &[View(&iv), View(&sv[c]), Buffer(&previous_eye)])
+            }),
+            composite_group: both(&|c| {
+                group(
+                    "froxel composite",
+                    &layouts.composite,
+                    &[View(&sv[c]), View(&iv), View(&mv), View(&ev), View(&wv)],
+                )
+            }),
             media,
+            emission,
             scatter,
             integrated,
+            history_weight,
             previous_eye,
             frames: 0,
         })

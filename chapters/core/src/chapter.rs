@@ -1,7 +1,8 @@
 //! The contract every chapter implements, in the shape of wgpu's example framework: describe
 //! yourself, say what the device must offer, create GPU resources, advance time, render a view.
 
-use crate::frame::{FrameLayouts, FrameResources};
+use crate::fog_volumes::FogVolume;
+use crate::frame::{FrameLayouts, FrameResources, FrameUniform};
 use crate::gpu::{GpuContext, Requirements};
 use crate::params::DynParameters;
 use crate::scene_settings::SceneSettings;
@@ -42,7 +43,19 @@ pub struct ChapterContext<'a, 'r> {
     pub time: &'a TimeControl,
     /// The shared scene's settings (sun, ambient sky, exposure) this frame.
     pub scene: &'a SceneSettings,
+    /// The local fog volumes the stack published this frame (at most `MAX_FOG_VOLUMES`).
+    pub fog_volumes: &'a [FogVolume],
 }
+
+// ANCHOR: publish
+/// What a chapter tells the other chapters of its stack for one frame (`Chapter::publish`),
+/// before any GPU work: fields of the frame uniform that belong to it (chapter 2's height
+/// layers, chapter 4's far distance) and local fog volumes for chapters that inject them.
+pub struct Publish<'a> {
+    pub frame: &'a mut FrameUniform,
+    pub fog_volumes: &'a mut Vec<FogVolume>,
+}
+// ANCHOR_END: publish
 
 /// What a chapter's `update` may use (simulation steps record GPU passes too).
 pub struct UpdateContext<'a, 'r> {
@@ -185,6 +198,10 @@ pub trait Chapter: wgpu::WasmNotSend + 'static {
         None
     }
 
+    /// Before the frame's GPU work: what this chapter shares with the others of its stack
+    /// through the frame uniform and the fog-volume list (see [`Publish`]).
+    fn publish(&mut self, _out: &mut Publish) {}
+
     /// Runs in the prepare stage, before the core renders the scene; a chapter may replace the
     /// scene's lighting here (e.g. sun and sky light from an atmosphere) by writing the frame
     /// uniform.
@@ -240,6 +257,7 @@ pub trait DynChapter: wgpu::WasmNotSend {
     fn update(&mut self, ctx: &mut UpdateContext);
     fn reset(&mut self, gpu: &GpuContext);
     fn status(&self) -> Option<String>;
+    fn publish(&mut self, out: &mut Publish);
     fn light_scene(&mut self, ctx: &mut ChapterContext);
     fn render(&mut self, ctx: &mut ChapterContext);
     fn book(&self) -> Book;
@@ -296,6 +314,9 @@ impl<C: Chapter> DynChapter for Loaded<C> {
     }
     fn status(&self) -> Option<String> {
         self.chapter.status()
+    }
+    fn publish(&mut self, out: &mut Publish) {
+        self.chapter.publish(out);
     }
     fn light_scene(&mut self, ctx: &mut ChapterContext) {
         if let Ok((chapter, state)) = self.parts() {

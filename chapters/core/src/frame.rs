@@ -5,6 +5,7 @@
 
 use crate::camera::CameraPose;
 use crate::gpu::GpuContext;
+use crate::lights::{LocalLight, MAX_LOCAL_LIGHTS, frame_lights};
 use crate::scene_settings::SceneSettings;
 use bytemuck::{Pod, Zeroable};
 use glam::camera::rh::{proj::directx, view};
@@ -49,6 +50,17 @@ pub struct FrameUniform {
     pub history_valid: u32,
     /// Counts history invalidations (resize, reload, camera cut, parameter change).
     pub history_epoch: u32,
+    /// Where analytic height fog takes over from froxel fog (m); 0 without froxel fog.
+    /// Published by chapter 4 (`Chapter::publish`).
+    pub froxel_far_m: f32,
+    /// Local lights in `lights` (the first `light_count` are live).
+    pub light_count: u32,
+    pub _pad: [u32; 2],
+    /// Chapter 2's two height layers (density 1/m, falloff 1/m, height m, w: 1 when chapter 2 is
+    /// in the stack), for chapters whose media must agree with it. Published by chapter 2.
+    pub height_layers: [[f32; 4]; 2],
+    /// The scene's point and spot lights (`lights::scene_lights`).
+    pub lights: [LocalLight; MAX_LOCAL_LIGHTS],
 }
 
 impl FrameUniform {
@@ -62,6 +74,7 @@ impl FrameUniform {
         let up = right.cross(forward);
         let tan_half = (camera.fov_y_deg as f64).to_radians().mul_add(0.5, 0.0).tan();
         let aspect = w as f64 / h as f64;
+        let (lights, light_count) = frame_lights(scene, time_s);
         let v4 = |v: glam::DVec3| [v.x as f32, v.y as f32, v.z as f32, 0.0];
         Self {
             view_proj: view_proj.to_cols_array_2d(),
@@ -83,6 +96,11 @@ impl FrameUniform {
             jitter_px: [0.0; 2],
             history_valid: 0,
             history_epoch: 0,
+            froxel_far_m: 0.0,
+            light_count,
+            _pad: [0; 2],
+            height_layers: [[0.0; 4]; 2],
+            lights,
         }
     }
 }

@@ -14,12 +14,15 @@ pub mod camera;
 pub mod capture;
 pub mod chapter;
 pub mod display;
+pub mod fog_volumes;
 pub mod frame;
 pub mod gpu;
 pub mod headless;
 pub mod history;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod hot_reload;
+pub mod lights;
+pub mod noise;
 pub mod params;
 pub mod plot;
 pub mod preset;
@@ -35,7 +38,7 @@ pub mod timing;
 pub mod ui;
 pub mod views;
 
-pub use chapter::{Book, Chapter, ChapterContext, ChapterInfo, DynChapter, Figure, Loaded, UpdateContext};
+pub use chapter::{Book, Chapter, ChapterContext, ChapterInfo, DynChapter, Figure, Loaded, Publish, UpdateContext};
 pub use params::{ChoiceParam, DynParameters, ParamInfo, ParamVisitor, Parameters};
 pub use stack::{Stack, StackView};
 pub use stage::{Resource, Stage, StageIo};

@@ -4,8 +4,9 @@
 
 use crate::auto_range::RangeReadback;
 use crate::camera::CameraPose;
-use crate::chapter::{ChapterContext, DynChapter, UpdateContext};
+use crate::chapter::{ChapterContext, DynChapter, Publish, UpdateContext};
 use crate::display::{DisplayPass, DisplaySettings};
+use crate::fog_volumes::{FogVolume, MAX_FOG_VOLUMES};
 use crate::frame::{FrameResources, FrameUniform};
 use crate::gpu::GpuContext;
 use crate::history::{FrameHistory, HistoryKey, jitter};
@@ -45,6 +46,8 @@ pub struct Renderer {
     pub history: FrameHistory,
     /// The frame size the chapters' `resize` hooks were last called with.
     chapters_sized_for: Option<[u32; 2]>,
+    /// This frame's local fog volumes, as the stack published them.
+    fog_volumes: Vec<FogVolume>,
 }
 
 impl Renderer {
@@ -68,6 +71,7 @@ impl Renderer {
             dither: true,
             history: FrameHistory::default(),
             chapters_sized_for: None,
+            fog_volumes: Vec::new(),
         })
     }
 
@@ -134,6 +138,11 @@ impl Renderer {
         uniform.jitter_px = jitter(req.time.frame);
         uniform.history_valid = u32::from(history.valid);
         uniform.history_epoch = history.epoch;
+        self.fog_volumes.clear();
+        for chapter in stack.chapters_mut() {
+            chapter.publish(&mut Publish { frame: &mut uniform, fog_volumes: &mut self.fog_volumes });
+        }
+        self.fog_volumes.truncate(MAX_FOG_VOLUMES);
         uniform
     }
 
@@ -182,6 +191,7 @@ impl Renderer {
                 view: view_of(i),
                 time: req.time,
                 scene: req.scene,
+                fog_volumes: &self.fog_volumes,
             });
         }
 
@@ -203,6 +213,7 @@ impl Renderer {
                 view: view_of(i),
                 time: req.time,
                 scene: req.scene,
+                fog_volumes: &self.fog_volumes,
             });
         }
 

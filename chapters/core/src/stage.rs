@@ -97,6 +97,13 @@ pub enum Resource {
     SkyTables,
     /// Auto-range buffer of scalar debug views (group 1, binding 1).
     ViewRange,
+    /// The scene's point and spot lights (frame uniform, `lights::scene_lights`).
+    LocalLights,
+    /// What chapters publish for each other before the frame (`Chapter::publish`): chapter 2's
+    /// height layers and chapter 4's far distance in the frame uniform.
+    Handover,
+    /// Local fog volumes published by a chapter (chapter 5) for stages that inject them.
+    FogVolumes,
 }
 // ANCHOR_END: resources
 
@@ -166,6 +173,27 @@ pub const RESOURCE_TABLE: &[ResourceRow] = &[
         made_by: "the stage showing an auto-ranged debug view",
         holds: "min / max of the shown field (order-preserving u32)",
         without_maker: "reset to empty every frame",
+    },
+    ResourceRow {
+        resource: Resource::LocalLights,
+        name: "local lights",
+        made_by: "core (scene settings), before prepare",
+        holds: "up to 8 point and spot lights: position, range, intensity, cone",
+        without_maker: "always present; none unless the scene settings ask for them",
+    },
+    ResourceRow {
+        resource: Resource::Handover,
+        name: "handover",
+        made_by: "chapter 2 (its height layers) and chapter 4 (its far distance), in publish",
+        holds: "height_layers (w = 1 when chapter 2 is present), froxel_far_m",
+        without_maker: "zero: chapter 4 uses its own layer, chapter 2 starts at its own start distance",
+    },
+    ResourceRow {
+        resource: Resource::FogVolumes,
+        name: "fog volumes",
+        made_by: "chapter 5 (local fog volumes), in publish",
+        holds: "up to 32 boxes and ellipsoids: albedo, extinction, falloff, edge fade, emission",
+        without_maker: "an empty list",
     },
 ];
 // ANCHOR_END: resource_table

@@ -1,0 +1,107 @@
+//! 3D gradient noise and its fractal sum, in f64: the CPU reference of
+//! shaders/common/gradient_noise.wgsl, bit for bit in its hashing (integer arithmetic) and to f32
+//! rounding in its values. Perlin's improved noise (Perlin 2002: quintic fade, the twelve edge
+//! gradients) with the PCG3D hash (Jarzynski & Olano 2020) in place of a permutation table, so
+//! that it needs no texture and repeats only after 2³² lattice cells.
+
+use glam::DVec3;
+
+// ANCHOR: hash
+/// PCG3D (Jarzynski & Olano 2020, "Hash Functions for GPU Rendering"): three 32-bit hashes of
+/// three 32-bit integers.
+pub fn pcg3d(v: [u32; 3]) -> [u32; 3] {
+    let [mut x, mut y, mut z] = v.map(|c| c.wrapping_mul(1664525).wrapping_add(1013904223));
+    x = x.wrapping_add(y.wrapping_mul(z));
+    y = y.wrapping_add(z.wrapping_mul(x));
+    z = z.wrapping_add(x.wrapping_mul(y));
+    (x, y, z) = (x ^ (x >> 16), y ^ (y >> 16), z ^ (z >> 16));
+    x = x.wrapping_add(y.wrapping_mul(z));
+    y = y.wrapping_add(z.wrapping_mul(x));
+    z = z.wrapping_add(x.wrapping_mul(y));
+    [x, y, z]
+}
+// ANCHOR_END: hash
+
+/// The twelve edge directions of a cube (Perlin 2002).
+const GRADIENTS: [[f64; 3]; 12] = [
+    [1.0, 1.0, 0.0],
+    [-1.0, 1.0, 0.0],
+    [1.0, -1.0, 0.0],
+    [-1.0, -1.0, 0.0],
+    [1.0, 0.0, 1.0],
+    [-1.0, 0.0, 1.0],
+    [1.0, 0.0, -1.0],
+    [-1.0, 0.0, -1.0],
+    [0.0, 1.0, 1.0],
+    [0.0, -1.0, 1.0],
+    [0.0, 1.0, -1.0],
+    [0.0, -1.0, -1.0],
+];
+
+fn fade(t: f64) -> f64 {
+    t * t * t * (t * (t * 6.0 - 15.0) + 10.0)
+}
+
+/// Gradient noise at p (lattice spacing 1), in [−1, 1]; 0 at every lattice point.
+pub fn gradient_noise(p: DVec3) -> f64 {
+    let cell = p.floor();
+    let f = p - cell;
+    let i = [cell.x as i64 as i32 as u32, cell.y as i64 as i32 as u32, cell.z as i64 as i32 as u32];
+    let u = DVec3::new(fade(f.x), fade(f.y), fade(f.z));
+    let mut sum = 0.0;
+    for corner in 0..8u32 {
+        let c = [corner & 1, (corner >> 1) & 1, (corner >> 2) & 1];
+        let h = pcg3d([i[0].wrapping_add(c[0]), i[1].wrapping_add(c[1]), i[2].wrapping_add(c[2])]);
+        let g = GRADIENTS[(h[0] % 12) as usize];
+        let d = f - DVec3::new(c[0] as f64, c[1] as f64, c[2] as f64);
+        let w = |k: usize, t: f64| if c[k] == 1 { t } else { 1.0 - t };
+        sum += w(0, u.x) * w(1, u.y) * w(2, u.z) * (g[0] * d.x + g[1] * d.y + g[2] * d.z);
+    }
+    sum
+}
+
+/// Octaves of the fractal sum.
+pub const FBM_OCTAVES: u32 = 3;
+
+// ANCHOR: fbm
+/// Three octaves of gradient noise, each twice the frequency and half the amplitude of the one
+/// before, divided by the sum of the amplitudes: a value in [−1, 1] with mean 0.
+pub fn fbm(p: DVec3) -> f64 {
+    let (mut sum, mut amplitude, mut total, mut q) = (0.0, 1.0, 0.0, p);
+    for octave in 0..FBM_OCTAVES {
+        // Each octave is shifted so their lattice zeros do not line up.
+        sum += amplitude * gradient_noise(q + DVec3::splat(octave as f64 * 17.31));
+        total += amplitude;
+        amplitude *= 0.5;
+        q *= 2.0;
+    }
+    sum / total
+}
+// ANCHOR_END: fbm
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn noise_is_zero_on_the_lattice_bounded_and_not_constant() {
+        assert_eq!(gradient_noise(DVec3::new(3.0, -7.0, 12.0)), 0.0);
+        let (mut lo, mut hi, mut mean) = (f64::MAX, f64::MIN, 0.0);
+        let n = 20_000;
+        for k in 0..n {
+            let p = DVec3::new(k as f64 * 0.137, (k % 97) as f64 * 0.291, (k % 13) as f64 * 0.71);
+            let v = fbm(p);
+            (lo, hi, mean) = (lo.min(v), hi.max(v), mean + v / n as f64);
+        }
+        assert!(lo >= -1.0 && hi <= 1.0, "{lo} {hi}");
+        assert!(hi - lo > 0.8, "the noise barely varies: {lo}..{hi}");
+        assert!(mean.abs() < 0.05, "mean {mean}");
+    }
+
+    #[test]
+    fn noise_is_continuous_across_cells() {
+        let a = gradient_noise(DVec3::new(1.0 - 1e-9, 0.3, 0.6));
+        let b = gradient_noise(DVec3::new(1.0 + 1e-9, 0.3, 0.6));
+        assert!((a - b).abs() < 1e-7, "{a} {b}");
+    }
+}
