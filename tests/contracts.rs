@@ -200,6 +200,11 @@ fn every_uniform_matches_its_wgsl_layout() {
             _pad
         }),
     );
+    check(
+        "07-smoke/rbgs.wgsl",
+        "Level",
+        rust_layout!(fogbook_smoke::multigrid::LevelUniform { n, coarse_n, h, omega, open_top }),
+    );
 }
 
 /// The core's stand-in for the sky's uniform is as large as the sky's own.

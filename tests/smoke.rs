@@ -9,6 +9,9 @@ use fogbook_core::params::set_by_name;
 use fogbook_core::timing::{PassRecorder, run_now};
 use fogbook_core::{Chapter, Loaded};
 use fogbook_smoke::fields::{FieldId, round_f16, round_f16_toward_zero};
+use fogbook_smoke::reference::poisson::{
+    self, Level, factor_per_cycle, gauss_seidel_slowest_rate, hierarchy, noise_rhs, v_cycle,
+};
 use fogbook_smoke::reference::{
     Limiter, Rotation, advection_error, dissipated_total, idx, jacobi_slowest_rate, maccormack, mirror_asymmetry,
     residual_norm, semi_lagrangian, slowest_mode,
@@ -19,9 +22,14 @@ const N: usize = 32;
 
 /// A smoke chapter with GPU state on a fresh headless device, with `sets` applied.
 fn smoke(sets: &[&str]) -> (Headless, Loaded<Smoke>) {
+    smoke_n(N, sets)
+}
+
+/// The same on an n³ grid.
+fn smoke_n(n: usize, sets: &[&str]) -> (Headless, Loaded<Smoke>) {
     let h = headless([64, 36]);
     let mut s = Loaded::new(Smoke::new());
-    set_by_name(&mut s.chapter.params, "grid_size", &N.to_string()).unwrap();
+    set_by_name(&mut s.chapter.params, "grid_size", &n.to_string()).unwrap();
     for a in sets {
         let (k, v) = a.split_once('=').unwrap();
         set_by_name(&mut s.chapter.params, k, v).unwrap();
@@ -96,6 +104,113 @@ fn jacobi_residual_falls_at_the_theoretical_rate_of_the_slowest_mode() {
         );
     }
 }
+
+// ANCHOR: rbgs_rate_test
+#[test]
+fn red_black_gauss_seidel_falls_at_the_squared_jacobi_rate() {
+    // Young (1954): on a red–black ordered 7-point problem a Gauss–Seidel sweep keeps μ² where a
+    // Jacobi sweep keeps μ, μ = (2 + cos(π/n)) / 3 for the slowest mode. That analysis pairs each
+    // mode with its checkerboard twin; our walls (a ghost copies the cell inside) break the
+    // pairing in the wall cells, so the measured decay 1 − rate comes within 10 % of 1 − μ²
+    // (measured: 0.96–0.97 of it at 32³ over sweeps 10–160) rather than exactly. The GPU sweep must
+    // match the f64 CPU sweep itself closely. Jacobi (1 − μ ≈ (1 − μ²)/2) or a sweep that
+    // skipped a colour fail both checks.
+    let (h, mut s) = smoke(&[QUIET, &["pressure_solver=red-black-gs", "sor_omega=1"]].concat());
+    let cell = s.chapter.params.box_size_m as f64 / N as f64;
+    let div = slowest_mode(N);
+    let theory = gauss_seidel_slowest_rate(N);
+    let level = Level { n: N, h: cell, open_top: false };
+    let div64: Vec<f64> = div.iter().map(|&v| v as f64).collect();
+    s.upload(&h.gpu, FieldId::Divergence, &div).unwrap();
+    s.upload(&h.gpu, FieldId::Pressure, &vec![0.0; N * N * N]).unwrap();
+    let mut q_cpu = vec![0.0; N * N * N];
+    let (mut gpu, mut cpu) = (Vec::new(), Vec::new());
+    let mut done = 0;
+    for k in [10u32, 40, 160] {
+        s.chapter.params.pressure_iterations = k - done;
+        s.run_now(&h, |s, g, p| s.solve(g, &h.gpu, p));
+        for _ in done..k {
+            poisson::rbgs_sweep(&level, &mut q_cpu, &div64, 1.0);
+        }
+        done = k;
+        let q = s.download(&h.gpu, FieldId::Pressure).unwrap();
+        gpu.push(residual_norm(N, &q, &div, cell));
+        cpu.push(level.residual_norm(&q_cpu, &div64));
+    }
+    for (w, (from, to)) in [(1, (10, 40)), (2, (10, 160))] {
+        let rate = |r: &[f64]| (r[w] / r[0]).powf(1.0 / (to - from) as f64);
+        let (g, c) = (rate(&gpu), rate(&cpu));
+        let speed = (1.0 - c) / (1.0 - theory);
+        eprintln!(
+            "red–black GS, sweeps {from}–{to}: GPU {g:.6}, CPU {c:.6} per sweep; theory μ² = {theory:.6}; decay {speed:.3} of the theory's"
+        );
+        assert!((g - c).abs() < 2e-5, "sweeps {from}–{to}: GPU {g} against CPU {c}");
+        assert!((0.9..1.1).contains(&speed), "sweeps {from}–{to}: CPU rate {c}, theory {theory}");
+    }
+}
+// ANCHOR_END: rbgs_rate_test
+
+/// The GPU's relative residuals ‖f − ∇²q‖ / ‖f‖ (f64, on the downloaded q) after each of
+/// `cycles` V-cycles from q = 0, on the noise right-hand side of `reference::poisson`, with
+/// that right-hand side as the GPU stores it.
+fn gpu_multigrid_history(n: usize, open: bool, cycles: usize) -> (Vec<f64>, Vec<f64>, Level) {
+    let top = if open { "top_boundary=open" } else { "top_boundary=closed" };
+    let (h, mut s) = smoke_n(n, &[QUIET, &["pressure_solver=multigrid", "multigrid_cycles=1", top]].concat());
+    let cell = s.chapter.params.box_size_m as f64 / n as f64;
+    let level = Level { n, h: cell, open_top: open };
+    let rhs32: Vec<f32> = noise_rhs(n, 7).iter().map(|&v| v as f32).collect();
+    let rhs: Vec<f64> = rhs32.iter().map(|&v| v as f64).collect();
+    s.upload(&h.gpu, FieldId::Divergence, &rhs32).unwrap();
+    s.upload(&h.gpu, FieldId::Pressure, &vec![0.0; n * n * n]).unwrap();
+    let f0 = poisson::norm(&rhs);
+    let mut history = vec![1.0];
+    let mut q = Vec::new();
+    for _ in 0..cycles {
+        s.run_now(&h, |s, g, p| s.solve(g, &h.gpu, p));
+        q = s.download(&h.gpu, FieldId::Pressure).unwrap().iter().map(|&v| v as f64).collect();
+        history.push(level.residual_norm(&q, &rhs) / f0);
+    }
+    (history, q, level)
+}
+
+// ANCHOR: vcycle_tests
+#[test]
+fn one_gpu_v_cycle_matches_the_cpu_reference() {
+    // 16³, closed and open top: the f32 GPU cycle against the f64 CPU cycle on the same input.
+    for open in [false, true] {
+        let (history, gpu, level) = gpu_multigrid_history(16, open, 1);
+        let rhs: Vec<f64> = noise_rhs(16, 7).iter().map(|&v| v as f32 as f64).collect();
+        let mut cpu = vec![0.0; level.cells()];
+        v_cycle(&hierarchy(level), &mut cpu, &rhs);
+        let diff: Vec<f64> = gpu.iter().zip(&cpu).map(|(a, b)| a - b).collect();
+        let rel = poisson::norm(&diff) / poisson::norm(&cpu);
+        let cpu_residual = level.residual_norm(&cpu, &rhs) / poisson::norm(&rhs);
+        eprintln!(
+            "16³ open {open}: one V-cycle, GPU − CPU {rel:.2e} (relative); residual GPU {:.4e}, CPU {cpu_residual:.4e}",
+            history[1]
+        );
+        assert!(rel < 1e-5, "open {open}: GPU V-cycle differs from the CPU by {rel}");
+        assert!((history[1] / cpu_residual - 1.0).abs() < 1e-3, "open {open}: residuals differ");
+    }
+}
+
+#[test]
+fn gpu_multigrid_converges_as_fast_as_the_reference() {
+    // 32³, closed box: residual reduction per V(2,2) cycle over cycles 2–4 (before f32 rounding
+    // sets a floor), GPU and CPU. Measured: 0.114 on both; over cycles 3–9 the CPU keeps 0.149
+    // per cycle at 32³ and 64³ alike (0.16–0.17 under an open top). The textbook's ≈ 0.1 is for vertex-centred
+    // grids with full weighting; cell-centred averaging restriction is a little weaker. Bound:
+    // 0.2, which V(1,1) (0.29) and a cycle with a broken smoother or transfer fail.
+    let cycles = 4;
+    let (gpu, _, level) = gpu_multigrid_history(N, false, cycles);
+    let rhs: Vec<f64> = noise_rhs(N, 7).iter().map(|&v| v as f32 as f64).collect();
+    let cpu = poisson::residual_history(&level, &rhs, poisson::Solver::Multigrid, cycles);
+    let (f_gpu, f_cpu) = (factor_per_cycle(&gpu, 1), factor_per_cycle(&cpu, 1));
+    eprintln!("32³ V(2,2): GPU {gpu:?}\n  CPU {cpu:?}\n  factor per cycle GPU {f_gpu:.3}, CPU {f_cpu:.3}");
+    assert!(f_cpu < 0.2 && f_gpu < 0.2, "factors GPU {f_gpu}, CPU {f_cpu}");
+    assert!((f_gpu - f_cpu).abs() < 0.01, "GPU {f_gpu} against CPU {f_cpu}");
+}
+// ANCHOR_END: vcycle_tests
 
 /// A smooth bump: φ = exp(−|x − c|² / (2 σ²)) in cells.
 fn bump(x: usize, y: usize, z: usize, sigma: f64) -> f64 {

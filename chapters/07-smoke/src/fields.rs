@@ -24,9 +24,9 @@ pub const MEMORY_BUDGET: u64 = 4 << 30;
 /// + 8 + 8 (MacCormack's forward velocity and fluid).
 pub const BYTES_PER_CELL: u64 = 80;
 
-/// GPU memory the fields take at grid size `n` (bytes).
+/// GPU memory the fields take at grid size `n` (bytes), the multigrid's coarse grids included.
 pub fn memory_bytes(n: u32) -> u64 {
-    BYTES_PER_CELL * (n as u64).pow(3)
+    BYTES_PER_CELL * (n as u64).pow(3) + crate::multigrid::memory_bytes(n)
 }
 // ANCHOR_END: formats
 
@@ -133,6 +133,8 @@ pub struct Fields {
     /// MacCormack's forward semi-Lagrangian step φ̂ of velocity and fluid.
     pub velocity_forward: Field,
     pub fluid_forward: Field,
+    /// The multigrid's coarse grids and the solvers' per-level parameter blocks.
+    pub multigrid: crate::multigrid::Hierarchy,
 }
 
 impl Fields {
@@ -154,6 +156,7 @@ impl Fields {
             light: Field::new(gpu, "smoke light", n, SCALAR_FORMAT),
             velocity_forward: Field::new(gpu, "smoke velocity (MacCormack forward)", n, VELOCITY_FORMAT),
             fluid_forward: Field::new(gpu, "smoke fluid (MacCormack forward)", n, FLUID_FORMAT),
+            multigrid: crate::multigrid::Hierarchy::new(gpu, n),
         })
     }
 }

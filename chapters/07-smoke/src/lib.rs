@@ -3,6 +3,7 @@
 //! maximum-intensity projection, and the smoke itself ray-marched into the scene.
 
 pub mod fields;
+pub mod multigrid;
 pub mod params;
 pub mod passes;
 pub mod plots;
@@ -194,18 +195,9 @@ impl Smoke {
     pub fn step(&mut self, g: &mut SmokeGpu, gpu: &GpuContext, passes: &mut PassRecorder) {
         self.follow_grid_size(g, gpu);
         self.write_uniform(g, gpu);
-        let (iterations, vorticity, advection) =
-            (self.params.pressure_iterations, self.params.vorticity, self.params.advection);
-        passes::record_step(
-            gpu,
-            passes,
-            &g.pipelines,
-            &g.params_group,
-            &mut g.fields,
-            iterations,
-            vorticity,
-            advection,
-        );
+        let solve = multigrid::Solve::new(&self.params, g.fields.n);
+        let (vorticity, advection) = (self.params.vorticity, self.params.advection);
+        passes::record_step(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields, &solve, vorticity, advection);
         self.light_for = None;
         self.steps = self.steps.wrapping_add(1);
     }
@@ -214,6 +206,14 @@ impl Smoke {
     pub fn jacobi(&mut self, g: &mut SmokeGpu, gpu: &GpuContext, passes: &mut PassRecorder, iterations: u32) {
         self.write_uniform(g, gpu);
         passes::record_jacobi(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields, iterations);
+    }
+
+    /// Records the configured pressure solve (`pressure_solver`, with its sweeps or cycles) on
+    /// the current divergence, from the current pressure.
+    pub fn solve(&mut self, g: &mut SmokeGpu, gpu: &GpuContext, passes: &mut PassRecorder) {
+        self.write_uniform(g, gpu);
+        let solve = multigrid::Solve::new(&self.params, g.fields.n);
+        passes::record_pressure(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields, &solve);
     }
 
     /// Records divergence → `iterations` sweeps → u − ∇q: a full projection of the current velocity.
@@ -281,6 +281,9 @@ impl Chapter for Smoke {
             "07-smoke/vorticity.wgsl",
             "07-smoke/divergence.wgsl",
             "07-smoke/jacobi.wgsl",
+            "07-smoke/rbgs.wgsl",
+            "07-smoke/restrict.wgsl",
+            "07-smoke/prolong.wgsl",
             "07-smoke/store_pressure.wgsl",
             "07-smoke/project.wgsl",
             "07-smoke/light.wgsl",

@@ -1,7 +1,8 @@
 //! Pipelines of the smoke solver and of its views, and the recording of one step.
 
 use crate::fields::{FLUID_FORMAT, Field, Fields, SCALAR_FORMAT, VELOCITY_FORMAT};
-use crate::params::Advection;
+use crate::multigrid::{self, Kernels, Solve};
+use crate::params::{Advection, PressureSolver};
 use anyhow::Result;
 use fogbook_core::frame::{FrameLayouts, uniform_entry};
 use fogbook_core::gpu::GpuContext;
@@ -10,16 +11,18 @@ use fogbook_core::timing::PassRecorder;
 
 /// How a pass binds one resource.
 #[derive(Clone, Copy)]
-enum Slot {
+pub(crate) enum Slot {
     /// Sampled (filterable float) 3D texture.
     Sampled,
     /// Write-only 3D storage texture of this format.
     Storage(wgpu::TextureFormat),
     /// Storage buffer, read-only or read-write.
     Buffer { read_only: bool },
+    /// Uniform buffer.
+    Uniform,
 }
 
-fn layout(device: &wgpu::Device, label: &str, slots: &[Slot]) -> wgpu::BindGroupLayout {
+pub(crate) fn layout(device: &wgpu::Device, label: &str, slots: &[Slot]) -> wgpu::BindGroupLayout {
     let entries: Vec<_> = slots
         .iter()
         .enumerate()
@@ -42,6 +45,11 @@ fn layout(device: &wgpu::Device, label: &str, slots: &[Slot]) -> wgpu::BindGroup
                     has_dynamic_offset: false,
                     min_binding_size: None,
                 },
+                Slot::Uniform => wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
             },
             count: None,
         })
@@ -56,13 +64,13 @@ pub struct Pass {
 }
 
 /// A texture or buffer to bind, in slot order.
-enum Res<'a> {
+pub(crate) enum Res<'a> {
     Tex(&'a Field),
     Buf(&'a wgpu::Buffer),
 }
 
 impl Pass {
-    fn bind(&self, device: &wgpu::Device, resources: &[Res]) -> wgpu::BindGroup {
+    pub(crate) fn bind(&self, device: &wgpu::Device, resources: &[Res]) -> wgpu::BindGroup {
         let entries: Vec<_> = resources
             .iter()
             .enumerate()
@@ -91,6 +99,8 @@ pub struct Pipelines {
     pub project: Pass,
     pub light: Pass,
     pub view: Pass,
+    /// Red–black Gauss–Seidel and multigrid (multigrid.rs).
+    pub solvers: Kernels,
 }
 
 /// Workgroup size of the 3D passes (shaders use 8 × 8 × 4). Measured on an H200 at 128³: the
@@ -155,6 +165,7 @@ impl Pipelines {
             project: make("project.wgsl", "project", &[Sampled, Sampled, vel], false)?,
             light: make("light.wgsl", "light", &[Sampled, scalar], false)?,
             view: make("view.wgsl", "smoke_view", &[Sampled, Sampled, Sampled, Sampled, Sampled], true)?,
+            solvers: Kernels::new(gpu, shaders)?,
             params_layout,
         })
     }
@@ -191,8 +202,8 @@ fn dispatch(
 
 // ANCHOR: step
 /// One simulation step: advect (with the previous projection; one pass semi-Lagrangian, two
-/// MacCormack), vorticity confinement (skipped when its strength is 0), divergence, then
-/// `iterations` Jacobi sweeps in one timed pass.
+/// MacCormack), vorticity confinement (skipped when its strength is 0), divergence, then the
+/// pressure solve (`record_pressure`).
 #[allow(clippy::too_many_arguments)]
 pub fn record_step(
     gpu: &GpuContext,
@@ -200,7 +211,7 @@ pub fn record_step(
     p: &Pipelines,
     params: &wgpu::BindGroup,
     f: &mut Fields,
-    iterations: u32,
+    solve: &Solve,
     vorticity: f32,
     advection: Advection,
 ) {
@@ -236,7 +247,7 @@ pub fn record_step(
     }
 
     record_divergence(gpu, passes, p, params, f);
-    record_jacobi(gpu, passes, p, params, f, iterations);
+    record_pressure(gpu, passes, p, params, f, solve);
     // ANCHOR_END: step_passes
 }
 // ANCHOR_END: step
@@ -313,7 +324,40 @@ pub fn record_jacobi(
         }
     }
     // ANCHOR_END: jacobi_dispatches
-    let store = p.store_pressure.bind(d, &[Res::Buf(f.pressure.read()), Res::Tex(&f.pressure_texture)]);
+    record_store_pressure(gpu, passes, p, params, f);
+}
+// ANCHOR_END: record_jacobi
+
+// ANCHOR: record_pressure
+/// The pressure solve `solve` asks for on the current divergence, then the copy of q into the
+/// texture advection samples. Every solver starts from the last step's q.
+pub fn record_pressure(
+    gpu: &GpuContext,
+    passes: &mut PassRecorder,
+    p: &Pipelines,
+    params: &wgpu::BindGroup,
+    f: &mut Fields,
+    solve: &Solve,
+) {
+    match solve.solver {
+        PressureSolver::Jacobi => return record_jacobi(gpu, passes, p, params, f, solve.sweeps),
+        PressureSolver::RedBlackGs => multigrid::record_rbgs(gpu, passes, &p.solvers, f, solve),
+        PressureSolver::Multigrid => multigrid::record_multigrid(gpu, passes, &p.solvers, f, solve),
+    }
+    record_store_pressure(gpu, passes, p, params, f);
+}
+// ANCHOR_END: record_pressure
+
+/// Copies the current pressure buffer into the pressure texture.
+fn record_store_pressure(
+    gpu: &GpuContext,
+    passes: &mut PassRecorder,
+    p: &Pipelines,
+    params: &wgpu::BindGroup,
+    f: &Fields,
+) {
+    let [x, y, z] = groups_for(f.n, LINEAR_WORKGROUP);
+    let store = p.store_pressure.bind(&gpu.device, &[Res::Buf(f.pressure.read()), Res::Tex(&f.pressure_texture)]);
     passes.compute("smoke: store pressure", |pass| {
         pass.set_pipeline(&p.store_pressure.pipeline);
         pass.set_bind_group(2, params, &[]);
@@ -321,7 +365,6 @@ pub fn record_jacobi(
         pass.dispatch_workgroups(x, y, z);
     });
 }
-// ANCHOR_END: record_jacobi
 
 /// u ← u − ∇q on its own (tests, tools).
 pub fn record_project(

@@ -1,0 +1,298 @@
+//! The faster pressure solvers on the GPU: red–black Gauss–Seidel with over-relaxation (SOR),
+//! and geometric multigrid V(2,2) cycles with red–black Gauss–Seidel smoothing, cell-centred
+//! averaging restriction and trilinear prolongation (Briggs, Henson and McCormick 2000;
+//! Trottenberg, Oosterlee and Schüller 2001; for fluids, McAdams, Sifakis and Teran 2010).
+//! Both work in place on the fields' current pressure buffer, so the last step's pressure stays
+//! the warm start, as with Jacobi. The CPU twin, in f64, is `reference::poisson`.
+
+use crate::fields::Fields;
+use crate::params::{PressureSolver, SmokeParams, TopBoundary};
+use crate::passes::{Pass, Res, Slot, layout};
+use crate::reference::poisson::{COARSE_SWEEPS, POST_SMOOTH, PRE_SMOOTH, level_sizes};
+use anyhow::Result;
+use bytemuck::{Pod, Zeroable};
+use fogbook_core::gpu::GpuContext;
+use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
+use fogbook_core::timing::PassRecorder;
+
+/// Mirrors `struct Level` in shaders/07-smoke/poisson.wgsl.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+pub struct LevelUniform {
+    pub n: u32,
+    pub coarse_n: u32,
+    pub h: f32,
+    pub omega: f32,
+    pub open_top: u32,
+}
+
+/// What one step's pressure solve does.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Solve {
+    pub solver: PressureSolver,
+    /// Sweeps of Jacobi or red–black Gauss–Seidel.
+    pub sweeps: u32,
+    /// V-cycles of multigrid.
+    pub cycles: u32,
+    /// Over-relaxation of the red–black solver (the multigrid smoother always uses 1).
+    pub omega: f32,
+    /// Cell size of the finest grid (m).
+    pub h: f32,
+    pub open_top: bool,
+}
+
+impl Solve {
+    pub fn new(p: &SmokeParams, n: u32) -> Self {
+        Self {
+            solver: p.pressure_solver,
+            sweeps: p.pressure_iterations,
+            cycles: p.multigrid_cycles,
+            // Gauss–Seidel diverges for ω outside (0, 2): keep within the parameter's range.
+            omega: if p.sor_omega.is_finite() { p.sor_omega.clamp(0.5, 1.99) } else { 1.0 },
+            h: p.box_size_m / n as f32,
+            open_top: p.top_boundary == TopBoundary::Open,
+        }
+    }
+}
+
+/// The solvers' pipelines: the two colours of a Gauss–Seidel sweep, restriction, prolongation.
+pub struct Kernels {
+    pub red: Pass,
+    pub black: Pass,
+    pub restrict: Pass,
+    pub prolong: Pass,
+}
+
+impl Kernels {
+    pub fn new(gpu: &GpuContext, shaders: &ShaderStore) -> Result<Self> {
+        let device = &gpu.device;
+        let (read, read_write) = (Slot::Buffer { read_only: true }, Slot::Buffer { read_only: false });
+        let make = |file: &str, entries: &[&str], slots: &[Slot]| -> Result<Vec<Pass>> {
+            let module = create_module(device, &shaders.load(&format!("07-smoke/{file}"))?)?;
+            let textures = layout(device, file, slots);
+            entries
+                .iter()
+                .map(|entry| {
+                    let pipeline = compute_pipeline(device, &module, entry, &[None, None, None, Some(&textures)])?;
+                    Ok(Pass { pipeline, textures: textures.clone() })
+                })
+                .collect()
+        };
+        let mut rbgs = make("rbgs.wgsl", &["rbgs_red", "rbgs_black"], &[Slot::Uniform, read, read_write])?;
+        let black = rbgs.pop().unwrap();
+        let red = rbgs.pop().unwrap();
+        let restrict =
+            make("restrict.wgsl", &["restrict_residual"], &[Slot::Uniform, read, read, read_write, read_write])?
+                .pop()
+                .unwrap();
+        let prolong = make("prolong.wgsl", &["prolong"], &[Slot::Uniform, read, read_write])?.pop().unwrap();
+        Ok(Self { red, black, restrict, prolong })
+    }
+}
+
+/// The coarse grids of one field size and the parameter blocks of every level.
+pub struct Hierarchy {
+    /// Cells per side, finest first (`reference::poisson::level_sizes`).
+    pub sizes: Vec<u32>,
+    /// Right-hand side and correction of levels 1, 2, … (level 0 is the fields' divergence and
+    /// pressure).
+    pub coarse: Vec<(wgpu::Buffer, wgpu::Buffer)>,
+    /// One parameter block per level for the V-cycle, and one for the red–black solver.
+    pub levels: Vec<wgpu::Buffer>,
+    pub sor_level: wgpu::Buffer,
+}
+
+/// Bytes of the coarse grids for a fine grid of n³ (two f32 per cell: about 8/7 of a byte per
+/// fine cell).
+pub fn memory_bytes(n: u32) -> u64 {
+    level_sizes(n as usize).iter().skip(1).map(|&m| 8 * (m as u64).pow(3)).sum()
+}
+
+impl Hierarchy {
+    pub fn new(gpu: &GpuContext, n: u32) -> Self {
+        let sizes: Vec<u32> = level_sizes(n as usize).into_iter().map(|m| m as u32).collect();
+        let buffer = |label: String, m: u32| {
+            gpu.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(&label),
+                size: 4 * (m as u64).pow(3),
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            })
+        };
+        let coarse = sizes
+            .iter()
+            .enumerate()
+            .skip(1)
+            .map(|(l, &m)| (buffer(format!("smoke mg rhs L{l}"), m), buffer(format!("smoke mg q L{l}"), m)))
+            .collect();
+        let uniform = |label: String| {
+            gpu.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(&label),
+                size: std::mem::size_of::<LevelUniform>() as u64,
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            })
+        };
+        let levels = (0..sizes.len()).map(|l| uniform(format!("smoke mg level L{l}"))).collect();
+        Self { sizes, coarse, levels, sor_level: uniform("smoke rbgs level".into()) }
+    }
+
+    /// Level l's parameter block.
+    fn level(&self, l: usize, solve: &Solve, omega: f32) -> LevelUniform {
+        LevelUniform {
+            n: self.sizes[l],
+            coarse_n: self.sizes.get(l + 1).copied().unwrap_or(0),
+            h: solve.h * (1u32 << l) as f32,
+            omega,
+            open_top: solve.open_top as u32,
+        }
+    }
+}
+
+/// One dispatch of a solver pass.
+struct Op<'a> {
+    label: String,
+    pass: &'a Pass,
+    group: &'a wgpu::BindGroup,
+    groups: [u32; 3],
+}
+
+/// Records the dispatches, one compute pass per run of equal labels (each dispatch sees the
+/// previous one's writes).
+fn emit(passes: &mut PassRecorder, ops: &[Op]) {
+    let mut start = 0;
+    while start < ops.len() {
+        let end = start + ops[start..].iter().take_while(|o| o.label == ops[start].label).count();
+        passes.compute(&ops[start].label, |p| {
+            for op in &ops[start..end] {
+                p.set_pipeline(&op.pass.pipeline);
+                p.set_bind_group(3, op.group, &[]);
+                let [x, y, z] = op.groups;
+                p.dispatch_workgroups(x, y, z);
+            }
+        });
+        start = end;
+    }
+}
+
+/// Workgroups of a pass over (x, n, n) threads with the solvers' 64 × 4 × 1 workgroup.
+fn groups(x: u32, n: u32) -> [u32; 3] {
+    [x.div_ceil(64), n.div_ceil(4), n]
+}
+
+/// The two passes of one red–black sweep on a grid of n³.
+fn sweep<'a>(k: &'a Kernels, group: &'a wgpu::BindGroup, n: u32, label: [String; 2]) -> [Op<'a>; 2] {
+    let [red, black] = label;
+    let g = groups(n.div_ceil(2), n);
+    [Op { label: red, pass: &k.red, group, groups: g }, Op { label: black, pass: &k.black, group, groups: g }]
+}
+
+// ANCHOR: record_rbgs
+/// `solve.sweeps` red–black Gauss–Seidel sweeps with ω = `solve.omega` on the fields' pressure,
+/// in place. The first sweep's two colours are timed passes of their own ("smoke: pressure rbgs
+/// red" and "… black"), the remaining sweeps one pass.
+pub fn record_rbgs(gpu: &GpuContext, passes: &mut PassRecorder, k: &Kernels, f: &Fields, solve: &Solve) {
+    let h = &f.multigrid;
+    gpu.queue.write_buffer(&h.sor_level, 0, bytemuck::bytes_of(&h.level(0, solve, solve.omega)));
+    let group =
+        k.red.bind(&gpu.device, &[Res::Buf(&h.sor_level), Res::Buf(&f.divergence_linear), Res::Buf(f.pressure.read())]);
+    let ops: Vec<Op> = (0..solve.sweeps)
+        .flat_map(|i| {
+            let label = |colour: &str| match i {
+                0 => format!("smoke: pressure rbgs {colour}"),
+                _ => format!("smoke: pressure rbgs sweeps 2–{}", solve.sweeps),
+            };
+            sweep(k, &group, f.n, [label("red"), label("black")])
+        })
+        .collect();
+    emit(passes, &ops);
+}
+// ANCHOR_END: record_rbgs
+
+/// Levels at least this large get timed passes of their own in the first V-cycle; the coarser
+/// rest of the cycle is one pass ("smoke: mg levels Lk–Lc").
+pub const TIMED_LEVEL_MIN: u32 = 32;
+
+/// Bind groups of one level: smoothing, restriction into the next level, prolongation from it.
+struct LevelGroups {
+    smooth: wgpu::BindGroup,
+    restrict: Option<wgpu::BindGroup>,
+    prolong: Option<wgpu::BindGroup>,
+}
+
+// ANCHOR: record_multigrid
+/// `solve.cycles` multigrid V(2,2) cycles on the fields' pressure, in place (warm-started from
+/// its current values). Pass labels: "smoke: mg smooth L0 (pre)", "smoke: mg restrict L1",
+/// "smoke: mg prolong L1", "smoke: mg coarse solve L5", … for the first cycle, the levels below
+/// 32³ together as "smoke: mg levels Lk–Lc", and the later cycles as one pass.
+pub fn record_multigrid(gpu: &GpuContext, passes: &mut PassRecorder, k: &Kernels, f: &Fields, solve: &Solve) {
+    let d = &gpu.device;
+    let h = &f.multigrid;
+    let count = h.sizes.len();
+    for l in 0..count {
+        gpu.queue.write_buffer(&h.levels[l], 0, bytemuck::bytes_of(&h.level(l, solve, 1.0)));
+    }
+    // Right-hand side and q of every level.
+    let rhs = |l: usize| if l == 0 { &f.divergence_linear } else { &h.coarse[l - 1].0 };
+    let q = |l: usize| if l == 0 { f.pressure.read() } else { &h.coarse[l - 1].1 };
+    let groups_of: Vec<LevelGroups> = (0..count)
+        .map(|l| {
+            let uniform = Res::Buf(&h.levels[l]);
+            let coarser = l + 1 < count;
+            LevelGroups {
+                smooth: k.red.bind(d, &[Res::Buf(&h.levels[l]), Res::Buf(rhs(l)), Res::Buf(q(l))]),
+                restrict: coarser.then(|| {
+                    k.restrict.bind(
+                        d,
+                        &[
+                            Res::Buf(&h.levels[l]),
+                            Res::Buf(rhs(l)),
+                            Res::Buf(q(l)),
+                            Res::Buf(rhs(l + 1)),
+                            Res::Buf(q(l + 1)),
+                        ],
+                    )
+                }),
+                prolong: coarser.then(|| k.prolong.bind(d, &[uniform, Res::Buf(q(l + 1)), Res::Buf(q(l))])),
+            }
+        })
+        .collect();
+    let tail = h.sizes.iter().position(|&m| m < TIMED_LEVEL_MIN).unwrap_or(count - 1).max(1);
+    let tail_label = format!("smoke: mg levels L{tail}–L{}", count - 1);
+    let mut ops = Vec::new();
+    for cycle in 0..solve.cycles {
+        // The label of an op that belongs to level l.
+        let label = |l: usize, what: String| match (cycle, l >= tail) {
+            (0, false) => format!("smoke: mg {what}"),
+            (0, true) => tail_label.clone(),
+            _ => format!("smoke: mg V-cycles 2–{}", solve.cycles),
+        };
+        let coarsest = count - 1;
+        for (l, g) in groups_of.iter().enumerate().take(coarsest) {
+            for _ in 0..PRE_SMOOTH {
+                let name = label(l, format!("smooth L{l} (pre)"));
+                ops.extend(sweep(k, &g.smooth, h.sizes[l], [name.clone(), name]));
+            }
+            let nc = h.sizes[l + 1];
+            let group = g.restrict.as_ref().unwrap();
+            let name = label(l + 1, format!("restrict L{}", l + 1));
+            ops.push(Op { label: name, pass: &k.restrict, group, groups: groups(nc, nc) });
+        }
+        for _ in 0..COARSE_SWEEPS {
+            let name = label(coarsest, format!("coarse solve L{coarsest}"));
+            ops.extend(sweep(k, &groups_of[coarsest].smooth, h.sizes[coarsest], [name.clone(), name]));
+        }
+        for l in (0..coarsest).rev() {
+            let g = &groups_of[l];
+            let n = h.sizes[l];
+            let name = label(l + 1, format!("prolong L{}", l + 1));
+            ops.push(Op { label: name, pass: &k.prolong, group: g.prolong.as_ref().unwrap(), groups: groups(n, n) });
+            for _ in 0..POST_SMOOTH {
+                let name = label(l, format!("smooth L{l} (post)"));
+                ops.extend(sweep(k, &g.smooth, n, [name.clone(), name]));
+            }
+        }
+    }
+    emit(passes, &ops);
+}
+// ANCHOR_END: record_multigrid

@@ -1,0 +1,41 @@
+// Shared by the faster pressure solvers (rbgs.wgsl, restrict.wgsl, prolong.wgsl): one grid of
+// the multigrid hierarchy and the 7-point stencil of ∇²q = f on it, with the boundary rules of
+// jacobi.wgsl (Neumann walls: a ghost copies its neighbour inside; under an open top the ghost
+// above the top row holds −q, so q = 0 on the face). Geometric multigrid after Briggs, Henson
+// and McCormick 2000, "A Multigrid Tutorial", and Trottenberg, Oosterlee and Schüller 2001,
+// "Multigrid"; a pass that includes this file defines `fn q_at(i: u32) -> f32`, the q it reads.
+// The CPU twin is chapters/07-smoke/src/reference/poisson.rs.
+
+// Mirrors `LevelUniform` in chapters/07-smoke/src/multigrid.rs.
+struct Level {
+    n: u32,         // cells per side of this grid
+    coarse_n: u32,  // cells per side of the next coarser grid (0 on the coarsest)
+    h: f32,         // cell size (m)
+    omega: f32,     // over-relaxation ω of the Gauss–Seidel update (1: plain)
+    open_top: u32,  // 1: q = 0 on the top face (Dirichlet)
+}
+
+@group(3) @binding(0) var<uniform> level: Level;
+
+fn level_index(cell: vec3<i32>, n: i32) -> u32 {
+    return u32(cell.x + n * (cell.y + n * cell.z));
+}
+
+// ANCHOR: stencil
+// Σ of the six neighbours of `cell` (ghosts by the boundary rules) and the diagonal d:
+// h² ∇²q = Σ − d q, d = 6, or 7 in the top row under an open top.
+fn stencil(cell: vec3<i32>) -> vec2<f32> {
+    let n = i32(level.n);
+    let hi = vec3(n - 1);
+    let top = level.open_top == 1u && cell.y == n - 1;
+    var sum = q_at(level_index(clamp(cell - vec3(1, 0, 0), vec3(0), hi), n))
+        + q_at(level_index(clamp(cell + vec3(1, 0, 0), vec3(0), hi), n))
+        + q_at(level_index(clamp(cell - vec3(0, 1, 0), vec3(0), hi), n))
+        + q_at(level_index(clamp(cell - vec3(0, 0, 1), vec3(0), hi), n))
+        + q_at(level_index(clamp(cell + vec3(0, 0, 1), vec3(0), hi), n));
+    if !top {
+        sum += q_at(level_index(clamp(cell + vec3(0, 1, 0), vec3(0), hi), n));
+    }
+    return vec2(sum, select(6.0, 7.0, top));
+}
+// ANCHOR_END: stencil
