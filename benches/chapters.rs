@@ -55,20 +55,32 @@ fn cpu_reference(c: &mut Criterion) {
     });
 }
 
-/// One smoke step (advect, vorticity, divergence, 40 Jacobi sweeps) at 64³ and 128³, submitted
-/// and waited for. Per-pass GPU times come from `fogbook bench --chapters smoke`.
+/// One smoke step (advect, vorticity, divergence, then the pressure solve: 40 Jacobi sweeps,
+/// 40 red–black Gauss–Seidel sweeps, or 2 multigrid V(2,2) cycles) at 64³ and 128³, submitted
+/// and waited for. Per-pass GPU times come from `fogbook bench --chapters smoke --set
+/// pressure_solver=multigrid` (passes labelled "smoke: mg smooth L0 (pre)", "smoke: mg
+/// restrict L1", …, "smoke: pressure rbgs red", …).
 fn smoke_step(c: &mut Criterion) {
+    use fogbook_smoke::params::PressureSolver;
     let headless =
         Headless::new(&fogbook_smoke::Smoke::new().requirements(), [64, 36]).unwrap_or_else(|e| panic!("{e:#}"));
     for n in [64u32, 128] {
-        let mut smoke = Loaded::new(fogbook_smoke::Smoke::new());
-        smoke.chapter.params.grid_size = n;
-        smoke.chapter.params.pressure_iterations = 40;
-        headless.prepare(&mut smoke).unwrap();
-        let (smoke, state) = smoke.parts().unwrap();
         let mut group = c.benchmark_group(format!("smoke/step-{n}"));
         group.sample_size(10).measurement_time(Duration::from_secs(5)).warm_up_time(Duration::from_secs(1));
-        group.bench_function("step", |b| b.iter(|| run_now(&headless.gpu, |p| smoke.step(state, &headless.gpu, p))));
+        for (name, solver) in [
+            ("step", PressureSolver::Jacobi),
+            ("step-red-black-gs", PressureSolver::RedBlackGs),
+            ("step-multigrid", PressureSolver::Multigrid),
+        ] {
+            let mut smoke = Loaded::new(fogbook_smoke::Smoke::new());
+            smoke.chapter.params.grid_size = n;
+            smoke.chapter.params.pressure_iterations = 40;
+            smoke.chapter.params.multigrid_cycles = 2;
+            smoke.chapter.params.pressure_solver = solver;
+            headless.prepare(&mut smoke).unwrap();
+            let (smoke, state) = smoke.parts().unwrap();
+            group.bench_function(name, |b| b.iter(|| run_now(&headless.gpu, |p| smoke.step(state, &headless.gpu, p))));
+        }
         group.finish();
     }
 }

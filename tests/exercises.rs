@@ -62,7 +62,8 @@ fn chapter_3() {
     close(t[2], 0.222, 5e-4, "blue transmittance, sun at 10°");
 }
 
-/// Chapter 7: Jacobi sweeps per decade at 64³; smoke left after a second of dissipation.
+/// Chapter 7: Jacobi sweeps per decade at 64³; smoke left after a second of dissipation; the
+/// optimal SOR factor and a V-cycle's work.
 #[test]
 fn chapter_7() {
     use fogbook_smoke::reference::sweeps_per_decade;
@@ -70,4 +71,11 @@ fn chapter_7() {
     let left = (1.0f64 / (1.0 + 2.0 / 60.0)).powi(60);
     close(left, 0.1398, 5e-5, "density left after 1 s at k = 2/s, 60 steps");
     close((-2.0f64).exp(), 0.1353, 5e-5, "the continuous law e^(−k t)");
+    // Faster pressure: the optimal over-relaxation, and the work and levels of a V(2,2) cycle.
+    use fogbook_smoke::reference::poisson::{Level, hierarchy, optimal_sor_omega, v_cycle_work};
+    close(optimal_sor_omega(64), 1.906, 5e-4, "optimal ω at 64³");
+    close(optimal_sor_omega(128), 1.952, 5e-4, "optimal ω at 128³");
+    let levels = hierarchy(Level { n: 64, h: 1.0, open_top: false });
+    assert_eq!(levels.len(), 6, "levels 64³ … 2³");
+    close(v_cycle_work(&levels), 5.71, 5e-3, "fine-grid sweeps per V(2,2) cycle at 64³");
 }

@@ -1,5 +1,5 @@
 // Multigrid prolongation (Briggs, Henson and McCormick 2000, ch. 3; cell-centred trilinear
-// interpolation, Trottenberg, Oosterlee and Schüller 2001, §2.8.4): the coarse correction e,
+// interpolation, Trottenberg, Oosterlee and Schüller 2001, "Multigrid"): the coarse correction e,
 // interpolated trilinearly to the fine cell centres and added to the fine q. A fine centre lies a
 // quarter of a coarse cell from its parent's: weights ¾ and ¼ per axis (27, 9, 3, 1 / 64 in 3D).
 // Beyond the walls the coarse ghosts follow the boundary rules (a copy; −e above an open top).

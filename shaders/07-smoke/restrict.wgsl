@@ -1,5 +1,5 @@
-// Multigrid restriction (Briggs, Henson and McCormick 2000, ch. 3; cell-centred, Trottenberg,
-// Oosterlee and Schüller 2001, §2.8.4): the residual r = f − ∇²q of the fine grid, averaged over
+// Multigrid restriction (Briggs, Henson and McCormick 2000, ch. 3; cell-centred as in Trottenberg,
+// Oosterlee and Schüller 2001, "Multigrid"): the residual r = f − ∇²q of the fine grid, averaged over
 // the (up to 8) fine children of each coarse cell, becomes the coarse grid's right-hand side; the
 // coarse correction starts from zero. The residual is computed here, cell by cell, rather than
 // in a pass of its own.

@@ -431,6 +431,9 @@ impl Smoke {
             fig("vorticity-side-slice", "vorticity", &["slice_axis=x"]),
             fig("divergence-no-solve", "divergence", &["pressure_iterations=0"]),
             fig("residual-200-sweeps", "residual", &["pressure_iterations=200"]),
+            // One V-cycle a step: what is left shows the smoother's and the transfers' work (a
+            // broken smoother changes it everywhere).
+            fig("residual-multigrid", "residual", &["pressure_solver=multigrid", "multigrid_cycles=1"]),
             // The fluid view after 12 steps barely shows the limiter (see the book's Tests); the
             // density slice does: without it, undershoots below 0 move the view's whole range.
             fig("fluid-maccormack", "fluid", &["advection=maccormack"]),
