@@ -605,3 +605,25 @@ fn every_new_option_at_its_extreme_stays_finite_and_bounded() {
     let lowest = fluid.iter().cloned().fold(f32::INFINITY, f32::min);
     assert!(lowest >= 0.0, "negative smoke {lowest}");
 }
+
+#[test]
+fn the_faster_solvers_stay_finite_at_their_extremes() {
+    // The largest over-relaxation, and multigrid under an open top, each with the extreme forces
+    // above for 100 steps; then no sweeps and no cycles at all. Values the parameter table
+    // refuses (ω = 2 would not converge) are refused, and a NaN set in code falls back to ω = 1.
+    let cases: [&[&str]; 4] = [
+        &["pressure_solver=red-black-gs", "sor_omega=1.99"],
+        &["pressure_solver=multigrid", "multigrid_cycles=4", "top_boundary=open"],
+        &["pressure_solver=red-black-gs", "pressure_iterations=0"],
+        &["pressure_solver=multigrid", "multigrid_cycles=0"],
+    ];
+    for case in cases {
+        let settings: Vec<&str> = EXTREME_FORCES.iter().chain(case).copied().collect();
+        let (h, mut s) = smoke(&settings);
+        run_and_check_finite(&h, &mut s, 1);
+    }
+    let mut p = fogbook_smoke::SmokeParams::default();
+    assert!(set_by_name(&mut p, "sor_omega", "2").is_err() && set_by_name(&mut p, "sor_omega", "NaN").is_err());
+    p.sor_omega = f32::NAN;
+    assert_eq!(fogbook_smoke::multigrid::Solve::new(&p, 32).omega, 1.0);
+}
