@@ -105,7 +105,6 @@ fn jacobi_residual_falls_at_the_theoretical_rate_of_the_slowest_mode() {
     }
 }
 
-// ANCHOR: rbgs_rate_test
 #[test]
 fn red_black_gauss_seidel_falls_at_the_squared_jacobi_rate() {
     // Young (1954): on a red–black ordered 7-point problem a Gauss–Seidel sweep keeps μ² where a
@@ -148,7 +147,6 @@ fn red_black_gauss_seidel_falls_at_the_squared_jacobi_rate() {
         assert!((0.9..1.1).contains(&speed), "sweeps {from}–{to}: CPU rate {c}, theory {theory}");
     }
 }
-// ANCHOR_END: rbgs_rate_test
 
 /// The GPU's relative residuals ‖f − ∇²q‖ / ‖f‖ (f64, on the downloaded q) after each of
 /// `cycles` V-cycles from q = 0, on the noise right-hand side of `reference::poisson`, with
@@ -173,7 +171,6 @@ fn gpu_multigrid_history(n: usize, open: bool, cycles: usize) -> (Vec<f64>, Vec<
     (history, q, level)
 }
 
-// ANCHOR: vcycle_tests
 #[test]
 fn one_gpu_v_cycle_matches_the_cpu_reference() {
     // 16³, closed and open top: the f32 GPU cycle against the f64 CPU cycle on the same input.
@@ -210,7 +207,6 @@ fn gpu_multigrid_converges_as_fast_as_the_reference() {
     assert!(f_cpu < 0.2 && f_gpu < 0.2, "factors GPU {f_gpu}, CPU {f_cpu}");
     assert!((f_gpu - f_cpu).abs() < 0.01, "GPU {f_gpu} against CPU {f_cpu}");
 }
-// ANCHOR_END: vcycle_tests
 
 /// A smooth bump: φ = exp(−|x − c|² / (2 σ²)) in cells.
 fn bump(x: usize, y: usize, z: usize, sigma: f64) -> f64 {
