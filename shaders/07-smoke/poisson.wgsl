@@ -3,8 +3,9 @@
 // jacobi.wgsl (Neumann walls: a ghost copies its neighbour inside; under an open top the ghost
 // above the top row holds −q, so q = 0 on the face). Geometric multigrid after Briggs, Henson
 // and McCormick 2000, "A Multigrid Tutorial", and Trottenberg, Oosterlee and Schüller 2001,
-// "Multigrid"; a pass that includes this file defines `fn q_at(i: u32) -> f32`, the q it reads.
-// The CPU twin is chapters/07-smoke/src/reference/poisson.rs.
+// "Multigrid". Every pass that includes this file binds the level's parameters at binding 0 and
+// the level's q at binding 2 (read-write; restriction only reads it). The CPU twin is
+// chapters/07-smoke/src/reference/poisson.rs.
 
 // Mirrors `LevelUniform` in chapters/07-smoke/src/multigrid.rs.
 struct Level {
@@ -16,6 +17,8 @@ struct Level {
 }
 
 @group(3) @binding(0) var<uniform> level: Level;
+// q on this level: the pressure on level 0, a correction on the coarser ones.
+@group(3) @binding(2) var<storage, read_write> q: array<f32>;
 
 fn level_index(cell: vec3<i32>, n: i32) -> u32 {
     return u32(cell.x + n * (cell.y + n * cell.z));
@@ -28,13 +31,13 @@ fn stencil(cell: vec3<i32>) -> vec2<f32> {
     let n = i32(level.n);
     let hi = vec3(n - 1);
     let top = level.open_top == 1u && cell.y == n - 1;
-    var sum = q_at(level_index(clamp(cell - vec3(1, 0, 0), vec3(0), hi), n))
-        + q_at(level_index(clamp(cell + vec3(1, 0, 0), vec3(0), hi), n))
-        + q_at(level_index(clamp(cell - vec3(0, 1, 0), vec3(0), hi), n))
-        + q_at(level_index(clamp(cell - vec3(0, 0, 1), vec3(0), hi), n))
-        + q_at(level_index(clamp(cell + vec3(0, 0, 1), vec3(0), hi), n));
+    var sum = q[level_index(clamp(cell - vec3(1, 0, 0), vec3(0), hi), n)]
+        + q[level_index(clamp(cell + vec3(1, 0, 0), vec3(0), hi), n)]
+        + q[level_index(clamp(cell - vec3(0, 1, 0), vec3(0), hi), n)]
+        + q[level_index(clamp(cell - vec3(0, 0, 1), vec3(0), hi), n)]
+        + q[level_index(clamp(cell + vec3(0, 0, 1), vec3(0), hi), n)];
     if !top {
-        sum += q_at(level_index(clamp(cell + vec3(0, 1, 0), vec3(0), hi), n));
+        sum += q[level_index(clamp(cell + vec3(0, 1, 0), vec3(0), hi), n)];
     }
     return vec2(sum, select(6.0, 7.0, top));
 }

@@ -7,13 +7,8 @@
 // CPU twin: `prolong_add` in reference/poisson.rs.
 // #import 07-smoke/poisson.wgsl
 
+// The fine q, which the correction is added to, is `q` (binding 2, poisson.wgsl).
 @group(3) @binding(1) var<storage, read> coarse_q: array<f32>;
-@group(3) @binding(2) var<storage, read_write> fine_q: array<f32>;
-
-// Unused (the stencil is not needed here), but poisson.wgsl's `stencil` reads through it.
-fn q_at(i: u32) -> f32 {
-    return fine_q[i];
-}
 
 // ANCHOR: prolong
 // Per axis: the parent coarse cell, the other coarse cell the fine centre interpolates from, and
@@ -47,6 +42,6 @@ fn prolong(@builtin(global_invocation_id) id: vec3<u32>) {
         let w = select(vec3(0.75), 0.25 * vec3(px.z, py.z, pz.z), far);
         e += w.x * w.y * w.z * coarse_q[level_index(at, nc)];
     }
-    fine_q[level_index(cell, n)] += e;
+    q[level_index(cell, n)] += e;
 }
 // ANCHOR_END: prolong

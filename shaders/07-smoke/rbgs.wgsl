@@ -9,11 +9,6 @@
 // #import 07-smoke/poisson.wgsl
 
 @group(3) @binding(1) var<storage, read> rhs: array<f32>;
-@group(3) @binding(2) var<storage, read_write> q: array<f32>;
-
-fn q_at(i: u32) -> f32 {
-    return q[i];
-}
 
 // ANCHOR: rbgs
 // Thread x handles the x-th cell of its colour in its row: x = 2 id.x + ((y + z + colour) mod 2).

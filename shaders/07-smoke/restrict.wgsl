@@ -7,14 +7,10 @@
 // CPU twin: `restrict` in reference/poisson.rs.
 // #import 07-smoke/poisson.wgsl
 
+// The fine q is `q` (binding 2, poisson.wgsl).
 @group(3) @binding(1) var<storage, read> fine_rhs: array<f32>;
-@group(3) @binding(2) var<storage, read> fine_q: array<f32>;
 @group(3) @binding(3) var<storage, read_write> coarse_rhs: array<f32>;
 @group(3) @binding(4) var<storage, read_write> coarse_q: array<f32>;
-
-fn q_at(i: u32) -> f32 {
-    return fine_q[i];
-}
 
 // ANCHOR: restrict
 @compute @workgroup_size(64, 4, 1)
@@ -33,7 +29,7 @@ fn restrict_residual(@builtin(global_invocation_id) id: vec3<u32>) {
         if all(child < vec3(n)) {
             let s = stencil(child);
             let i = level_index(child, n);
-            sum += fine_rhs[i] - (s.x - s.y * fine_q[i]) / h2;
+            sum += fine_rhs[i] - (s.x - s.y * q[i]) / h2;
             count += 1.0;
         }
     }

@@ -82,7 +82,7 @@ impl Kernels {
         let black = rbgs.pop().unwrap();
         let red = rbgs.pop().unwrap();
         let restrict =
-            make("restrict.wgsl", &["restrict_residual"], &[Slot::Uniform, read, read, read_write, read_write])?
+            make("restrict.wgsl", &["restrict_residual"], &[Slot::Uniform, read, read_write, read_write, read_write])?
                 .pop()
                 .unwrap();
         let prolong = make("prolong.wgsl", &["prolong"], &[Slot::Uniform, read, read_write])?.pop().unwrap();
