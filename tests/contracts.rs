@@ -75,6 +75,7 @@ fn every_uniform_matches_its_wgsl_layout() {
             history_epoch,
             froxel_far_m,
             light_count,
+            jitter_depth,
             _pad,
             height_layers,
             lights,

@@ -327,7 +327,7 @@ fn grids_outside_the_range_are_refused_with_a_message() {
 
 // ANCHOR: temporal_test
 /// Temporal accumulation (`temporal=true`): each frame samples every froxel at a point moved
-/// along its slice by the core's Halton jitter and blends with last frame's value, reprojected.
+/// inside the froxel (across its column and along its slice) by the core's Halton jitter and blends with last frame's value, reprojected.
 /// With a static camera: (1) in a homogeneous medium jitter changes nothing, so after 16 frames the
 /// result still matches the closed form to 1e-4 (the reprojection adds no bias); (2) in chapter 2's
 /// layer one jittered frame differs from the unjittered midpoint sample to first order in the
@@ -362,7 +362,7 @@ fn temporal_accumulation_converges_to_the_unjittered_integral() {
     let layer = with_grid(&["constant_density=0", "layer_density=0.02", "fog_distance_m=1000"]);
     let with = |extra: &[&'static str]| -> Vec<&str> { layer.iter().copied().chain(extra.iter().copied()).collect() };
     let unjittered = render_with(&mut h, "froxel-fog", "transmittance", &layer, Some(CAMERA), 1).raw;
-    // Frame 1 has jitter −¼ slice (frame 0 has none); weight 0 keeps that frame alone.
+    // The second frame's own jittered samples: history weight 0 keeps that frame alone.
     let single = render_with(
         &mut h,
         "froxel-fog",
@@ -406,7 +406,8 @@ fn temporal_accumulation_converges_to_the_unjittered_integral() {
 /// A moving sun leaves no ghost: the core invalidates history when a scene setting changes, so
 /// the first frame after the sun moved is this frame's own sample alone (K = 1). After 32
 /// accumulated frames with the sun at −20°, one frame with the sun at +20° must equal a fresh
-/// render at +20° (both frames use jitter offset 0: Halton index 1 at frames 0 and 32).
+/// render at +20° (both frames have the same jitter: frames 1 and 33, the sequence repeating
+/// every 16 frames).
 #[test]
 fn a_moving_sun_leaves_no_ghost() {
     use fogbook::state::Setup;

@@ -67,14 +67,20 @@ fn froxel_centre(id: vec3<u32>) -> vec3<f32> {
 }
 
 // ANCHOR: jitter
-// Where froxel `id` samples the medium and the light: its slice's middle, or with temporal
-// accumulation a point moved along the slice by the core's Halton jitter (−½..½ of the slice),
-// so that successive frames cover the whole slice.
+// Where froxel `id` samples the medium and the light: its centre (its column's middle ray at its
+// slice's middle), or with temporal accumulation a point moved inside the froxel — across the
+// column by the core's Halton (2, 3) jitter and along the slice by its Halton base-5 offset, each
+// −½..½ of the froxel — so that successive frames cover the whole froxel.
 fn froxel_sample_point(id: vec3<u32>) -> vec3<f32> {
     let begin = slice_begin(id.z);
     let length = slice_end(id.z) - begin;
-    let offset = select(0.0, frame.jitter_px.x, froxel.temporal.x > 0.5);
-    return frame.camera_pos.xyz + grid_ray_dir(vec2<f32>(id.xy) + 0.5) * (begin + (0.5 + offset) * length);
+    var across = vec2(0.0);
+    var along = 0.0;
+    if froxel.temporal.x > 0.5 {
+        across = frame.jitter_px;
+        along = frame.jitter_depth;
+    }
+    return frame.camera_pos.xyz + grid_ray_dir(vec2<f32>(id.xy) + 0.5 + across) * (begin + (0.5 + along) * length);
 }
 // ANCHOR_END: jitter
 

@@ -36,6 +36,7 @@ struct Frame {
     // two height layers (density 1/m, falloff 1/m, height m; w: 1 when chapter 2 is present).
     froxel_far_m: f32,
     light_count: u32,        // live entries of `lights`
+    jitter_depth: f32,       // this frame's depth offset, −½..½ (Halton base 5 at the jitter's index)
     height_layers: array<vec4<f32>, 2>,
     lights: array<LocalLight, MAX_LOCAL_LIGHTS>,
 }

@@ -55,7 +55,9 @@ pub struct FrameUniform {
     pub froxel_far_m: f32,
     /// Local lights in `lights` (the first `light_count` are live).
     pub light_count: u32,
-    pub _pad: [u32; 2],
+    /// This frame's depth offset (−½..½), Halton base 5 at the jitter's index (`jitter_depth`).
+    pub jitter_depth: f32,
+    pub _pad: u32,
     /// Chapter 2's two height layers (density 1/m, falloff 1/m, height m, w: 1 when chapter 2 is
     /// in the stack), for chapters whose media must agree with it. Published by chapter 2.
     pub height_layers: [[f32; 4]; 2],
@@ -98,7 +100,8 @@ impl FrameUniform {
             history_epoch: 0,
             froxel_far_m: 0.0,
             light_count,
-            _pad: [0; 2],
+            jitter_depth: 0.0,
+            _pad: 0,
             height_layers: [[0.0; 4]; 2],
             lights,
         }

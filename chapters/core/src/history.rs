@@ -40,6 +40,12 @@ pub fn jitter(frame: u64) -> [f32; 2] {
     let i = frame % JITTER_PERIOD + 1;
     [(halton(i, 2) - 0.5) as f32, (halton(i, 3) - 0.5) as f32]
 }
+
+/// A third offset (−½..½) for stages that also jitter along depth: Halton base 5 at the same index,
+/// so that with `jitter` it makes a 3D low-discrepancy sequence.
+pub fn jitter_depth(frame: u64) -> f32 {
+    (halton(frame % JITTER_PERIOD + 1, 5) - 0.5) as f32
+}
 // ANCHOR_END: halton
 
 /// Why history was thrown away (for the viewer's status and for tests).

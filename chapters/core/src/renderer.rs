@@ -9,7 +9,7 @@ use crate::display::{DisplayPass, DisplaySettings};
 use crate::fog_volumes::{FogVolume, MAX_FOG_VOLUMES};
 use crate::frame::{FrameResources, FrameUniform};
 use crate::gpu::GpuContext;
-use crate::history::{FrameHistory, HistoryKey, jitter};
+use crate::history::{FrameHistory, HistoryKey, jitter, jitter_depth};
 use crate::params::DynParameters;
 use crate::scene::TestScene;
 use crate::scene_settings::SceneSettings;
@@ -136,6 +136,7 @@ impl Renderer {
         let history = self.history.advance(key, req.camera, req.camera_cut, view_proj);
         uniform.prev_view_proj = history.prev_view_proj.to_cols_array_2d();
         uniform.jitter_px = jitter(req.time.frame);
+        uniform.jitter_depth = jitter_depth(req.time.frame);
         uniform.history_valid = u32::from(history.valid);
         uniform.history_epoch = history.epoch;
         self.fog_volumes.clear();

@@ -157,7 +157,7 @@ pub const RESOURCE_TABLE: &[ResourceRow] = &[
         resource: Resource::History,
         name: "history",
         made_by: "core, before prepare",
-        holds: "previous view-projection, Halton (2,3) jitter in pixels, history-valid flag and epoch",
+        holds: "previous view-projection, Halton (2,3) jitter in pixels and a base-5 depth offset, history-valid flag and epoch",
         without_maker: "always present; invalid on the first frame and after a cut",
     },
     ResourceRow {
