@@ -1,5 +1,5 @@
 // Smoke step, pass 1 of 4 — "one pass": finish the previous step's projection (u − ∇q), advect
-// velocity and fluid semi-Lagrangian (trace back along the projected velocity, trilinear
+// velocity, temperature (the velocity's fourth channel) and fluid semi-Lagrangian (trace back along the projected velocity, trilinear
 // sample; Stam 1999, "Stable Fluids"), damp both, add buoyancy, inject at the emitter, write.
 // Projecting at the traced-back point keeps the order of the classic step (project, then
 // advect) with one pass fewer: the gradient is evaluated where the sample is taken.
@@ -26,11 +26,13 @@ fn advect(@builtin(global_invocation_id) id: vec3<u32>) {
     // The projected velocity here, and where the fluid arriving here came from.
     let u_here = textureLoad(velocity_in, cell, 0).xyz - g * pressure_gradient_at(pressure_in, cell);
     let from_uv = clamp_uv(uv - dt * u_here / smoke.box_m);
-    var u = textureSampleLevel(velocity_in, linear_clamp, from_uv, 0.0).xyz - g * pressure_gradient_sampled(pressure_in, from_uv);
+    let sampled = textureSampleLevel(velocity_in, linear_clamp, from_uv, 0.0);
+    var u = sampled.xyz - g * pressure_gradient_sampled(pressure_in, from_uv);
+    var t = sampled.w; // temperature T − T_amb, carried like the density
     var fluid = textureSampleLevel(fluid_in, linear_clamp, from_uv, 0.0);
-    // Damp, buoyancy, emitter (common.wgsl, shared with maccormack.wgsl).
-    add_sources(uv, &u, &fluid);
-    textureStore(velocity_out, cell, vec4(u, 0.0));
+    // Damp, cool, buoyancy, emitter (common.wgsl, shared with maccormack.wgsl).
+    add_sources(uv, &u, &t, &fluid);
+    textureStore(velocity_out, cell, vec4(u, t));
     textureStore(fluid_out, cell, fluid);
 }
 // ANCHOR_END: advect

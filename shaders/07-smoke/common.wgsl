@@ -2,6 +2,9 @@
 // with the box's boundary conditions.
 //
 // Grid: n³ cells, cell-centred (collocated) velocity u (m/s), pressure q and divergence (1/s).
+// The velocity texture's fourth channel holds the temperature as T − T_amb (K): it is advected
+// with the same trilinear sample as u and the fluid (Fedkiw, Stam and Jensen 2001 advect T like
+// the density), and costs no extra texture or bandwidth.
 // q is the "pressure" of the projection, ∇²q = ∇·u, u ← u − ∇q (it absorbs dt/ρ: units m²/s).
 // Boundary conditions at the six walls of the closed box:
 //   velocity  free-slip: the normal component is mirrored in the ghost cell (u·n = 0 at the wall),
@@ -43,6 +46,15 @@ struct SmokeParams {
     turbulence: f32,          // emitter noise, 0..1
     turbulence_seed: u32,
     step_index: u32,          // steps taken: the noise's clock
+    temperature_keep: f32,    // T − T_amb kept per step, exp(−k_T dt) (Newtonian cooling)
+    heat_lift: f32,           // β, m/s² per K above ambient
+    ambient_k: f32,           // T_amb (K)
+    emitter_excess_k: f32,    // the emitter's T − T_amb (K)
+    emission: f32,            // glow at full temperature (0: none)
+    emission_start_k: f32,    // glow ramp: starts here (K)…
+    emission_full_k: f32,     // …and is full here (K)
+    _pad0: u32,
+    _pad1: u32,
 }
 
 // Group 2 holds these for every smoke pass; group 3 the pass's own textures. The display pass
@@ -72,13 +84,21 @@ fn in_grid(cell: vec3<i32>) -> bool {
 }
 
 // ANCHOR: sources
-// What a step adds to the advected velocity u and fluid at texture coordinate uv.
-fn add_sources(uv: vec3<f32>, u: ptr<function, vec3<f32>>, fluid: ptr<function, vec4<f32>>) {
+// What a step adds to the advected velocity u, temperature t (T − T_amb, K) and fluid at
+// texture coordinate uv.
+fn add_sources(uv: vec3<f32>, u: ptr<function, vec3<f32>>, t: ptr<function, f32>, fluid: ptr<function, vec4<f32>>) {
     let dt = smoke.dt_s;
     // Dissipation as x / (1 + k dt): unconditionally stable, and exact to test against.
     *u *= smoke.velocity_keep;
     *fluid *= smoke.density_keep;
-    (*u).y += dt * smoke.buoyancy * (*fluid).a; // buoyancy: density rises
+    // Newtonian cooling: T − T_amb shrinks by exp(−k dt), the exact step of dT/dt = −k (T − T_amb).
+    *t *= smoke.temperature_keep;
+    // ANCHOR: buoyancy
+    // Buoyancy (Fedkiw, Stam and Jensen 2001): f = (−α ρ + β (T − T_amb)) ŷ, with −α = `buoyancy`
+    // (positive: light smoke rises on its own) and β = `heat_lift`.
+    (*u).y += dt * (smoke.buoyancy * (*fluid).a + smoke.heat_lift * *t);
+    // ANCHOR_END: buoyancy
+    *u = limit_speed(*u);
 
     // Emitter: a sphere with a smooth edge; inside, the velocity is set and density added.
     let to_centre = (uv - smoke.injection_centre) / max(smoke.injection_radius, 1e-6);
@@ -94,8 +114,18 @@ fn add_sources(uv: vec3<f32>, u: ptr<function, vec3<f32>>, fluid: ptr<function, 
             added *= max(1.0 + smoke.turbulence * n.w, 0.0);
         }
         *u = mix(*u, inject_u, w);
+        *t = mix(*t, smoke.emitter_excess_k, w); // the emitter holds its temperature
         *fluid += vec4(smoke.injection_color * added, added);
     }
+}
+
+// Half precision ends at 65504: a speed that grows past it would become infinite and then NaN.
+// No setting of the table needs more than a few hundred m/s; the limit keeps extreme ones finite.
+const MAX_SPEED: f32 = 4096.0;
+
+fn limit_speed(u: vec3<f32>) -> vec3<f32> {
+    let s = length(u);
+    return select(u, u * (MAX_SPEED / s), s > MAX_SPEED);
 }
 // ANCHOR_END: sources
 

@@ -3,7 +3,8 @@
 // J. Sci. Comput. 35; on the GPU as in GPU Gems 3 ch. 30, Crane, Llamas and Tariq 2007).
 // Two passes instead of advect.wgsl's one:
 //   forward: finish the previous projection, V = u − ∇q at the cell (stored for the second pass),
-//            and the semi-Lagrangian step φ̂(x) = φ(x − Δt V(x)) of velocity and fluid;
+//            and the semi-Lagrangian step φ̂(x) = φ(x − Δt V(x)) of velocity, temperature (the
+//            velocity's fourth channel) and fluid;
 //   correct: the same step backwards from φ̂, φ̌(x) = φ̂(x + Δt V(x)), whose difference from φ
 //            estimates the error of one step: φ′ = φ̂ + (φ − φ̌) / 2. A limiter clamps φ′ to the
 //            smallest and largest of the 8 cells the forward sample read, so no new extremum
@@ -26,11 +27,14 @@ fn maccormack_forward(@builtin(global_invocation_id) id: vec3<u32>) {
         return;
     }
     let g = smoke.pressure_gradient_scale;
-    let u_here = textureLoad(velocity_in, cell, 0).xyz - g * pressure_gradient_at(pressure_in, cell);
+    let here = textureLoad(velocity_in, cell, 0);
+    let u_here = here.xyz - g * pressure_gradient_at(pressure_in, cell);
     let from_uv = clamp_uv(cell_uv(cell) - smoke.dt_s * u_here / smoke.box_m);
-    let u = textureSampleLevel(velocity_in, linear_clamp, from_uv, 0.0).xyz - g * pressure_gradient_sampled(pressure_in, from_uv);
-    textureStore(projected_out, cell, vec4(u_here, 0.0));
-    textureStore(velocity_forward_out, cell, vec4(u, 0.0));
+    let sampled = textureSampleLevel(velocity_in, linear_clamp, from_uv, 0.0);
+    let u = sampled.xyz - g * pressure_gradient_sampled(pressure_in, from_uv);
+    // The fourth channel, the temperature, goes through both passes like the fluid.
+    textureStore(projected_out, cell, vec4(u_here, here.w));
+    textureStore(velocity_forward_out, cell, vec4(u, sampled.w));
     textureStore(fluid_forward_out, cell, textureSampleLevel(fluid_in, linear_clamp, from_uv, 0.0));
 }
 // ANCHOR_END: forward

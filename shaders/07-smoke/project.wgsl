@@ -14,6 +14,7 @@ fn project(@builtin(global_invocation_id) id: vec3<u32>) {
     if !in_grid(cell) {
         return;
     }
-    let u = textureLoad(velocity_in, cell, 0).xyz - smoke.pressure_gradient_scale * pressure_gradient_at(pressure_in, cell);
-    textureStore(velocity_out, cell, vec4(u, 0.0));
+    let here = textureLoad(velocity_in, cell, 0);
+    let u = here.xyz - smoke.pressure_gradient_scale * pressure_gradient_at(pressure_in, cell);
+    textureStore(velocity_out, cell, vec4(u, here.w)); // the temperature is kept
 }

@@ -2,9 +2,12 @@
 // fluid: the smoke ray-marched through the density volume inside the test scene, single
 // scattering of the sun with self-shadowing from the light volume, plus ambient; composited over
 // the scene with the scene's distance as the far end (emission–absorption model, Max 1995,
-// "Optical Models for Direct Volume Rendering").
+// "Optical Models for Direct Volume Rendering"). Hot smoke also glows: each step adds the
+// radiance `glow(T)` in proportion to what it absorbs (Kirchhoff's law: a body emits as it
+// absorbs), a blackbody-like ramp from dark red through orange to white.
 // Field views: velocity |u − ∇q|, pressure q, divergence ∇·u (before the solve), residual
-// ∇·u − ∇²q (after it), pressure gradient |∇q|, vorticity |∇ × u|, density — as an axis-aligned
+// ∇·u − ∇²q (after it), pressure gradient |∇q|, vorticity |∇ × u|, density, temperature T (K,
+// ambient plus the velocity texture's fourth channel) — as an axis-aligned
 // slice or a maximum-intensity projection (for signed fields, the value of largest magnitude),
 // fitted to the screen. Their display range is the field's min / max over what is shown,
 // reduced here per workgroup and then with one global atomic (common/range.wgsl).
@@ -27,6 +30,7 @@ const VIEW_RESIDUAL: u32 = 4u;
 const VIEW_PRESSURE_GRADIENT: u32 = 5u;
 const VIEW_VORTICITY: u32 = 6u;
 const VIEW_DENSITY: u32 = 7u;
+const VIEW_TEMPERATURE: u32 = 8u;
 
 // The shown quantity at one cell.
 fn field_value(view: u32, cell: vec3<i32>) -> f32 {
@@ -46,6 +50,7 @@ fn field_value(view: u32, cell: vec3<i32>) -> f32 {
         }
         case VIEW_PRESSURE_GRADIENT: { return length(pressure_gradient_at(pressure_in, cell)); }
         case VIEW_VORTICITY: { return length(curl_at(velocity_in, cell)); }
+        case VIEW_TEMPERATURE: { return smoke.ambient_k + textureLoad(velocity_in, cell, 0).w; } // K
         default: { return textureLoad(fluid_in, cell, 0).a; }
     }
 }
@@ -103,6 +108,21 @@ fn box_hit(origin: vec3<f32>, dir: vec3<f32>) -> vec2<f32> {
     return vec2(max(near, 0.0), far);
 }
 
+// ANCHOR: glow
+// Radiance of smoke at temperature T (K), per unit of absorbed light: 0 below
+// `emission_start_k`, emission × (t, t², t⁴) with t = (T − T₀) / (T₁ − T₀) clamped to 0..1 — red
+// first, then orange and yellow, white at `emission_full_k`. A cheap stand-in for Planck's law
+// seen through a tone curve, not a calibrated blackbody.
+fn glow(temperature: f32) -> vec3<f32> {
+    if smoke.emission <= 0.0 {
+        return vec3(0.0);
+    }
+    let t = clamp((temperature - smoke.emission_start_k) / (smoke.emission_full_k - smoke.emission_start_k), 0.0, 1.0);
+    let t2 = t * t;
+    return smoke.emission * vec3(t, t2, t2 * t2);
+}
+// ANCHOR_END: glow
+
 // ANCHOR: march
 fn fluid_view(pixel: vec2<u32>) -> vec3<f32> {
     let scene = textureLoad(scene_color, vec2<i32>(pixel), 0).rgb;
@@ -130,10 +150,11 @@ fn fluid_view(pixel: vec2<u32>) -> vec3<f32> {
             continue;
         }
         let albedo = clamp(fluid.rgb / density, vec3(0.0), vec3(1.0));
+        let temperature = smoke.ambient_k + textureSampleLevel(velocity_in, linear_clamp, uv, 0.0).w;
         let to_sun = textureSampleLevel(light_in, linear_clamp, uv, 0.0).r;
         // Isotropic phase 1/4π folded into the sun's scale; energy-conserving step integral.
         let step_t = exp(-sigma * density * ds);
-        let lit = albedo * (sun * to_sun * 0.25 + ambient);
+        let lit = albedo * (sun * to_sun * 0.25 + ambient) + glow(temperature);
         light += transmittance * (1.0 - step_t) * lit;
         transmittance *= step_t;
         if transmittance < 1e-3 {

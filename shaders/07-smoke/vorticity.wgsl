@@ -3,7 +3,8 @@
 // semi-Lagrangian advection smooths away. It needs ω of the *advected* field at the neighbours,
 // so it cannot share the advection pass; ω comes from the curl pass (curl.wgsl) rather than
 // being recomputed seven times per cell here.
-// Inputs: velocity (read side), vorticity. Output: velocity (write side).
+// Inputs: velocity (read side), vorticity. Output: velocity (write side; the temperature in its
+// fourth channel copied unchanged).
 // #import 07-smoke/common.wgsl
 
 @group(3) @binding(0) var velocity_in: texture_3d<f32>;
@@ -21,7 +22,8 @@ fn confine(@builtin(global_invocation_id) id: vec3<u32>) {
     if !in_grid(cell) {
         return;
     }
-    let u = textureLoad(velocity_in, cell, 0).xyz;
+    let here = textureLoad(velocity_in, cell, 0); // u, and the temperature it carries along
+    let u = here.xyz;
     let omega = textureLoad(vorticity_in, cell, 0).xyz;
     // Gradient of |ω| from the neighbours (clamped to the box), then its direction N.
     let grad = vec3(
@@ -34,6 +36,6 @@ fn confine(@builtin(global_invocation_id) id: vec3<u32>) {
     if len > 1e-12 {
         force = smoke.vorticity * smoke.cell_m * cross(grad / len, omega);
     }
-    textureStore(velocity_out, cell, vec4(u + smoke.dt_s * force, 0.0));
+    textureStore(velocity_out, cell, vec4(limit_speed(u + smoke.dt_s * force), here.w));
 }
 // ANCHOR_END: vorticity

@@ -1,6 +1,11 @@
 //! The solver's fields: three read/write pairs (velocity, pressure, fluid), the divergence, the
 //! vorticity, and the per-frame light volume.
 //!
+//! The temperature has no texture of its own: it is the velocity's fourth channel, T − T_amb in
+//! kelvin, which the velocity's three components left free. It is sampled with the velocity in
+//! the same trilinear fetch, so it costs neither memory nor bandwidth (`FieldId::Temperature`
+//! reads and writes that channel).
+//!
 //! Formats: velocity and fluid are `rgba16float` 3D textures — filterable everywhere
 //! (semi-Lagrangian advection samples them trilinearly) and half the bandwidth of f32. Pressure
 //! and divergence are f32, because the Jacobi solve accumulates small differences of large values
@@ -19,7 +24,7 @@ pub const SCALAR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
 /// The most GPU memory the fields may take (bytes).
 pub const MEMORY_BUDGET: u64 = 4 << 30;
 
-/// Bytes of field storage per cell: 2 × 8 (velocity) + 2 × 8 (fluid) + 2 × 4 + 4 (pressure
+/// Bytes of field storage per cell: 2 × 8 (velocity and temperature) + 2 × 8 (fluid) + 2 × 4 + 4 (pressure
 /// buffers and texture) + 4 + 4 (divergence buffer and texture) + 8 (vorticity) + 4 (light)
 /// + 8 + 8 (MacCormack's forward velocity and fluid).
 pub const BYTES_PER_CELL: u64 = 80;
@@ -168,6 +173,8 @@ pub enum FieldId {
     Pressure,
     Fluid,
     Divergence,
+    /// T − T_amb (K): the velocity texture's fourth channel, one value per cell.
+    Temperature,
 }
 
 impl Fields {
@@ -178,6 +185,7 @@ impl Fields {
             FieldId::Pressure => &self.pressure_texture,
             FieldId::Fluid => self.fluid.read(),
             FieldId::Divergence => &self.divergence,
+            FieldId::Temperature => self.velocity.read(),
         }
     }
 
@@ -195,6 +203,14 @@ impl Fields {
         let n = self.n as usize;
         if values.len() != n * n * n * c {
             bail!("upload of {} values into a {n}³ × {c} field", values.len());
+        }
+        if id == FieldId::Temperature {
+            // Replace the fourth channel, keep the velocity.
+            let mut u = self.download(gpu, FieldId::Velocity)?;
+            for (cell, t) in u.chunks_exact_mut(4).zip(values) {
+                cell[3] = *t;
+            }
+            return self.upload(gpu, FieldId::Velocity, &u);
         }
         let field = self.current(id);
         let bytes: Vec<u8> = if c == 4 {
@@ -220,6 +236,9 @@ impl Fields {
 
     /// Reads `id`'s current values back (same layout as `upload`).
     pub fn download(&self, gpu: &GpuContext, id: FieldId) -> Result<Vec<f32>> {
+        if id == FieldId::Temperature {
+            return Ok(self.download(gpu, FieldId::Velocity)?.chunks_exact(4).map(|c| c[3]).collect());
+        }
         let c = Self::components(id);
         let field = self.current(id);
         let texel = if c == 4 { 8 } else { 4 };

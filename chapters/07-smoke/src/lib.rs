@@ -28,7 +28,10 @@ use passes::Pipelines;
 
 // ANCHOR: views
 pub const VIEWS: &[ViewInfo] = &[
-    ViewInfo::color("fluid", "The smoke, ray-marched through the density and lit by the sun with self-shadowing"),
+    ViewInfo::color(
+        "fluid",
+        "The smoke, ray-marched through the density, lit by the sun with self-shadowing; hot smoke glows",
+    ),
     ViewInfo::scalar("velocity", "Speed |u − grad q| after projection", 0.0, 1.0, "m/s").auto_range(),
     ViewInfo::scalar("pressure", "Pressure q of the projection (laplacian q = div u)", 0.0, 1.0, "m²/s").auto_range(),
     ViewInfo::scalar("divergence", "Divergence div u before the pressure solve", 0.0, 1.0, "1/s").auto_range(),
@@ -37,6 +40,7 @@ pub const VIEWS: &[ViewInfo] = &[
         .auto_range(),
     ViewInfo::scalar("vorticity", "Vorticity magnitude |curl u|", 0.0, 1.0, "1/s").auto_range(),
     ViewInfo::scalar("density", "Smoke density", 0.0, 1.0, "").auto_range(),
+    ViewInfo::scalar("temperature", "Temperature T: ambient plus the advected excess", 0.0, 1.0, "K").auto_range(),
 ];
 // ANCHOR_END: views
 
@@ -79,7 +83,18 @@ pub struct SmokeUniform {
     pub turbulence: f32,
     pub turbulence_seed: u32,
     pub step_index: u32,
-    pub _pad: u32,
+    /// Temperature kept per step, exp(−k_T dt) (Newtonian cooling, exact for any step).
+    pub temperature_keep: f32,
+    /// β (m/s² per K), T_amb (K), the emitter's T − T_amb (K).
+    pub heat_lift: f32,
+    pub ambient_k: f32,
+    pub emitter_excess_k: f32,
+    /// Glow at full temperature, and the ramp's start and end (K; end > start).
+    pub emission: f32,
+    pub emission_start_k: f32,
+    pub emission_full_k: f32,
+    pub _pad0: u32,
+    pub _pad1: u32,
 }
 
 impl SmokeUniform {
@@ -121,9 +136,38 @@ impl SmokeUniform {
             turbulence: p.turbulence,
             turbulence_seed: p.turbulence_seed,
             step_index: 0,
-            _pad: 0,
+            temperature_keep: temperature_keep(p.cooling_rate, p.time_step_s),
+            heat_lift: finite_or(p.heat_lift, 0.0),
+            ambient_k: finite_or(p.ambient_temperature_k, 293.15),
+            emitter_excess_k: emitter_excess_k(p),
+            emission: finite_or(p.emission, 0.0).max(0.0),
+            emission_start_k: p.emission_start_k,
+            emission_full_k: p.emission_full_k.max(p.emission_start_k + 1.0),
+            _pad0: 0,
+            _pad1: 0,
         }
     }
+}
+
+// ANCHOR: cooling
+/// The fraction of T − T_amb a step of `dt` keeps under Newtonian cooling at rate `k`,
+/// exp(−k dt): the exact solution of dT/dt = −k (T − T_amb) over one step, so n steps give
+/// exp(−k n dt) for any step size. A negative or non-finite rate is treated as 0 (no heating
+/// from nowhere).
+pub fn temperature_keep(k: f32, dt: f32) -> f32 {
+    let k = finite_or(k, 0.0).max(0.0) as f64;
+    (-k * finite_or(dt, 0.0).max(0.0) as f64).exp() as f32
+}
+// ANCHOR_END: cooling
+
+/// The emitter's temperature above ambient (K), limited to what half precision holds with room
+/// to spare (±60 000 K); non-finite settings give 0.
+pub fn emitter_excess_k(p: &SmokeParams) -> f32 {
+    finite_or(p.emitter_temperature_k - p.ambient_temperature_k, 0.0).clamp(-60_000.0, 60_000.0)
+}
+
+fn finite_or(v: f32, fallback: f32) -> f32 {
+    if v.is_finite() { v } else { fallback }
 }
 
 /// GPU state: pipelines, the parameter block and the fields.
@@ -391,6 +435,25 @@ impl Chapter for Smoke {
     }
 }
 
+// ANCHOR: fire
+/// Settings of the fire-like figures: a hot emitter (1700 K) with heat lift, heavy dark soot
+/// (−α = −0.5 m/s²), Newtonian cooling at 1/s and the glow on; a long step so that 12 steps
+/// (the tests' count) show a flame.
+pub const FIRE: &[&str] = &[
+    "time_step_s=0.1",
+    "injection_radius=0.15",
+    "injection_color=0.15,0.13,0.12",
+    "emitter_temperature_k=1700",
+    "heat_lift=0.02",
+    "buoyancy=-0.5",
+    "cooling_rate=1",
+    "emission=3",
+];
+// ANCHOR_END: fire
+
+/// A camera 16 m in front of the box, at half its height.
+pub const FIRE_CAMERA: &str = "0,5,-12,0,0";
+
 /// What the tests and the book do with this chapter (`Chapter::book`); none of it runs in the
 /// viewer.
 impl Smoke {
@@ -438,6 +501,9 @@ impl Smoke {
             // density slice does: without it, undershoots below 0 move the view's whole range.
             fig("fluid-maccormack", "fluid", &["advection=maccormack"]),
             fig("density-maccormack", "density", &["advection=maccormack"]),
+            // Fire-like smoke: dark soot lifted by heat, glowing where it is hot, seen from 16 m.
+            Figure::new("fluid-fire", "fluid", FIRE, Some(FIRE_CAMERA)),
+            Figure::new("temperature-fire", "temperature", &[FIRE, &["field_display=max-projection"]].concat(), None),
         ]
     }
     // ANCHOR_END: figures

@@ -134,10 +134,38 @@ fogbook_core::parameters! {
                 float(0.0, 10.0).unit("1/s").help("Velocity damping rate"),
             density_dissipation: f32 = 0.08,
                 float(0.0, 10.0).unit("1/s").help("Density fading rate"),
-            /// Upward acceleration per unit density (m/s²).
+            /// Upward acceleration per unit density (m/s²): Fedkiw, Stam and Jensen's −α. Positive
+            /// (the default) is light smoke that rises on its own, as before the temperature
+            /// field existed; negative is heavy smoke that sinks unless heat lifts it.
             buoyancy: f32 = 2.0,
-                float(0.0, 50.0).unit("m/s²").help("Upward acceleration per unit density"),
+                float(-50.0, 50.0).unit("m/s²").help("Upward acceleration per unit density (−α; negative: heavy smoke sinks)"),
         }
+        // ANCHOR: temperature_params
+        "Temperature" {
+            /// Temperature of the still air; the field stores T − T_amb (K).
+            ambient_temperature_k: f32 = 293.15,
+                float(1.0, 2000.0).unit("K").help("Ambient air temperature T_amb"),
+            /// Temperature the emitter sets inside its sphere (K); below ambient is a cold source.
+            emitter_temperature_k: f32 = 600.0,
+                float(1.0, 6000.0).unit("K").help("Temperature set inside the emitter"),
+            /// β: upward acceleration per kelvin above ambient (m/s² per K). 0 keeps the plume
+            /// of the density-only model.
+            heat_lift: f32 = 0.0,
+                float(0.0, 1.0).unit("m/s²/K").help("Upward acceleration per kelvin above ambient (β)"),
+            /// Newtonian cooling: T − T_amb decays as exp(−k t) (1/s).
+            cooling_rate: f32 = 1.0,
+                float(0.0, 20.0).unit("1/s").help("Rate at which T relaxes to ambient, exp(−k t)"),
+            /// Emitted radiance of hot smoke at full glow, per unit of extinction (0: none).
+            emission: f32 = 0.0,
+                float(0.0, 50.0).help("Glow of hot smoke: radiance at full glow (0: none)"),
+            /// The glow ramp: nothing below `emission_start_k` (Draper point, 798 K), full glow
+            /// from `emission_full_k`; colour (t, t², t⁴) in between.
+            emission_start_k: f32 = 798.0,
+                float(1.0, 6000.0).unit("K").help("Temperature where the glow starts (Draper point 798 K)"),
+            emission_full_k: f32 = 1800.0,
+                float(1.0, 6000.0).unit("K").help("Temperature of full, white glow"),
+        }
+        // ANCHOR_END: temperature_params
         "Rendering" {
             /// Extinction per unit density (1/m), for the rendered smoke and its self-shadowing.
             extinction: f32 = 1.5,

@@ -1,8 +1,10 @@
 //! CPU references for the smoke solver, in f64: the Jacobi convergence rate of the slowest
 //! pressure mode, the exact dissipation law, and the discrete operators used to check the
-//! projection identities; `poisson` holds the faster pressure solvers' references.
+//! projection identities; `poisson` holds the faster pressure solvers' references, `temperature`
+//! the buoyancy and cooling of the temperature field.
 
 pub mod poisson;
+pub mod temperature;
 
 // ANCHOR: jacobi_rate
 /// Residual reduction per Jacobi sweep of the slowest mode of a closed n³ box (Neumann walls):
