@@ -28,7 +28,7 @@ mod tests {
 
     #[test]
     fn stepping_the_exponential_gives_the_exponential() {
-        let (k, dt) = (3.0, 0.02);
+        let (k, dt) = (3.0f64, 0.02f64);
         let keep = (-k * dt).exp();
         let stepped = cooled_in_steps(500.0, keep, 50);
         assert!((stepped / cooled(500.0, k, 50.0 * dt) - 1.0).abs() < 1e-12);
