@@ -26,6 +26,8 @@ pub enum Command {
     Figures(FiguresArgs),
     /// Open the interactive viewer.
     View(ViewArgs),
+    /// Run the smoke (chapter 7) headless and save its density and temperature to a volume file.
+    SmokeSave(SmokeSaveArgs),
 }
 
 /// Options shared by everything that renders a chapter.
@@ -94,6 +96,20 @@ pub struct BenchArgs {
     /// Write the JSON report here as well as printing it.
     #[arg(long)]
     pub out: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct SmokeSaveArgs {
+    /// Set a smoke parameter: `name=value` (see `list`). Repeatable.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+    /// Simulation steps before saving.
+    #[arg(long, default_value_t = 60)]
+    pub frames: u32,
+    /// Output file (the format is in chapter 7 of the book, "Saving the smoke"; `.fbvol` by
+    /// convention).
+    #[arg(long)]
+    pub out: PathBuf,
 }
 
 #[derive(Args, Debug)]

@@ -46,6 +46,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => commands::bench::run(&args).map(|_| ()),
         Some(Command::Figures(args)) => figures(&args),
         Some(Command::View(args)) => viewer::run(args),
+        Some(Command::SmokeSave(args)) => commands::smoke_save::run(&args),
         None if viewer::display_available() => viewer::run(ViewArgs::default()),
         None => {
             println!("No display found: rendering every chapter's figures instead.");

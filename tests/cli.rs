@@ -63,6 +63,10 @@ fn bad_input_gives_one_clear_error() {
             &["render", "--chapter", "smoke", "--view", "density", "--set", "grid_size=30", "--out", out],
             "multiple of 4",
         ),
+        (&["smoke-save", "--set", "grid_size=30", "--out", out], "multiple of 4"),
+        (&["smoke-save", "--set", "heat_lift=-1", "--out", out], "out of range"),
+        (&["smoke-save", "--set", "heat_lift", "--out", out], "name=value"),
+        (&["smoke-save", "--out", "/nonexistent-folder/x.fbvol"], "does not exist"),
     ];
     for (args, expected) in cases {
         let line = fails(args);
@@ -98,6 +102,29 @@ fn render_writes_png_and_exr() {
     let max = raw.pixels().map(|p| p[0]).fold(0.0f32, f32::max);
     assert_eq!(max, 4000.0, "sky pixels hold the sky distance");
     let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn smoke_save_writes_a_volume_file() {
+    let path = std::env::temp_dir().join(format!("fogbook-cli-{}.fbvol", std::process::id()));
+    let (ok, stdout, stderr) = fogbook(&[
+        "smoke-save",
+        "--set",
+        "grid_size=16",
+        "--set",
+        "heat_lift=0.01",
+        "--frames",
+        "10",
+        "--out",
+        path.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("wrote"));
+    let file = fogbook_smoke::volume_file::VolumeFile::read(&path).unwrap();
+    assert_eq!(file.n, 16);
+    let hottest = file.field("temperature").unwrap().values.iter().cloned().fold(0.0f32, f32::max);
+    assert!(hottest > 200.0, "the emitter heats: {hottest} K above ambient");
+    let _ = std::fs::remove_file(path);
 }
 
 /// Without XDG_RUNTIME_DIR (a server, a container) a successful run prints no "error" line: the

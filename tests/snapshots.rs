@@ -126,7 +126,8 @@ fn sky_comparison_rejects_a_ten_percent_rayleigh_change() {
 }
 
 /// The smoke's looser comparison must still reject a solver without vorticity confinement
-/// (the divergence view) and one that under-projects by 10% (the residual view).
+/// (the divergence view), one that under-projects by 10% (the residual view), and a fire
+/// whose heat lift or cooling is off by a factor of 2.
 #[test]
 fn smoke_comparison_rejects_broken_passes() {
     let mut h = headless(SNAPSHOT_SIZE);
@@ -139,6 +140,19 @@ fn smoke_comparison_rejects_broken_passes() {
         let d = image_diff(&base.display, &bad.display, tolerance);
         eprintln!("smoke {view} with {broken}: {d:?}");
         assert!(!d.passes, "smoke {view} with {broken} passes the comparison: {d:?}");
+    }
+    // The fire's temperature figure with half the heat lift (buoyancy) or twice the cooling.
+    let fire: Vec<&str> = ["grid_size=32", "field_display=max-projection"]
+        .into_iter()
+        .chain(fogbook_smoke::FIRE.iter().copied())
+        .collect();
+    let base = render_with(&mut h, "smoke", "temperature", &fire, None, frames);
+    for broken in ["heat_lift=0.01", "cooling_rate=2"] {
+        let settings: Vec<&str> = fire.iter().copied().chain([broken]).collect();
+        let bad = render_with(&mut h, "smoke", "temperature", &settings, None, frames);
+        let d = image_diff(&base.display, &bad.display, tolerance);
+        eprintln!("smoke fire with {broken}: {d:?}");
+        assert!(!d.passes, "the fire with {broken} passes the comparison: {d:?}");
     }
 }
 

@@ -2,3 +2,4 @@ pub mod bench;
 pub mod figures;
 pub mod list;
 pub mod render;
+pub mod smoke_save;

@@ -8,6 +8,8 @@ pub mod params;
 pub mod passes;
 pub mod plots;
 pub mod reference;
+pub mod save;
+pub mod volume_file;
 
 use anyhow::Result;
 use bytemuck::{Pod, Zeroable};
@@ -244,6 +246,11 @@ impl Smoke {
         passes::record_step(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields, &solve, vorticity, advection);
         self.light_for = None;
         self.steps = self.steps.wrapping_add(1);
+    }
+
+    /// The light volume is recomputed at the next frame (the fluid changed outside a step).
+    pub(crate) fn invalidate_light(&mut self) {
+        self.light_for = None;
     }
 
     /// Records `iterations` Jacobi sweeps on the current divergence.
