@@ -78,4 +78,14 @@ fn chapter_7() {
     let levels = hierarchy(Level { n: 64, h: 1.0, open_top: false });
     assert_eq!(levels.len(), 6, "levels 64³ … 2³");
     close(v_cycle_work(&levels), 5.71, 5e-3, "fine-grid sweeps per V(2,2) cycle at 64³");
+    // Temperature: the emitter's lift with heat_lift = 0.01, and the time to cool to 400 K.
+    let mut p = fogbook_smoke::SmokeParams::default();
+    set_by_name(&mut p, "heat_lift", "0.01").unwrap();
+    let excess = fogbook_smoke::emitter_excess_k(&p) as f64;
+    close(p.heat_lift as f64 * excess, 3.07, 5e-3, "lift at the emitter (m/s²)");
+    let to_400 = (excess / (400.0 - p.ambient_temperature_k as f64)).ln() / p.cooling_rate as f64;
+    close(to_400, 1.055, 5e-4, "time to cool to 400 K (s)");
+    let keep = fogbook_smoke::temperature_keep(p.cooling_rate, p.time_step_s) as f64;
+    let steps = (1..).find(|&n| excess * keep.powi(n) < 400.0 - p.ambient_temperature_k as f64).unwrap();
+    assert_eq!(steps, 64, "steps of 1/60 s to cool below 400 K");
 }
