@@ -295,7 +295,7 @@ impl Chapter for Smoke {
             id: "smoke",
             number: 7,
             title: "3D smoke",
-            summary: "An Eulerian smoke solver on 3D textures: advection, vorticity confinement, Jacobi pressure projection; every field inspectable",
+            summary: "An Eulerian smoke solver on 3D textures: advection, temperature and buoyancy, vorticity confinement, pressure projection; every field inspectable",
         }
     }
 
