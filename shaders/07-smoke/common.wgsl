@@ -95,8 +95,9 @@ fn add_sources(uv: vec3<f32>, u: ptr<function, vec3<f32>>, t: ptr<function, f32>
     *t *= smoke.temperature_keep;
     // ANCHOR: buoyancy
     // Buoyancy (Fedkiw, Stam and Jensen 2001): f = (−α ρ + β (T − T_amb)) ŷ, with −α = `buoyancy`
-    // (positive: light smoke rises on its own) and β = `heat_lift`.
-    (*u).y += dt * (smoke.buoyancy * (*fluid).a + smoke.heat_lift * *t);
+    // (positive: light smoke rises on its own) and β = `heat_lift`. The density term is the
+    // arithmetic of the density-only model, so that β = 0 computes the same plume.
+    (*u).y += dt * smoke.buoyancy * (*fluid).a + dt * smoke.heat_lift * *t;
     // ANCHOR_END: buoyancy
     *u = limit_speed(*u);
 
