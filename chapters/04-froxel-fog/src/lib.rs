@@ -15,7 +15,7 @@ use bytemuck::{Pod, Zeroable};
 use fogbook_core::fog_volumes::{FogVolume, MAX_FOG_VOLUMES};
 use fogbook_core::frame::{FrameLayouts, SCREEN_TILE};
 use fogbook_core::gpu::GpuContext;
-use fogbook_core::params::DynParameters;
+use fogbook_core::params::{DynParameters, finite_in};
 use fogbook_core::plot::{Series, line_chart};
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
 use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Publish, Resource, Stage, StageIo, ViewInfo};
@@ -97,16 +97,11 @@ pub struct FroxelUniform {
     pub wind: [f32; 4],
 }
 
-/// A finite value in [lo, hi], or `fallback` (bad input never reaches the GPU as NaN).
-fn sane(v: f32, lo: f32, hi: f32, fallback: f32) -> f32 {
-    if v.is_finite() { v.clamp(lo, hi) } else { fallback }
-}
-
 /// Where the wind has carried the noise after `time_s` seconds (m): heading as a camera yaw
 /// (0 towards −Z, positive to the left).
 pub fn wind_offset(p: &FroxelFogParams, time_s: f64) -> [f32; 3] {
-    let speed = sane(p.wind_speed_m_s, 0.0, 50.0, 0.0) as f64;
-    let heading = (sane(p.wind_heading_deg, -180.0, 180.0, 0.0) as f64).to_radians();
+    let speed = finite_in(p.wind_speed_m_s, 0.0, 50.0, 0.0) as f64;
+    let heading = (finite_in(p.wind_heading_deg, -180.0, 180.0, 0.0) as f64).to_radians();
     // Wrapped every 65.536 km of travel (9 hours at 2 m/s), where the noise jumps once: f32
     // positions keep their centimetres below that.
     let travelled = (speed * time_s).rem_euclid(65536.0);
@@ -123,20 +118,20 @@ impl FroxelUniform {
             grid: [grid[0], grid[1], grid[2], view as u32],
             slices: [s.near as f32, s.far as f32, (n / log_range) as f32, (log_range / n) as f32],
             medium: [
-                sane(p.constant_density, 0.0, 1e4, 0.0),
-                sane(p.layer_density, 0.0, 1e4, 0.0),
-                sane(p.layer_falloff, 0.0, 100.0, 0.0),
-                sane(p.layer_height_m, -1e6, 1e6, 0.0),
+                finite_in(p.constant_density, 0.0, 1e4, 0.0),
+                finite_in(p.layer_density, 0.0, 1e4, 0.0),
+                finite_in(p.layer_falloff, 0.0, 100.0, 0.0),
+                finite_in(p.layer_height_m, -1e6, 1e6, 0.0),
             ],
             albedo: [
-                sane(a[0], 0.0, 1.0, 0.0),
-                sane(a[1], 0.0, 1.0, 0.0),
-                sane(a[2], 0.0, 1.0, 0.0),
-                sane(p.phase_g, -0.999, 0.999, 0.0),
+                finite_in(a[0], 0.0, 1.0, 0.0),
+                finite_in(a[1], 0.0, 1.0, 0.0),
+                finite_in(a[2], 0.0, 1.0, 0.0),
+                finite_in(p.phase_g, -0.999, 0.999, 0.0),
             ],
             light: [
-                sane(p.sun_scale, 0.0, 1e4, 0.0),
-                sane(p.ambient_scale, 0.0, 1e4, 0.0),
+                finite_in(p.sun_scale, 0.0, 1e4, 0.0),
+                finite_in(p.ambient_scale, 0.0, 1e4, 0.0),
                 p.volume_shadows as u32 as f32,
                 p.froxel_fog as u32 as f32,
             ],
@@ -148,13 +143,13 @@ impl FroxelUniform {
             ],
             temporal: [
                 p.temporal as u32 as f32,
-                sane(p.history_blend, 0.0, 0.99, 0.0),
+                finite_in(p.history_blend, 0.0, 0.99, 0.0),
                 history as u32 as f32,
-                sane(p.local_light_scale, 0.0, 1e4, 0.0),
+                finite_in(p.local_light_scale, 0.0, 1e4, 0.0),
             ],
             noise: [
-                sane(p.noise_amount, 0.0, 1.0, 0.0),
-                1.0 / sane(p.noise_scale_m, 0.5, 500.0, 16.0),
+                finite_in(p.noise_amount, 0.0, 1.0, 0.0),
+                1.0 / finite_in(p.noise_scale_m, 0.5, 500.0, 16.0),
                 p.continue_beyond_grid as u32 as f32,
                 0.0,
             ],

@@ -72,7 +72,7 @@ impl Light {
 // ANCHOR_END: attenuation
 
 fn finite_or(v: f32, lo: f32, hi: f32, fallback: f32) -> f64 {
-    (if v.is_finite() { v.clamp(lo, hi) } else { fallback }) as f64
+    crate::params::finite_in(v, lo, hi, fallback) as f64
 }
 
 // ANCHOR: ring

@@ -467,3 +467,9 @@ macro_rules! parameters {
     };
 }
 // ANCHOR_END: parameters_macro
+
+/// A finite value clamped to [lo, hi], or `fallback` when it is NaN or infinite: how values from
+/// parameters reach a GPU uniform, so that bad input never arrives there as NaN.
+pub fn finite_in(v: f32, lo: f32, hi: f32, fallback: f32) -> f32 {
+    if v.is_finite() { v.clamp(lo, hi) } else { fallback }
+}
