@@ -205,9 +205,22 @@ fn every_uniform_matches_its_wgsl_layout() {
             emission,
             emission_start_k,
             emission_full_k,
+            phase_g,
+            octaves,
+            octave_extinction,
+            octave_contribution,
+            octave_eccentricity,
+            ambient_scale,
+            extinction_tint,
             _pad0,
+            ground_albedo,
             _pad1
         }),
+    );
+    check(
+        "common/volume_shadow.wgsl",
+        "VolumeShadow",
+        rust_layout!(fogbook_core::volume_shadow::VolumeShadowUniform { box_min, box_side_m, tint, enabled }),
     );
     check(
         "07-smoke/rbgs.wgsl",
@@ -266,7 +279,7 @@ fn every_view_constant_names_its_view() {
     }
     assert_eq!(
         checked,
-        9 + 10 + 12 + 14 + 9,
+        9 + 10 + 12 + 14 + 11,
         "every VIEW_ constant of the five chapters (chapter 4's history view twice)"
     );
 }

@@ -63,7 +63,7 @@ fn chapter_3() {
 }
 
 /// Chapter 7: Jacobi sweeps per decade at 64³; smoke left after a second of dissipation; the
-/// optimal SOR factor and a V-cycle's work.
+/// optimal SOR factor and a V-cycle's work; the temperature exercise; E₂(1).
 #[test]
 fn chapter_7() {
     use fogbook_smoke::reference::sweeps_per_decade;
@@ -88,4 +88,8 @@ fn chapter_7() {
     let keep = fogbook_smoke::temperature_keep(p.cooling_rate, p.time_step_s) as f64;
     let steps = (1..).find(|&n| excess * keep.powi(n) < 400.0 - p.ambient_temperature_k as f64).unwrap();
     assert_eq!(steps, 64, "steps of 1/60 s to cool below 400 K");
+    // Lighting: a hemisphere's mean transmittance through optical depth 1, against the vertical.
+    use fogbook_smoke::reference::lighting::exponential_integral_e2;
+    close(exponential_integral_e2(1.0), 0.1485, 5e-5, "E₂(1)");
+    close((-1.0f64).exp(), 0.3679, 5e-5, "e^(−1)");
 }

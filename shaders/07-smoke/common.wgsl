@@ -53,7 +53,15 @@ struct SmokeParams {
     emission: f32,            // glow at full temperature (0: none)
     emission_start_k: f32,    // glow ramp: starts here (K)…
     emission_full_k: f32,     // …and is full here (K)
+    phase_g: f32,             // Henyey–Greenstein asymmetry g
+    octaves: u32,             // multiple-scattering octaves (1: single scattering)
+    octave_extinction: f32,   // a: octave i sees extinction × a^i
+    octave_contribution: f32, // b: octave i contributes b^i
+    octave_eccentricity: f32, // c: octave i has asymmetry g × c^i
+    ambient_scale: f32,       // multiplier of the sky and ground light
+    extinction_tint: vec3<f32>, // extinction per colour channel, relative to `extinction`
     _pad0: u32,
+    ground_albedo: vec3<f32>, // the scene's ground, lit by sun and sky, lights the smoke from below
     _pad1: u32,
 }
 

@@ -1,13 +1,19 @@
 // Smoke display views.
-// fluid: the smoke ray-marched through the density volume inside the test scene, single
-// scattering of the sun with self-shadowing from the light volume, plus ambient; composited over
-// the scene with the scene's distance as the far end (emission–absorption model, Max 1995,
-// "Optical Models for Direct Volume Rendering"). Hot smoke also glows: each step adds the
-// radiance `glow(T)` in proportion to what it absorbs (Kirchhoff's law: a body emits as it
-// absorbs), a blackbody-like ramp from dark red through orange to white.
+// fluid: the smoke ray-marched through the density volume inside the test scene and composited
+// over it with the scene's distance as the far end (Max 1995, "Optical Models for Direct Volume
+// Rendering"). Per sample: the sun through the light volume's optical depth with a
+// Henyey–Greenstein phase function, multiple scattering as octaves of single scattering
+// (Wrenninge, Kulla and Lundqvist 2013, "Oz: The Great and Volumetric"; Hillaire 2016,
+// "Physically Based Sky, Atmosphere and Cloud Rendering in Frostbite"), the sky from above and
+// the sunlit ground from below through the vertical optical depths, each averaged over its
+// hemisphere (E₂, the exponential integral: the plane-parallel mean of e^(−τ/μ)), and extinction
+// per colour channel (the absorption colour). Hot smoke also glows: each step adds the radiance
+// `glow(T)` in proportion to what it absorbs (Kirchhoff's law: a body emits as it absorbs), a
+// blackbody-like ramp from dark red through orange to white.
 // Field views: velocity |u − ∇q|, pressure q, divergence ∇·u (before the solve), residual
 // ∇·u − ∇²q (after it), pressure gradient |∇q|, vorticity |∇ × u|, density, temperature T (K,
-// ambient plus the velocity texture's fourth channel) — as an axis-aligned
+// ambient plus the velocity texture's fourth channel), the light volume's transmittance to the
+// sun e^(−τ) and to the sky E₂(τ up) — as an axis-aligned
 // slice or a maximum-intensity projection (for signed fields, the value of largest magnitude),
 // fitted to the screen. Their display range is the field's min / max over what is shown,
 // reduced here per workgroup and then with one global atomic (common/range.wgsl).
@@ -31,6 +37,8 @@ const VIEW_PRESSURE_GRADIENT: u32 = 5u;
 const VIEW_VORTICITY: u32 = 6u;
 const VIEW_DENSITY: u32 = 7u;
 const VIEW_TEMPERATURE: u32 = 8u;
+const VIEW_SUN_TRANSMITTANCE: u32 = 9u;
+const VIEW_SKY_TRANSMITTANCE: u32 = 10u;
 
 // The shown quantity at one cell.
 fn field_value(view: u32, cell: vec3<i32>) -> f32 {
@@ -51,6 +59,8 @@ fn field_value(view: u32, cell: vec3<i32>) -> f32 {
         case VIEW_PRESSURE_GRADIENT: { return length(pressure_gradient_at(pressure_in, cell)); }
         case VIEW_VORTICITY: { return length(curl_at(velocity_in, cell)); }
         case VIEW_TEMPERATURE: { return smoke.ambient_k + textureLoad(velocity_in, cell, 0).w; } // K
+        case VIEW_SUN_TRANSMITTANCE: { return exp(-textureLoad(light_in, cell, 0).r); }
+        case VIEW_SKY_TRANSMITTANCE: { return exponential_integral_e2(textureLoad(light_in, cell, 0).g); }
         default: { return textureLoad(fluid_in, cell, 0).a; }
     }
 }
@@ -123,6 +133,90 @@ fn glow(temperature: f32) -> vec3<f32> {
 }
 // ANCHOR_END: glow
 
+// ANCHOR: phase
+const PI: f32 = 3.14159265;
+
+// Henyey–Greenstein phase function (1/sr), cos θ between the light's and the scattered
+// direction of travel.
+fn henyey_greenstein(cos_theta: f32, g: f32) -> f32 {
+    let denom = 1.0 + g * g - 2.0 * g * cos_theta;
+    return (1.0 - g * g) / (4.0 * PI * denom * sqrt(denom));
+}
+
+// The sun's light scattered towards the eye per unit of extinction, over π (the scene's units,
+// in which a white Lambertian surface facing a sun of `sun` shows `sun`): Σ_i b^i p(θ, c^i g)
+// e^(−a^i τ tint), octave 0 being single scattering.
+fn sun_octaves(cos_theta: f32, tau_sun: f32) -> vec3<f32> {
+    var sum = vec3(0.0);
+    var a = 1.0;
+    var b = 1.0;
+    var g = smoke.phase_g;
+    for (var i = 0u; i < smoke.octaves; i++) {
+        sum += b * henyey_greenstein(cos_theta, g) * exp(-a * tau_sun * smoke.extinction_tint);
+        a *= smoke.octave_extinction;
+        b *= smoke.octave_contribution;
+        g *= smoke.octave_eccentricity;
+    }
+    return PI * sum;
+}
+// ANCHOR_END: phase
+
+// ANCHOR: ambient
+// E₂(τ) = ∫₀¹ e^(−τ/μ) dμ: the mean transmittance of isotropic light arriving over a hemisphere
+// through a plane-parallel layer of vertical optical depth τ. From E₁ (Abramowitz and Stegun
+// 1964, 5.1.53 below 1, |ε| < 2e-7; 5.1.56 above, |ε| < 5e-5), E₂ = e^(−τ) − τ E₁(τ), the
+// rational form rearranged above 1 so that nothing cancels.
+fn exponential_integral_e2(tau: f32) -> f32 {
+    let x = max(tau, 0.0);
+    if x < 1e-6 {
+        return 1.0;
+    }
+    if x <= 1.0 {
+        let series = -0.57721566 + x * (0.99999193 + x * (-0.24991055 + x * (0.05519968 + x * (-0.00976004 + x * 0.00107857))));
+        return exp(-x) - x * (series - log(x));
+    }
+    let x2 = x * x;
+    return exp(-x) * ((3.330657 - 2.334733) * x + (1.681534 - 0.250621)) / (x2 + 3.330657 * x + 1.681534);
+}
+
+// The sky's light from above and the ground's from below, scattered towards the eye per unit of
+// extinction: with an isotropic phase each hemisphere gives half its radiance, dimmed by E₂ of
+// the smoke above or below (the tint's mean stands for the three channels).
+fn ambient_light(tau_up: f32, tau_down: f32) -> vec3<f32> {
+    let sky = frame.ambient.rgb;
+    let sun_on_ground = frame.sun_color.rgb * frame.sun_dir.w * max(frame.sun_dir.y, 0.0);
+    let ground = smoke.ground_albedo * (sun_on_ground + sky);
+    let mean_tint = dot(smoke.extinction_tint, vec3(1.0 / 3.0));
+    let above = exponential_integral_e2(tau_up * mean_tint);
+    let below = exponential_integral_e2(tau_down * mean_tint);
+    return smoke.ambient_scale * 0.5 * (sky * above + ground * below);
+}
+// ANCHOR_END: ambient
+
+// ANCHOR: light_lookup
+// Optical depths to the sun, up and down at uv. The light volume knows them at cell centres;
+// in the outermost half cell a clamped sample reads the centre's value, which counts the smoke
+// between the centre and the point once too often. τ along a direction s is σρ times the
+// distance to the face where the path leaves the box: moving by δ changes that distance by
+// −δ_k / s_k, k the axis of that face. The clamped sample is corrected by that change with the
+// local density (exact for uniform smoke; measured in the tests).
+fn light_volume_at(uv: vec3<f32>, density: f32) -> vec3<f32> {
+    let inside = clamp_uv(uv);
+    let tau = textureSampleLevel(light_in, linear_clamp, inside, 0.0).rgb;
+    let offset_m = (uv - inside) * smoke.box_m;
+    let sigma = smoke.extinction * density;
+    let s = smoke.towards_sun;
+    let safe = select(s, vec3(1e-9), abs(s) < vec3(1e-9));
+    let to_face = (select(vec3(0.0), vec3(1.0), s > vec3(0.0)) - inside) / safe;
+    var k = 0;
+    if to_face.y < to_face[k] { k = 1; }
+    if to_face.z < to_face[k] { k = 2; }
+    let along_sun = select(0.0, offset_m[k] / safe[k], abs(s[k]) > 1e-3);
+    let correction = -sigma * vec3(along_sun, offset_m.y, -offset_m.y);
+    return max(tau + correction, vec3(0.0));
+}
+// ANCHOR_END: light_lookup
+
 // ANCHOR: march
 fn fluid_view(pixel: vec2<u32>) -> vec3<f32> {
     let scene = textureLoad(scene_color, vec2<i32>(pixel), 0).rgb;
@@ -136,10 +230,11 @@ fn fluid_view(pixel: vec2<u32>) -> vec3<f32> {
     }
     let steps = max(smoke.march_steps, 1u);
     let ds = (t_end - hit.x) / f32(steps);
-    let sigma = smoke.extinction;
-    let sun = smoke.sun_intensity * frame.sun_color.rgb;
-    let ambient = frame.ambient.rgb;
-    var transmittance = 1.0;
+    let sigma = smoke.extinction * smoke.extinction_tint;
+    let sun = smoke.sun_intensity * frame.sun_color.rgb * frame.sun_dir.w;
+    // Light travels along −towards_sun and leaves towards the eye along −dir.
+    let cos_theta = dot(smoke.towards_sun, dir);
+    var transmittance = vec3(1.0);
     var light = vec3(0.0);
     for (var i = 0u; i < steps; i++) {
         let p = origin + dir * (hit.x + ds * (f32(i) + 0.5));
@@ -151,13 +246,14 @@ fn fluid_view(pixel: vec2<u32>) -> vec3<f32> {
         }
         let albedo = clamp(fluid.rgb / density, vec3(0.0), vec3(1.0));
         let temperature = smoke.ambient_k + textureSampleLevel(velocity_in, linear_clamp, uv, 0.0).w;
-        let to_sun = textureSampleLevel(light_in, linear_clamp, uv, 0.0).r;
-        // Isotropic phase 1/4π folded into the sun's scale; energy-conserving step integral.
+        let tau = light_volume_at(uv, density);
+        // Radiance per unit of extinction, and the energy-conserving step integral (Hillaire
+        // 2015): what the step absorbs, (1 − e^(−σρ ds)), times it.
+        let lit = albedo * (sun * sun_octaves(cos_theta, tau.r) + ambient_light(tau.g, tau.b)) + glow(temperature);
         let step_t = exp(-sigma * density * ds);
-        let lit = albedo * (sun * to_sun * 0.25 + ambient) + glow(temperature);
         light += transmittance * (1.0 - step_t) * lit;
         transmittance *= step_t;
-        if transmittance < 1e-3 {
+        if max(transmittance.r, max(transmittance.g, transmittance.b)) < 1e-3 {
             break;
         }
     }

@@ -45,7 +45,7 @@ fn jobs() -> Vec<Job> {
                 frames,
                 file: format!("view-{}.png", v.name),
                 view: v.name.into(),
-                settings: vec![],
+                settings: book.view_settings.iter().map(|s| s.to_string()).collect(),
                 camera: None,
             });
         }

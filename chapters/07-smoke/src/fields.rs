@@ -21,13 +21,16 @@ use fogbook_core::gpu::GpuContext;
 pub const VELOCITY_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 pub const FLUID_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 pub const SCALAR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
+/// The light volume: optical depth to the sun, up and down (r, g, b), filterable everywhere
+/// (the core's scene pass samples it for the smoke's shadow without FLOAT32_FILTERABLE).
+pub const LIGHT_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 /// The most GPU memory the fields may take (bytes).
 pub const MEMORY_BUDGET: u64 = 4 << 30;
 
 /// Bytes of field storage per cell: 2 × 8 (velocity and temperature) + 2 × 8 (fluid) + 2 × 4 + 4 (pressure
-/// buffers and texture) + 4 + 4 (divergence buffer and texture) + 8 (vorticity) + 4 (light)
+/// buffers and texture) + 4 + 4 (divergence buffer and texture) + 8 (vorticity) + 8 (light)
 /// + 8 + 8 (MacCormack's forward velocity and fluid).
-pub const BYTES_PER_CELL: u64 = 80;
+pub const BYTES_PER_CELL: u64 = 84;
 
 /// GPU memory the fields take at grid size `n` (bytes), the multigrid's coarse grids included.
 pub fn memory_bytes(n: u32) -> u64 {
@@ -158,7 +161,7 @@ impl Fields {
             divergence: Field::new(gpu, "smoke divergence", n, SCALAR_FORMAT),
             divergence_linear: scalar_buffer(gpu, "smoke divergence (linear)", n),
             vorticity: Field::new(gpu, "smoke vorticity", n, VELOCITY_FORMAT),
-            light: Field::new(gpu, "smoke light", n, SCALAR_FORMAT),
+            light: Field::new(gpu, "smoke light", n, LIGHT_FORMAT),
             velocity_forward: Field::new(gpu, "smoke velocity (MacCormack forward)", n, VELOCITY_FORMAT),
             fluid_forward: Field::new(gpu, "smoke fluid (MacCormack forward)", n, FLUID_FORMAT),
             multigrid: crate::multigrid::Hierarchy::new(gpu, n),

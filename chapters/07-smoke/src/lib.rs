@@ -21,6 +21,7 @@ use fogbook_core::params::DynParameters;
 use fogbook_core::shaders::ShaderStore;
 use fogbook_core::timing::PassRecorder;
 use fogbook_core::views::SnapshotTolerance;
+use fogbook_core::volume_shadow::{self, VolumeShadowUniform};
 use fogbook_core::{
     Book, Chapter, ChapterContext, ChapterInfo, Figure, Resource, Stage, StageIo, UpdateContext, ViewInfo,
 };
@@ -43,6 +44,20 @@ pub const VIEWS: &[ViewInfo] = &[
     ViewInfo::scalar("vorticity", "Vorticity magnitude |curl u|", 0.0, 1.0, "1/s").auto_range(),
     ViewInfo::scalar("density", "Smoke density", 0.0, 1.0, "").auto_range(),
     ViewInfo::scalar("temperature", "Temperature T: ambient plus the advected excess", 0.0, 1.0, "K").auto_range(),
+    ViewInfo::scalar(
+        "sun-transmittance",
+        "The light volume: transmittance to the sun through the smoke, exp(−τ)",
+        0.0,
+        1.0,
+        "",
+    ),
+    ViewInfo::scalar(
+        "sky-transmittance",
+        "The light volume: mean transmittance to the sky above, E₂(τ up)",
+        0.0,
+        1.0,
+        "",
+    ),
 ];
 // ANCHOR_END: views
 
@@ -95,7 +110,19 @@ pub struct SmokeUniform {
     pub emission: f32,
     pub emission_start_k: f32,
     pub emission_full_k: f32,
+    /// Henyey–Greenstein g, multiple-scattering octaves and their a, b, c (see `view.wgsl`).
+    pub phase_g: f32,
+    pub octaves: u32,
+    pub octave_extinction: f32,
+    pub octave_contribution: f32,
+    pub octave_eccentricity: f32,
+    /// Multiplier of the sky and ground light.
+    pub ambient_scale: f32,
+    /// Extinction per colour channel relative to `extinction`.
+    pub extinction_tint: [f32; 3],
     pub _pad0: u32,
+    /// Albedo of the scene's ground, which lights the smoke from below.
+    pub ground_albedo: [f32; 3],
     pub _pad1: u32,
 }
 
@@ -145,7 +172,15 @@ impl SmokeUniform {
             emission: finite_or(p.emission, 0.0).max(0.0),
             emission_start_k: p.emission_start_k,
             emission_full_k: p.emission_full_k.max(p.emission_start_k + 1.0),
+            phase_g: finite_or(p.phase_g, 0.0).clamp(-0.95, 0.95),
+            octaves: p.scattering_octaves.clamp(1, 8),
+            octave_extinction: finite_or(p.octave_extinction, 1.0).clamp(0.0, 1.0),
+            octave_contribution: finite_or(p.octave_contribution, 0.0).clamp(0.0, 1.0),
+            octave_eccentricity: finite_or(p.octave_eccentricity, 1.0).clamp(0.0, 1.0),
+            ambient_scale: finite_or(p.ambient_intensity, 1.0).max(0.0),
+            extinction_tint: extinction_tint(p),
             _pad0: 0,
+            ground_albedo: fogbook_core::scene::GROUND_ALBEDO,
             _pad1: 0,
         }
     }
@@ -168,6 +203,12 @@ pub fn emitter_excess_k(p: &SmokeParams) -> f32 {
     finite_or(p.emitter_temperature_k - p.ambient_temperature_k, 0.0).clamp(-60_000.0, 60_000.0)
 }
 
+/// The per-channel extinction multipliers: `extinction_color`, non-finite channels as 1.
+pub fn extinction_tint(p: &SmokeParams) -> [f32; 3] {
+    let c = p.extinction_color;
+    [0, 1, 2].map(|i| finite_or(c[i], 1.0).max(0.0))
+}
+
 fn finite_or(v: f32, fallback: f32) -> f32 {
     if v.is_finite() { v } else { fallback }
 }
@@ -178,6 +219,11 @@ pub struct SmokeGpu {
     pub uniform: wgpu::Buffer,
     pub params_group: wgpu::BindGroup,
     pub fields: Fields,
+    /// The smoke's shadow on the scene: the core's volume-shadow uniform, a sampler, and the
+    /// group over the current light volume (made in prepare each frame; `None` when off).
+    shadow_uniform: wgpu::Buffer,
+    shadow_sampler: wgpu::Sampler,
+    shadow_group: Option<wgpu::BindGroup>,
 }
 
 pub struct Smoke {
@@ -249,7 +295,7 @@ impl Smoke {
     }
 
     /// The light volume is recomputed at the next frame (the fluid changed outside a step).
-    pub(crate) fn invalidate_light(&mut self) {
+    pub fn invalidate_light(&mut self) {
         self.light_for = None;
     }
 
@@ -307,10 +353,10 @@ impl Chapter for Smoke {
     // ANCHOR: stage
     fn stage_io(&self) -> StageIo {
         StageIo {
-            prepare: "simulation step",
+            prepare: "simulation step, light volume",
             stage: Stage::Transparent,
             reads: &[Resource::Color, Resource::SceneDistance, Resource::SceneLight],
-            writes: &[Resource::Color, Resource::ViewRange],
+            writes: &[Resource::Color, Resource::ViewRange, Resource::VolumeShadow],
         }
     }
     // ANCHOR_END: stage
@@ -367,7 +413,15 @@ impl Chapter for Smoke {
             ],
         });
         let fields = Fields::new(gpu, self.params.grid_size)?;
-        let state = SmokeGpu { pipelines, uniform, params_group, fields };
+        let shadow_uniform = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("smoke volume shadow"),
+            size: std::mem::size_of::<VolumeShadowUniform>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let shadow_sampler = volume_shadow::sampler(device);
+        let state =
+            SmokeGpu { pipelines, uniform, params_group, fields, shadow_uniform, shadow_sampler, shadow_group: None };
         self.light_for = None;
         self.write_uniform(&state, gpu);
         Ok(state)
@@ -397,8 +451,14 @@ impl Chapter for Smoke {
         self.step(g, ctx.gpu, ctx.passes);
     }
 
-    // ANCHOR: render
-    fn render(&mut self, g: &mut SmokeGpu, ctx: &mut ChapterContext) {
+    fn volume_shadow(&self, g: &SmokeGpu) -> Option<wgpu::BindGroup> {
+        g.shadow_group.clone()
+    }
+
+    // ANCHOR: light_scene
+    /// Prepare, after the step and before the scene: the light volume is brought up to date
+    /// (when the smoke or the sun changed) and published as the smoke's shadow on the scene.
+    fn light_scene(&mut self, g: &mut SmokeGpu, ctx: &mut ChapterContext) {
         self.last_sun = ctx.scene.sun_direction().into();
         self.last_view = ctx.view;
         self.follow_grid_size(g, ctx.gpu);
@@ -412,10 +472,31 @@ impl Chapter for Smoke {
             slice_position: 0.0,
             ..self.uniform(g.fields.n)
         };
-        if ctx.view == 0 && self.light_for != Some(key) {
+        if self.light_for != Some(key) {
             passes::record_light(ctx.gpu, ctx.passes, &g.pipelines, &g.params_group, &g.fields);
             self.light_for = Some(key);
         }
+        g.shadow_group = self.params.cast_shadow.then(|| {
+            let u = self.uniform(g.fields.n);
+            let shadow =
+                VolumeShadowUniform { box_min: u.box_min, box_side_m: u.box_m, tint: u.extinction_tint, enabled: 1 };
+            ctx.gpu.queue.write_buffer(&g.shadow_uniform, 0, bytemuck::bytes_of(&shadow));
+            volume_shadow::bind_group(
+                &ctx.gpu.device,
+                &ctx.frame.layouts.volume_shadow,
+                &g.shadow_uniform,
+                &g.fields.light.view,
+                &g.shadow_sampler,
+            )
+        });
+    }
+    // ANCHOR_END: light_scene
+
+    // ANCHOR: render
+    fn render(&mut self, g: &mut SmokeGpu, ctx: &mut ChapterContext) {
+        // `light_scene` ran in prepare: the uniform is written and the light volume is current.
+        self.last_view = ctx.view;
+        self.write_uniform(g, ctx.gpu);
         let textures = passes::view_textures(ctx.gpu, &g.pipelines, &g.fields);
         let [w, h] = ctx.frame.size;
         ctx.passes.compute("smoke: view", |pass| {
@@ -435,12 +516,29 @@ impl Chapter for Smoke {
             test_settings: Self::test_settings(),
             test_frames: Self::test_frames(),
             snapshot_tolerance: Self::snapshot_tolerance(),
+            view_settings: TEXTBOOK.to_vec(),
             figures: Self::figures(),
             plots: Self::plots,
             ..Default::default()
         }
     }
 }
+
+// ANCHOR: textbook
+/// The textbook solver the chapter's page starts from, and its figures of each view: a laminar
+/// plume in a closed box, advected semi-Lagrangian, projected by 40 Jacobi sweeps, with the
+/// density-only buoyancy. The defaults are the production settings (see "Smoke that looks like
+/// smoke" in the book).
+pub const TEXTBOOK: &[&str] = &[
+    "advection=semi-lagrangian",
+    "pressure_solver=jacobi",
+    "top_boundary=closed",
+    "turbulence=0",
+    "vorticity=0.35",
+    "injection_rate=12",
+    "extinction=1.5",
+];
+// ANCHOR_END: textbook
 
 // ANCHOR: fire
 /// Settings of the fire-like figures: a hot emitter (1700 K) with heat lift, heavy dark soot
@@ -460,6 +558,22 @@ pub const FIRE: &[&str] = &[
 
 /// A camera 16 m in front of the box, at half its height.
 pub const FIRE_CAMERA: &str = "0,5,-12,0,0";
+
+/// A camera 8 m in front of the emitter, looking slightly up the plume.
+pub const CLOSE_CAMERA: &str = "0,3,-20,0,5";
+
+/// A sun behind the box and to the left, so that the plume's shadow falls towards the camera,
+/// which looks down on it from the front right; denser smoke that lets red through more than blue
+/// (a brown smoke and a warm shadow), and steps of 1/20 s, so that the
+/// tests' 12 steps already make a plume with a shadow.
+pub const SHADOW_SUN: &[&str] = &[
+    "scene.sun_azimuth_deg=30",
+    "scene.sun_elevation_deg=25",
+    "extinction_color=0.6,0.8,1",
+    "injection_rate=12",
+    "time_step_s=0.05",
+];
+pub const SHADOW_CAMERA: &str = "10,9,-12,32,-25";
 
 /// What the tests and the book do with this chapter (`Chapter::book`); none of it runs in the
 /// viewer.
@@ -495,7 +609,10 @@ impl Smoke {
     }
 
     fn figures() -> Vec<Figure> {
-        let fig = |name, view, settings: &[&'static str]| Figure::new(name, view, settings, None);
+        // The figures of the textbook sections start from the textbook settings, as the views do.
+        let textbook = |extra: &[&'static str]| [TEXTBOOK, extra].concat();
+        let fig = |name, view, settings: &[&'static str]| Figure::new(name, view, &textbook(settings), None);
+        let production = |name, view, settings: &[&'static str]| Figure::new(name, view, settings, None);
         vec![
             fig("velocity-max-projection", "velocity", &["field_display=max-projection"]),
             fig("vorticity-side-slice", "vorticity", &["slice_axis=x"]),
@@ -509,8 +626,28 @@ impl Smoke {
             fig("fluid-maccormack", "fluid", &["advection=maccormack"]),
             fig("density-maccormack", "density", &["advection=maccormack"]),
             // Fire-like smoke: dark soot lifted by heat, glowing where it is hot, seen from 16 m.
-            Figure::new("fluid-fire", "fluid", FIRE, Some(FIRE_CAMERA)),
-            Figure::new("temperature-fire", "temperature", &[FIRE, &["field_display=max-projection"]].concat(), None),
+            Figure::new("fluid-fire", "fluid", &textbook(FIRE), Some(FIRE_CAMERA)),
+            Figure::new(
+                "temperature-fire",
+                "temperature",
+                &textbook(&[FIRE, &["field_display=max-projection"]].concat()),
+                None,
+            ),
+            // The defaults, the production settings, beside the textbook plume of the views.
+            Figure::new("fluid-default", "fluid", &[], Some(CLOSE_CAMERA)),
+            production("density-default", "density", &["field_display=max-projection"]),
+            // Lighting: the light volume's two transmittances, the lit plume with single
+            // isotropic scattering and no ambient, and the shadow on the ground with the sun
+            // behind the box (the camera looks down on the ground between).
+            production("sun-transmittance", "sun-transmittance", &[]),
+            production("sky-transmittance", "sky-transmittance", &["slice_axis=x"]),
+            Figure::new(
+                "fluid-single-scattering",
+                "fluid",
+                &["scattering_octaves=1", "phase_g=0", "ambient_intensity=0"],
+                Some(CLOSE_CAMERA),
+            ),
+            Figure::new("fluid-shadow", "fluid", SHADOW_SUN, Some(SHADOW_CAMERA)),
         ]
     }
     // ANCHOR_END: figures

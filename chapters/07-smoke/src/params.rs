@@ -74,7 +74,7 @@ fogbook_core::parameters! {
             time_step_s: f32 = 1.0 / 60.0,
                 float(0.001, 0.1).unit("s").help("Simulated time per step"),
             /// How the pressure equation is solved.
-            pressure_solver: PressureSolver = PressureSolver::Jacobi,
+            pressure_solver: PressureSolver = PressureSolver::Multigrid,
                 choice(PressureSolver::OPTIONS).help("Jacobi sweeps, red–black Gauss–Seidel (SOR) sweeps, or multigrid V-cycles"),
             /// Sweeps of the pressure solve per step (Jacobi or red–black Gauss–Seidel).
             pressure_iterations: u32 = 40,
@@ -90,13 +90,13 @@ fogbook_core::parameters! {
             pressure_gradient_scale: f32 = 1.0,
                 float(0.0, 2.0).help("Multiplier of the subtracted pressure gradient"),
             /// How velocity and smoke are advected.
-            advection: Advection = Advection::SemiLagrangian,
+            advection: Advection = Advection::MacCormack,
                 choice(Advection::OPTIONS).help("Semi-Lagrangian, or MacCormack with a min/max limiter (one more pass)"),
             /// The top face: a wall, or open so that the plume leaves the box.
-            top_boundary: TopBoundary = TopBoundary::Closed,
+            top_boundary: TopBoundary = TopBoundary::Open,
                 choice(TopBoundary::OPTIONS).help("Top face: closed wall, or open outflow (q = 0, zero-gradient velocity and smoke)"),
             /// Vorticity confinement strength ε.
-            vorticity: f32 = 0.35,
+            vorticity: f32 = 1.5,
                 float(0.0, 5.0).help("Vorticity confinement ε"),
         }
         "Emitter" {
@@ -117,13 +117,13 @@ fogbook_core::parameters! {
             injection_velocity_z: f32 = 0.0,
                 float(-50.0, 50.0).unit("m/s").help("Velocity inside the emitter"),
             /// Density added per second inside the emitter, and its colour.
-            injection_rate: f32 = 12.0,
+            injection_rate: f32 = 6.0,
                 float(0.0, 100.0).unit("1/s").help("Density added per second"),
             injection_color: [f32; 4] = [0.85, 0.85, 0.9, 1.0],
                 color(false, 1.0).help("Smoke colour (albedo)"),
             /// Noise on the emitter's velocity and density: 0 none, 1 velocity noise as large as
             /// the emitter's speed and density varying by ±100 %. Seeded and repeatable.
-            turbulence: f32 = 0.0,
+            turbulence: f32 = 0.8,
                 float(0.0, 1.0).help("Emitter noise: velocity ± turbulence × speed, density × (1 ± turbulence)"),
             turbulence_seed: u32 = 1,
                 int(0, 1_000_000).help("Seed of the emitter noise"),
@@ -168,15 +168,40 @@ fogbook_core::parameters! {
         // ANCHOR_END: temperature_params
         "Rendering" {
             /// Extinction per unit density (1/m), for the rendered smoke and its self-shadowing.
-            extinction: f32 = 1.5,
+            extinction: f32 = 1.0,
                 float(0.0, 50.0).unit("1/m").help("Extinction per unit density"),
-            sun_intensity: f32 = 4.0,
-                float(0.0, 50.0).help("Sun light on the smoke"),
+            /// Per-channel extinction relative to `extinction` (white: grey smoke; a colour
+            /// that absorbs less red than blue makes thin smoke brown against the light).
+            extinction_color: [f32; 4] = [1.0, 1.0, 1.0, 1.0],
+                color(false, 1.0).help("Extinction per colour channel, relative to `extinction` (the absorption colour)"),
+            /// Multiplier of the scene's sun on the smoke (1: the sun that lights the ground).
+            sun_intensity: f32 = 1.0,
+                float(0.0, 50.0).help("Multiplier of the scene's sun on the smoke (1: physical)"),
+            /// Henyey–Greenstein asymmetry g of the smoke's phase function (0: isotropic;
+            /// soot and droplets scatter forwards, g ≈ 0.3–0.7).
+            phase_g: f32 = 0.4,
+                float(-0.95, 0.95).help("Henyey–Greenstein asymmetry g (0: isotropic, > 0: forward)"),
+            /// Multiple scattering as octaves of single scattering (Wrenninge et al. 2013):
+            /// octave i has extinction × a^i, contribution b^i and eccentricity g × c^i.
+            scattering_octaves: u32 = 3,
+                int(1, 8).help("Octaves of the multiple-scattering approximation (1: single scattering)"),
+            octave_extinction: f32 = 0.5,
+                float(0.0, 1.0).help("a: each octave's extinction multiplier (light reaches deeper)"),
+            octave_contribution: f32 = 0.5,
+                float(0.0, 1.0).help("b: each octave's contribution multiplier"),
+            octave_eccentricity: f32 = 0.5,
+                float(0.0, 1.0).help("c: each octave's phase eccentricity multiplier (more isotropic)"),
+            /// Multiplier of the sky light from above and the ground's light from below.
+            ambient_intensity: f32 = 1.0,
+                float(0.0, 10.0).help("Multiplier of the sky (above) and ground (below) light on the smoke"),
+            /// Whether the smoke's shadow falls on the scene (through the core's volume shadow).
+            cast_shadow: bool = true,
+                boolean().help("The smoke shadows the scene's sunlit surfaces"),
             /// Ray-march steps through the box, and towards the sun per cell.
             march_steps: u32 = 96,
                 int(8, 512).help("Ray-march steps through the box"),
             shadow_steps: u32 = 24,
-                int(1, 128).help("Steps towards the sun per cell"),
+                int(1, 128).help("Steps per cell of the light volume's marches (to the sun, up, down)"),
             /// How field views show the 3D field.
             field_display: FieldDisplay = FieldDisplay::Slice,
                 choice(FieldDisplay::OPTIONS).help("Field views: a slice or a maximum-intensity projection"),

@@ -1,6 +1,6 @@
 //! Pipelines of the smoke solver and of its views, and the recording of one step.
 
-use crate::fields::{FLUID_FORMAT, Field, Fields, SCALAR_FORMAT, VELOCITY_FORMAT};
+use crate::fields::{FLUID_FORMAT, Field, Fields, LIGHT_FORMAT, SCALAR_FORMAT, VELOCITY_FORMAT};
 use crate::multigrid::{self, Kernels, Solve};
 use crate::params::{Advection, PressureSolver};
 use anyhow::Result;
@@ -163,7 +163,7 @@ impl Pipelines {
             jacobi: make("jacobi.wgsl", "jacobi", &[read, read, read_write], false)?,
             store_pressure: make("store_pressure.wgsl", "store_pressure", &[read, scalar], false)?,
             project: make("project.wgsl", "project", &[Sampled, Sampled, vel], false)?,
-            light: make("light.wgsl", "light", &[Sampled, scalar], false)?,
+            light: make("light.wgsl", "light", &[Sampled, Storage(LIGHT_FORMAT)], false)?,
             view: make("view.wgsl", "smoke_view", &[Sampled, Sampled, Sampled, Sampled, Sampled], true)?,
             solvers: Kernels::new(gpu, shaders)?,
             params_layout,
@@ -395,7 +395,8 @@ pub fn record_divergence(
     dispatch(passes, "smoke: divergence", &p.divergence, params, &g, f.n);
 }
 
-/// The sun's transmittance per cell, for the rendered smoke.
+/// The light volume: optical depth to the sun, up and down per cell, for the rendered smoke and
+/// its shadow on the scene.
 pub fn record_light(gpu: &GpuContext, passes: &mut PassRecorder, p: &Pipelines, params: &wgpu::BindGroup, f: &Fields) {
     let g = p.light.bind(&gpu.device, &[Res::Tex(f.fluid.read()), Res::Tex(&f.light)]);
     dispatch(passes, "smoke: light volume", &p.light, params, &g, f.n);

@@ -1,8 +1,9 @@
 //! CPU references for the smoke solver, in f64: the Jacobi convergence rate of the slowest
 //! pressure mode, the exact dissipation law, and the discrete operators used to check the
 //! projection identities; `poisson` holds the faster pressure solvers' references, `temperature`
-//! the buoyancy and cooling of the temperature field.
+//! the buoyancy and cooling of the temperature field, `lighting` the lit ray march.
 
+pub mod lighting;
 pub mod poisson;
 pub mod temperature;
 

@@ -78,7 +78,11 @@ pub struct Book {
     pub test_frames: u32,
     /// How much the snapshot images may differ between GPUs (see `SnapshotTolerance`).
     pub snapshot_tolerance: SnapshotTolerance,
-    /// Extra figures for the book, beyond one image per view with default parameters.
+    /// Settings of the book's one image per view (empty: the defaults). A chapter whose
+    /// defaults are production settings can show its debug views on the simpler case its page
+    /// teaches them with.
+    pub view_settings: Vec<&'static str>,
+    /// Extra figures for the book, beyond one image per view.
     pub figures: Vec<Figure>,
     /// Plots for the book as (file stem, SVG text), computed from the CPU reference when called.
     pub plots: fn() -> Vec<(&'static str, String)>,
@@ -92,6 +96,7 @@ impl Default for Book {
             test_settings: Vec::new(),
             test_frames: 1,
             snapshot_tolerance: SnapshotTolerance::default(),
+            view_settings: Vec::new(),
             figures: Vec::new(),
             plots: Vec::new,
         }
@@ -183,6 +188,13 @@ pub trait Chapter: wgpu::WasmNotSend + 'static {
         None
     }
 
+    /// A medium's shadow on the scene as the volume-shadow group (see `volume_shadow`), made
+    /// with `FrameLayouts::volume_shadow`; `None` for chapters that cast none. Asked after
+    /// prepare every frame, before the scene is drawn.
+    fn volume_shadow(&self, _state: &Self::Gpu) -> Option<wgpu::BindGroup> {
+        None
+    }
+
     /// The frame was resized (called before the first frame at the new size). Chapters with
     /// per-pixel resources of their own re-create them here.
     fn resize(&mut self, _state: &mut Self::Gpu, _gpu: &GpuContext, _size: [u32; 2]) {}
@@ -253,6 +265,10 @@ pub trait DynChapter: wgpu::WasmNotSend {
     /// Creates the GPU state, or re-creates it (a reload): on error the old one stays in use.
     fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> anyhow::Result<()>;
     fn shared_sky(&self) -> Option<wgpu::BindGroup>;
+    fn volume_shadow(&self) -> Option<wgpu::BindGroup>;
+    /// The concrete `Loaded<C>` behind the trait object, for tests that reach into a chapter
+    /// of a stack (e.g. to upload a field before rendering).
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
     fn resize(&mut self, gpu: &GpuContext, size: [u32; 2]);
     fn update(&mut self, ctx: &mut UpdateContext);
     fn reset(&mut self, gpu: &GpuContext);
@@ -296,6 +312,12 @@ impl<C: Chapter> DynChapter for Loaded<C> {
     }
     fn shared_sky(&self) -> Option<wgpu::BindGroup> {
         self.chapter.shared_sky(self.gpu.as_ref()?)
+    }
+    fn volume_shadow(&self) -> Option<wgpu::BindGroup> {
+        self.chapter.volume_shadow(self.gpu.as_ref()?)
+    }
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
     }
     fn resize(&mut self, gpu: &GpuContext, size: [u32; 2]) {
         if let Ok((chapter, state)) = self.parts() {

@@ -126,6 +126,8 @@ pub struct FrameLayouts {
     pub view_out: wgpu::BindGroupLayout,
     /// Group 3 (`shared_sky::SKY_GROUP`): the sky's lookup tables, or stand-ins.
     pub shared_sky: wgpu::BindGroupLayout,
+    /// Group 1 of the scene pass (`volume_shadow::VOLUME_SHADOW_GROUP`): a medium's shadow.
+    pub volume_shadow: wgpu::BindGroupLayout,
 }
 
 impl FrameLayouts {
@@ -158,7 +160,12 @@ impl FrameLayouts {
                 storage_buffer_entry(1, vis, false),
             ],
         });
-        Self { scene_inputs, view_out, shared_sky: crate::shared_sky::layout(device) }
+        Self {
+            scene_inputs,
+            view_out,
+            shared_sky: crate::shared_sky::layout(device),
+            volume_shadow: crate::volume_shadow::layout(device),
+        }
     }
 }
 
@@ -295,6 +302,8 @@ pub struct FrameResources {
     chain: ChainGroups,
     /// The shared-sky group bound when no chapter of the stack publishes the sky's tables.
     pub sky_stand_in: wgpu::BindGroup,
+    /// The volume-shadow group bound when no chapter of the stack publishes one.
+    pub volume_shadow_stand_in: wgpu::BindGroup,
 }
 
 struct ChainGroups {
@@ -355,6 +364,7 @@ impl FrameResources {
             mapped_at_creation: false,
         });
         let sky_stand_in = crate::shared_sky::stand_in(device, &layouts.shared_sky);
+        let volume_shadow_stand_in = crate::volume_shadow::stand_in(device, &layouts.volume_shadow);
         let (hdr, distance, depth, view, view_b) = Self::targets(device, size);
         let (scene_inputs, view_out, chain) = Self::bind_groups(
             device,
@@ -382,6 +392,7 @@ impl FrameResources {
             view_out,
             chain,
             sky_stand_in,
+            volume_shadow_stand_in,
         }
     }
 

@@ -37,6 +37,7 @@ pub mod time;
 pub mod timing;
 pub mod ui;
 pub mod views;
+pub mod volume_shadow;
 
 pub use chapter::{Book, Chapter, ChapterContext, ChapterInfo, DynChapter, Figure, Loaded, Publish, UpdateContext};
 pub use params::{ChoiceParam, DynParameters, ParamInfo, ParamVisitor, Parameters};

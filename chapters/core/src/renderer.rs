@@ -1,5 +1,6 @@
 //! One frame, the same in the window and headless, in the order of `stage::Stage`:
-//! frame uniform → prepare (every chapter's update and light_scene) → shadow map and scene →
+//! frame uniform → prepare (every chapter's update and light_scene) → shadow map and scene (in
+//! the shadow of a published volume) →
 //! each chapter's colour stage, chained → display.
 
 use crate::auto_range::RangeReadback;
@@ -196,8 +197,13 @@ impl Renderer {
             });
         }
 
-        // Scene.
-        self.scene.record(&mut passes, &self.frame);
+        // Scene, in the shadow of any medium the stack publishes one of.
+        let volume_shadow = stack
+            .chapters()
+            .iter()
+            .find_map(|c| c.volume_shadow())
+            .unwrap_or_else(|| self.frame.volume_shadow_stand_in.clone());
+        self.scene.record(&mut passes, &self.frame, &volume_shadow);
         let sky = Self::shared_sky(&self.frame, stack);
 
         // The colour stages, chained, up to the chapter whose view is shown.

@@ -119,6 +119,8 @@ pub struct TestScene {
     vertex_count: u32,
     frame_only_layout: wgpu::BindGroupLayout,
     lit_layout: wgpu::BindGroupLayout,
+    /// Group 1 of the lit pipelines: a medium's shadow (`volume_shadow`).
+    volume_shadow_layout: wgpu::BindGroupLayout,
     frame_only: wgpu::BindGroup,
     lit: wgpu::BindGroup,
     shadow_pipeline: wgpu::RenderPipeline,
@@ -151,13 +153,15 @@ impl TestScene {
             ],
         });
         let (frame_only, lit) = Self::bind_groups(device, frame, &frame_only_layout, &lit_layout);
+        let volume_shadow_layout = frame.layouts.volume_shadow.clone();
         let (shadow_pipeline, scene_pipeline, sky_pipeline) =
-            Self::pipelines(device, shaders, &frame_only_layout, &lit_layout)?;
+            Self::pipelines(device, shaders, &frame_only_layout, &lit_layout, &volume_shadow_layout)?;
         Ok(Self {
             vertices,
             vertex_count: mesh.len() as u32,
             frame_only_layout,
             lit_layout,
+            volume_shadow_layout,
             frame_only,
             lit,
             shadow_pipeline,
@@ -197,17 +201,18 @@ impl TestScene {
         shaders: &ShaderStore,
         frame_only_layout: &wgpu::BindGroupLayout,
         lit_layout: &wgpu::BindGroupLayout,
+        volume_shadow_layout: &wgpu::BindGroupLayout,
     ) -> anyhow::Result<(wgpu::RenderPipeline, wgpu::RenderPipeline, wgpu::RenderPipeline)> {
         let module = create_module(device, &shaders.load(SHADER)?)?;
-        let layout = |bgl: &wgpu::BindGroupLayout| {
+        let layout = |groups: &[Option<&wgpu::BindGroupLayout>]| {
             device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: None,
-                bind_group_layouts: &[Some(bgl)],
+                bind_group_layouts: groups,
                 immediate_size: 0,
             })
         };
-        let shadow_layout = layout(frame_only_layout);
-        let lit_pipeline_layout = layout(lit_layout);
+        let shadow_layout = layout(&[Some(frame_only_layout)]);
+        let lit_pipeline_layout = layout(&[Some(lit_layout), Some(volume_shadow_layout)]);
         let vertex_layout = wgpu::VertexBufferLayout {
             array_stride: std::mem::size_of::<Vertex>() as u64,
             step_mode: wgpu::VertexStepMode::Vertex,
@@ -292,7 +297,13 @@ impl TestScene {
 
     /// Rebuilds the pipelines from the current shader files; on error the old ones stay.
     pub fn reload(&mut self, gpu: &GpuContext, shaders: &ShaderStore) -> anyhow::Result<()> {
-        let (a, b, c) = Self::pipelines(&gpu.device, shaders, &self.frame_only_layout, &self.lit_layout)?;
+        let (a, b, c) = Self::pipelines(
+            &gpu.device,
+            shaders,
+            &self.frame_only_layout,
+            &self.lit_layout,
+            &self.volume_shadow_layout,
+        )?;
         (self.shadow_pipeline, self.scene_pipeline, self.sky_pipeline) = (a, b, c);
         Ok(())
     }
@@ -302,8 +313,9 @@ impl TestScene {
         (self.frame_only, self.lit) = Self::bind_groups(&gpu.device, frame, &self.frame_only_layout, &self.lit_layout);
     }
 
-    /// Records the shadow map, then the scene (geometry, then sky) into the HDR and distance targets.
-    pub fn record(&self, passes: &mut PassRecorder, frame: &FrameResources) {
+    /// Records the shadow map, then the scene (geometry, then sky) into the HDR and distance
+    /// targets; `volume_shadow` is the published medium's shadow or the frame's stand-in.
+    pub fn record(&self, passes: &mut PassRecorder, frame: &FrameResources, volume_shadow: &wgpu::BindGroup) {
         passes.render(
             "shadow map",
             &[],
@@ -337,6 +349,7 @@ impl TestScene {
             }),
             |pass| {
                 pass.set_bind_group(0, &self.lit, &[]);
+                pass.set_bind_group(crate::volume_shadow::VOLUME_SHADOW_GROUP, volume_shadow, &[]);
                 pass.set_pipeline(&self.scene_pipeline);
                 pass.set_vertex_buffer(0, self.vertices.slice(..));
                 pass.draw(0..self.vertex_count, 0..1);

@@ -104,6 +104,9 @@ pub enum Resource {
     Handover,
     /// Local fog volumes published by a chapter (chapter 5) for stages that inject them.
     FogVolumes,
+    /// A medium's optical depth towards the sun on a grid over a box, for the scene's shadow
+    /// (group 1 of the scene pass, `volume_shadow`).
+    VolumeShadow,
 }
 // ANCHOR_END: resources
 
@@ -194,6 +197,13 @@ pub const RESOURCE_TABLE: &[ResourceRow] = &[
         made_by: "chapter 5 (local fog volumes), in publish",
         holds: "up to 32 boxes and ellipsoids: albedo, extinction, falloff, edge fade, emission",
         without_maker: "an empty list",
+    },
+    ResourceRow {
+        resource: Resource::VolumeShadow,
+        name: "volume shadow",
+        made_by: "chapter 7 (the smoke's light volume), in prepare",
+        holds: "optical depth to the sun per cell of the smoke's box, the box, a colour tint (scene group 1)",
+        without_maker: "a disabled stand-in: no shadow",
     },
 ];
 // ANCHOR_END: resource_table
