@@ -12,10 +12,23 @@ pub fn chapters() -> Vec<Box<dyn DynChapter>> {
         Box::new(Loaded::new(fogbook_height_fog::HeightFog::new())),
         Box::new(Loaded::new(fogbook_sky::Sky::new())),
         Box::new(Loaded::new(fogbook_froxel_fog::FroxelFog::new())),
+        Box::new(Loaded::new(fogbook_smoke_2d::Smoke2d::new())),
         Box::new(Loaded::new(fogbook_smoke::Smoke::new())),
     ]
 }
 // ANCHOR_END: registry
+
+// ANCHOR: standalone
+/// Chapters that draw a picture of their own over the whole image instead of into the test
+/// scene (chapter 7's 2D warm-up draws its square of cells). They render alone; the
+/// `everything` stack names every other chapter.
+pub const STANDALONE: &[&str] = &["smoke-2d"];
+
+/// Whether chapter `id` draws into the shared 3D scene (see `STANDALONE`).
+pub fn draws_into_scene(id: &str) -> bool {
+    !STANDALONE.contains(&id)
+}
+// ANCHOR_END: standalone
 
 // ANCHOR: stacks
 /// Named stacks: (name, chapters, what it shows).
@@ -26,7 +39,11 @@ pub const STACKS: &[(&str, &[&str], &str)] = &[
         "the sky lights the scene and gives the background; height fog in its light",
     ),
     ("smoke-in-sky", &["sky", "height-fog", "smoke"], "the atmosphere with the smoke drawn over it"),
-    ("everything", &["distance-fog", "height-fog", "sky", "froxel-fog", "smoke"], "every chapter at once"),
+    (
+        "everything",
+        &["distance-fog", "height-fog", "sky", "froxel-fog", "smoke"],
+        "every chapter that draws into the scene, at once",
+    ),
 ];
 // ANCHOR_END: stacks
 

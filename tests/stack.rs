@@ -15,15 +15,20 @@ use fogbook_core::time::TimeControl;
 
 const SIZE: [u32; 2] = [64, 36];
 
-/// Every subset of the chapters, in every order given: the colour stages run in the order the
-/// full stack runs them, prepare first, the scene before any colour stage, display last.
+/// Every subset of the chapters that draw into the scene, in every order given: the colour
+/// stages run in the order the full stack runs them, prepare first, the scene before any colour
+/// stage, display last. (Standalone chapters, which draw a picture of their own, are checked by
+/// `chapters_that_share_a_number_and_stage_order_by_id`.)
 #[test]
 fn stage_order_is_the_same_whatever_is_enabled() {
     let all = registry::stack("everything").unwrap();
     let full: Vec<&str> = all.plan().iter().filter(|p| p.stage.is_colour_stage()).map(|p| p.by).collect();
     assert_eq!(full, ["sky", "distance-fog", "height-fog", "froxel-fog", "smoke"]);
-    let ids: Vec<&str> = registry::chapters().iter().map(|c| c.info().id).collect();
-    assert_eq!(all.ids().len(), ids.len(), "the `everything` stack names every chapter");
+    let ids: Vec<&str> =
+        registry::chapters().iter().map(|c| c.info().id).filter(|id| registry::draws_into_scene(id)).collect();
+    assert_eq!(all.ids().len(), ids.len(), "the `everything` stack names every chapter that draws into the scene");
+    assert!(ids.iter().all(|id| all.ids().contains(id)));
+    assert!(!registry::STANDALONE.is_empty() && registry::STANDALONE.iter().all(|id| registry::find(id).is_ok()));
     for mask in 1u32..(1 << ids.len()) {
         let subset: Vec<&str> =
             ids.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, id)| *id).collect();
@@ -53,6 +58,18 @@ fn stage_order_is_the_same_whatever_is_enabled() {
     }
     // The core's own plan function agrees with the stack's.
     assert_eq!(frame_plan(&all.registrations()), all.plan());
+}
+
+/// Chapter 7's two sections share the number 7 and the transparent stage: the id breaks the tie,
+/// so a stack of both runs in one order whichever is named first.
+#[test]
+fn chapters_that_share_a_number_and_stage_order_by_id() {
+    let a = registry::stack("smoke,smoke-2d").unwrap();
+    let b = registry::stack("smoke-2d,smoke").unwrap();
+    assert_eq!(a.ids(), ["smoke", "smoke-2d"]);
+    assert_eq!(b.ids(), a.ids());
+    assert_eq!(a.plan(), b.plan());
+    assert_eq!(frame_plan(&b.registrations()), a.plan());
 }
 
 fn rgb(image: &FloatImage, i: usize) -> [f32; 3] {

@@ -57,6 +57,7 @@ const BROWSER_CRATES: &[&str] = &[
     "fogbook-sky",
     "fogbook-froxel-fog",
     "fogbook-smoke",
+    "fogbook-smoke-2d",
 ];
 const BROWSER_TARGET: &str = "wasm32-unknown-unknown";
 

@@ -27,7 +27,7 @@ pub struct NamedView {
 }
 
 pub struct Stack {
-    /// In stage order (book order within a stage).
+    /// In stage order (book order within a stage, then by id).
     chapters: Vec<Box<dyn DynChapter>>,
 }
 
@@ -42,7 +42,7 @@ impl Stack {
         if let Some(w) = ids.windows(2).find(|w| w[0] == w[1]) {
             return Err(format!("chapter {:?} is listed twice", w[0]));
         }
-        chapters.sort_by_key(|c| (c.stage_io().stage, c.info().number));
+        chapters.sort_by_key(|c| (c.stage_io().stage, c.info().number, c.info().id));
         Ok(Self { chapters })
     }
 
@@ -62,7 +62,7 @@ impl Stack {
         }
         self.chapters.retain(|c| keep.contains(&c.info().id));
         self.chapters.extend(fresh);
-        self.chapters.sort_by_key(|c| (c.stage_io().stage, c.info().number));
+        self.chapters.sort_by_key(|c| (c.stage_io().stage, c.info().number, c.info().id));
         Ok(())
     }
     // ANCHOR_END: restack

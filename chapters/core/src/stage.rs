@@ -11,7 +11,7 @@
 //! scene's light); its colour pass (`render`) runs in the one stage it names in
 //! [`StageIo::stage`]. Colour stages read the colour the previous stage wrote (the scene's, for the
 //! first) and write the next: a chain of compute passes, no blending and no copies (see
-//! `frame::chain_target`). Two chapters in the same stage run in book order.
+//! `frame::chain_target`). Two chapters in the same stage run in book order (then by id).
 
 use std::fmt::Write;
 
@@ -229,11 +229,12 @@ pub struct PlannedPass {
 }
 
 /// The order in which a frame runs the given chapters' passes: the chapters' prepare work,
-/// the core's scene, the colour stages in stage order (book order within a stage), display.
+/// the core's scene, the colour stages in stage order (book order within a stage, then by id:
+/// chapter 7's two sections share its number), display.
 /// `chapters` holds (id, book number, registration).
 pub fn frame_plan(chapters: &[(&'static str, u32, StageIo)]) -> Vec<PlannedPass> {
     let mut sorted: Vec<_> = chapters.to_vec();
-    sorted.sort_by_key(|&(_, number, io)| (io.stage, number));
+    sorted.sort_by_key(|&(id, number, io)| (io.stage, number, id));
     let mut plan: Vec<PlannedPass> = sorted
         .iter()
         .filter(|(_, _, io)| !io.prepare.is_empty())
