@@ -223,6 +223,36 @@ fn every_uniform_matches_its_wgsl_layout() {
         rust_layout!(fogbook_core::volume_shadow::VolumeShadowUniform { box_min, box_side_m, tint, enabled }),
     );
     check(
+        "07-smoke-2d/common.wgsl",
+        "Smoke2dParams",
+        rust_layout!(fogbook_smoke_2d::Smoke2dUniform {
+            grid_n,
+            cell_m,
+            domain_m,
+            dt_s,
+            velocity_keep,
+            density_keep,
+            temperature_keep,
+            vorticity,
+            emitter_centre,
+            emitter_radius,
+            emitter_rate,
+            emitter_velocity,
+            buoyancy,
+            heat_lift,
+            emitter_color,
+            emitter_excess_k,
+            ambient_k,
+            turbulence,
+            turbulence_seed,
+            step_index,
+            view,
+            advection,
+            top_boundary,
+            sor_omega
+        }),
+    );
+    check(
         "07-smoke/rbgs.wgsl",
         "Level",
         rust_layout!(fogbook_smoke::multigrid::LevelUniform { n, coarse_n, h, omega, open_top }),
@@ -279,8 +309,8 @@ fn every_view_constant_names_its_view() {
     }
     assert_eq!(
         checked,
-        9 + 10 + 12 + 14 + 11,
-        "every VIEW_ constant of the five chapters (chapter 4's history view twice)"
+        9 + 10 + 12 + 14 + 11 + 9,
+        "every VIEW_ constant of the six chapters (chapter 4's history view twice)"
     );
 }
 
