@@ -85,6 +85,28 @@ fn smoke_step(c: &mut Criterion) {
     }
 }
 
+/// One step of chapter 7's 2D warm-up (advect, forces, divergence, 60 pressure sweeps, project)
+/// at 256² and 1024², with each solver, submitted and waited for.
+fn smoke_2d_step(c: &mut Criterion) {
+    use fogbook_smoke_2d::params::PressureSolver;
+    let headless = Headless::new(&fogbook_smoke_2d::Smoke2d::new().requirements(), [64, 36])
+        .unwrap_or_else(|e| panic!("{e:#}"));
+    for n in [256u32, 1024] {
+        let mut group = c.benchmark_group(format!("smoke-2d/step-{n}"));
+        group.sample_size(10).measurement_time(Duration::from_secs(5)).warm_up_time(Duration::from_secs(1));
+        for (name, solver) in [("step", PressureSolver::Jacobi), ("step-red-black-gs", PressureSolver::RedBlackGs)] {
+            let mut smoke = Loaded::new(fogbook_smoke_2d::Smoke2d::new());
+            smoke.chapter.params.grid_size = n;
+            smoke.chapter.params.pressure_iterations = 60;
+            smoke.chapter.params.pressure_solver = solver;
+            headless.prepare(&mut smoke).unwrap();
+            let (smoke, state) = smoke.parts().unwrap();
+            group.bench_function(name, |b| b.iter(|| run_now(&headless.gpu, |p| smoke.step(state, &headless.gpu, p))));
+        }
+        group.finish();
+    }
+}
+
 /// The sky's whole LUT precomputation (4 orders), submitted and waited for, at half and full
 /// size. Per-pass GPU times come from `fogbook bench --chapters sky --set
 /// precompute_every_frame=true`.
@@ -102,5 +124,5 @@ fn sky_precompute(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, frames, cpu_reference, smoke_step, sky_precompute);
+criterion_group!(benches, frames, cpu_reference, smoke_step, smoke_2d_step, sky_precompute);
 criterion_main!(benches);
