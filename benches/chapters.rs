@@ -89,8 +89,8 @@ fn smoke_step(c: &mut Criterion) {
 /// at 256² and 1024², with each solver, submitted and waited for.
 fn smoke_2d_step(c: &mut Criterion) {
     use fogbook_smoke_2d::params::PressureSolver;
-    let headless = Headless::new(&fogbook_smoke_2d::Smoke2d::new().requirements(), [64, 36])
-        .unwrap_or_else(|e| panic!("{e:#}"));
+    let headless =
+        Headless::new(&fogbook_smoke_2d::Smoke2d::new().requirements(), [64, 36]).unwrap_or_else(|e| panic!("{e:#}"));
     for n in [256u32, 1024] {
         let mut group = c.benchmark_group(format!("smoke-2d/step-{n}"));
         group.sample_size(10).measurement_time(Duration::from_secs(5)).warm_up_time(Duration::from_secs(1));

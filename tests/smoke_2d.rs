@@ -184,13 +184,18 @@ fn red_black_gauss_seidel_falls_at_the_squared_jacobi_rate() {
             reference::rbgs_sweep(n, &mut q_cpu, &f, cell, false, 1.0);
         }
         done = k;
-        cpu.push(reference::residual_norm(n, &q_cpu, &f, cell, false) / reference::residual_norm(n, &vec![0.0; n * n], &f, cell, false));
+        cpu.push(
+            reference::residual_norm(n, &q_cpu, &f, cell, false)
+                / reference::residual_norm(n, &vec![0.0; n * n], &f, cell, false),
+        );
     }
     for (w, (from, to)) in [(1, (10, 40)), (2, (10, 160))] {
         let rate = |r: &[f64]| (r[w] / r[0]).powf(1.0 / (to - from) as f64);
         let (g, c) = (rate(&gpu), rate(&cpu));
         let decay = (1.0 - c) / (1.0 - theory);
-        eprintln!("red–black GS, sweeps {from}–{to}: GPU {g:.6}, f64 {c:.6} per sweep; theory μ² = {theory:.6}; decay {decay:.3} of the theory's");
+        eprintln!(
+            "red–black GS, sweeps {from}–{to}: GPU {g:.6}, f64 {c:.6} per sweep; theory μ² = {theory:.6}; decay {decay:.3} of the theory's"
+        );
         assert!((g - c).abs() < 2e-5, "sweeps {from}–{to}: GPU {g} against f64 {c}");
         assert!((0.9..1.1).contains(&decay), "sweeps {from}–{to}: rate {c}, theory {theory}");
     }
@@ -255,7 +260,10 @@ fn maccormack_beats_semi_lagrangian_on_a_rotating_blob() {
         let start: Vec<f64> = blob.chunks_exact(4).map(|c| c[3] as f64).collect();
         let (l1_gpu, l1_cpu) = (reference::l1_error(&gpu, &start), reference::l1_error(&cpu, &start));
         let (lo, hi) = gpu.iter().fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
-        eprintln!("{name}: L1 error after one turn GPU {l1_gpu:.4}, f64 {l1_cpu:.4}; GPU range {lo:.2e}..{hi:.4} (start 0..{:.4})", start.iter().cloned().fold(0.0, f64::max));
+        eprintln!(
+            "{name}: L1 error after one turn GPU {l1_gpu:.4}, f64 {l1_cpu:.4}; GPU range {lo:.2e}..{hi:.4} (start 0..{:.4})",
+            start.iter().cloned().fold(0.0, f64::max)
+        );
         // The GPU stores the dye in f16 after each of the 120 steps; lavapipe rounds those
         // writes toward zero, losing up to 2⁻¹¹ of the value each time (2⁻¹² on average): about
         // 3 % of the blob over a turn. That much L1 error the GPU may add to the f64 scheme's.
@@ -264,7 +272,12 @@ fn maccormack_beats_semi_lagrangian_on_a_rotating_blob() {
         assert!(lo >= -1e-3 && hi <= 1.0 + 1e-3, "{name}: values {lo}..{hi} outside the start's 0..1");
         results.push(l1_gpu);
     }
-    assert!(results[1] < 0.8 * results[0], "MacCormack {} is not clearly better than semi-Lagrangian {}", results[1], results[0]);
+    assert!(
+        results[1] < 0.8 * results[0],
+        "MacCormack {} is not clearly better than semi-Lagrangian {}",
+        results[1],
+        results[0]
+    );
 }
 // ANCHOR_END: rotation_test
 
@@ -278,10 +291,9 @@ fn maccormack_beats_semi_lagrangian_on_a_rotating_blob() {
 #[test]
 fn a_mirror_symmetric_emitter_stays_symmetric() {
     let n = 64;
-    for (sets, bound) in [
-        (&["turbulence=0"][..], 1e-3),
-        (&["turbulence=0", "advection=maccormack", "top_boundary=open"], 5e-3),
-    ] {
+    for (sets, bound) in
+        [(&["turbulence=0"][..], 1e-3), (&["turbulence=0", "advection=maccormack", "top_boundary=open"], 5e-3)]
+    {
         let (h, mut s) = smoke(n, sets);
         steps(&h, &mut s, 60);
         let state = gpu_state(&h, &s, n);

@@ -23,7 +23,9 @@ pub const SCALAR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
 pub fn check_grid(gpu: &GpuContext, n: u32) -> Result<()> {
     let max = gpu.device.limits().max_texture_dimension_2d;
     if !(2..=max.saturating_sub(1)).contains(&n) {
-        bail!("grid_size {n} does not fit this device's largest 2D texture ({max} texels per side, and the velocity needs n + 1)");
+        bail!(
+            "grid_size {n} does not fit this device's largest 2D texture ({max} texels per side, and the velocity needs n + 1)"
+        );
     }
     Ok(())
 }
@@ -76,7 +78,10 @@ impl<T> PingPong<T> {
 }
 
 fn pair(gpu: &GpuContext, label: &str, size: [u32; 2], format: wgpu::TextureFormat) -> PingPong<Field> {
-    PingPong::new(Field::new(gpu, &format!("{label} A"), size, format), Field::new(gpu, &format!("{label} B"), size, format))
+    PingPong::new(
+        Field::new(gpu, &format!("{label} A"), size, format),
+        Field::new(gpu, &format!("{label} B"), size, format),
+    )
 }
 
 /// Every field of one grid.
@@ -156,7 +161,11 @@ impl Fields {
         gpu.queue.write_texture(
             field.texture.as_image_copy(),
             &bytes,
-            wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(w * if c == 4 { 8 } else { 4 }), rows_per_image: Some(h) },
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(w * if c == 4 { 8 } else { 4 }),
+                rows_per_image: Some(h),
+            },
             field.texture.size(),
         );
         Ok(())
@@ -190,7 +199,9 @@ impl Fields {
         for r in 0..h as usize {
             let bytes = &data[r * padded as usize..r * padded as usize + row as usize];
             if c == 4 {
-                out.extend(bytes.chunks_exact(2).map(|b| half::f16::from_bits(u16::from_le_bytes([b[0], b[1]])).to_f32()));
+                out.extend(
+                    bytes.chunks_exact(2).map(|b| half::f16::from_bits(u16::from_le_bytes([b[0], b[1]])).to_f32()),
+                );
             } else {
                 out.extend(bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])));
             }

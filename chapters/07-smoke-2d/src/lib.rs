@@ -22,7 +22,9 @@ use fogbook_core::params::{DynParameters, finite_in};
 use fogbook_core::shaders::ShaderStore;
 use fogbook_core::timing::PassRecorder;
 use fogbook_core::views::SnapshotTolerance;
-use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Resource, Stage, StageIo, UpdateContext, ViewInfo};
+use fogbook_core::{
+    Book, Chapter, ChapterContext, ChapterInfo, Figure, Resource, Stage, StageIo, UpdateContext, ViewInfo,
+};
 pub use params::Smoke2dParams;
 use params::{Advection, TopBoundary};
 use passes::{Pipelines, StepPlan};
@@ -236,7 +238,12 @@ impl Chapter for Smoke2d {
     // ANCHOR: stage
     /// The panel covers the whole image: it reads nothing of the scene.
     fn stage_io(&self) -> StageIo {
-        StageIo { prepare: "simulation step", stage: Stage::Transparent, reads: &[], writes: &[Resource::Color, Resource::ViewRange] }
+        StageIo {
+            prepare: "simulation step",
+            stage: Stage::Transparent,
+            reads: &[],
+            writes: &[Resource::Color, Resource::ViewRange],
+        }
     }
     // ANCHOR_END: stage
 

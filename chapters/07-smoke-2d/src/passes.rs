@@ -54,7 +54,10 @@ impl Pass {
         let entries: Vec<_> = fields
             .iter()
             .enumerate()
-            .map(|(i, f)| wgpu::BindGroupEntry { binding: i as u32, resource: wgpu::BindingResource::TextureView(&f.view) })
+            .map(|(i, f)| wgpu::BindGroupEntry {
+                binding: i as u32,
+                resource: wgpu::BindingResource::TextureView(&f.view),
+            })
             .collect();
         device.create_bind_group(&wgpu::BindGroupDescriptor { label: None, layout: &self.textures, entries: &entries })
     }
@@ -84,7 +87,12 @@ impl Pipelines {
             let module = create_module(device, &shaders.load(&format!("07-smoke-2d/{file}"))?)?;
             let textures = layout(device, entry, slots);
             let groups = if with_frame {
-                [Some(&frame_layouts.scene_inputs), Some(&frame_layouts.view_out), Some(&params_layout), Some(&textures)]
+                [
+                    Some(&frame_layouts.scene_inputs),
+                    Some(&frame_layouts.view_out),
+                    Some(&params_layout),
+                    Some(&textures),
+                ]
             } else {
                 [None, None, Some(&params_layout), Some(&textures)]
             };
@@ -113,7 +121,14 @@ fn groups(n: u32) -> [u32; 2] {
     [n.div_ceil(WORKGROUP), (n + 1).div_ceil(WORKGROUP)]
 }
 
-fn dispatch(passes: &mut PassRecorder, label: &str, pass: &Pass, params: &wgpu::BindGroup, textures: &wgpu::BindGroup, n: u32) {
+fn dispatch(
+    passes: &mut PassRecorder,
+    label: &str,
+    pass: &Pass,
+    params: &wgpu::BindGroup,
+    textures: &wgpu::BindGroup,
+    n: u32,
+) {
     passes.compute(label, |p| {
         p.set_pipeline(&pass.pipeline);
         p.set_bind_group(2, params, &[]);
@@ -134,7 +149,14 @@ pub struct StepPlan {
 // ANCHOR: step
 /// One simulation step: advect, forces, divergence, pressure solve, projection. Every pass
 /// reads one side of its pairs and writes the other; the swaps make the result current.
-pub fn record_step(gpu: &GpuContext, passes: &mut PassRecorder, p: &Pipelines, params: &wgpu::BindGroup, f: &mut Fields, plan: StepPlan) {
+pub fn record_step(
+    gpu: &GpuContext,
+    passes: &mut PassRecorder,
+    p: &Pipelines,
+    params: &wgpu::BindGroup,
+    f: &mut Fields,
+    plan: StepPlan,
+) {
     record_advect(gpu, passes, p, params, f, plan.advection);
     record_forces(gpu, passes, p, params, f);
     record_divergence(gpu, passes, p, params, f);
@@ -146,7 +168,14 @@ pub fn record_step(gpu: &GpuContext, passes: &mut PassRecorder, p: &Pipelines, p
 // ANCHOR: record_advect
 /// Advection of velocity, temperature and dye: one pass semi-Lagrangian; MacCormack runs the
 /// same pass into the scratch fields (the forward step φ̂), then the correction and limiter.
-pub fn record_advect(gpu: &GpuContext, passes: &mut PassRecorder, p: &Pipelines, params: &wgpu::BindGroup, f: &mut Fields, advection: Advection) {
+pub fn record_advect(
+    gpu: &GpuContext,
+    passes: &mut PassRecorder,
+    p: &Pipelines,
+    params: &wgpu::BindGroup,
+    f: &mut Fields,
+    advection: Advection,
+) {
     let d = &gpu.device;
     match advection {
         Advection::SemiLagrangian => {
@@ -158,7 +187,14 @@ pub fn record_advect(gpu: &GpuContext, passes: &mut PassRecorder, p: &Pipelines,
             dispatch(passes, "smoke-2d: MacCormack forward", &p.advect, params, &g, f.n);
             let g = p.maccormack.bind(
                 d,
-                &[f.velocity.read(), f.dye.read(), &f.velocity_forward, &f.dye_forward, f.velocity.write(), f.dye.write()],
+                &[
+                    f.velocity.read(),
+                    f.dye.read(),
+                    &f.velocity_forward,
+                    &f.dye_forward,
+                    f.velocity.write(),
+                    f.dye.write(),
+                ],
             );
             dispatch(passes, "smoke-2d: MacCormack correct + limit", &p.maccormack, params, &g, f.n);
         }
@@ -169,7 +205,13 @@ pub fn record_advect(gpu: &GpuContext, passes: &mut PassRecorder, p: &Pipelines,
 // ANCHOR_END: record_advect
 
 /// Dissipation, buoyancy, vorticity confinement, cooling and the emitter.
-pub fn record_forces(gpu: &GpuContext, passes: &mut PassRecorder, p: &Pipelines, params: &wgpu::BindGroup, f: &mut Fields) {
+pub fn record_forces(
+    gpu: &GpuContext,
+    passes: &mut PassRecorder,
+    p: &Pipelines,
+    params: &wgpu::BindGroup,
+    f: &mut Fields,
+) {
     let g = p.forces.bind(&gpu.device, &[f.velocity.read(), f.dye.read(), f.velocity.write(), f.dye.write()]);
     dispatch(passes, "smoke-2d: forces", &p.forces, params, &g, f.n);
     f.velocity.swap();
@@ -177,7 +219,13 @@ pub fn record_forces(gpu: &GpuContext, passes: &mut PassRecorder, p: &Pipelines,
 }
 
 /// ∇·u of the current velocity into the divergence field.
-pub fn record_divergence(gpu: &GpuContext, passes: &mut PassRecorder, p: &Pipelines, params: &wgpu::BindGroup, f: &mut Fields) {
+pub fn record_divergence(
+    gpu: &GpuContext,
+    passes: &mut PassRecorder,
+    p: &Pipelines,
+    params: &wgpu::BindGroup,
+    f: &mut Fields,
+) {
     let g = p.divergence.bind(&gpu.device, &[f.velocity.read(), &f.divergence]);
     dispatch(passes, "smoke-2d: divergence", &p.divergence, params, &g, f.n);
 }
@@ -237,7 +285,13 @@ pub fn record_pressure(
 // ANCHOR_END: record_pressure
 
 /// u ← u − ∇q.
-pub fn record_project(gpu: &GpuContext, passes: &mut PassRecorder, p: &Pipelines, params: &wgpu::BindGroup, f: &mut Fields) {
+pub fn record_project(
+    gpu: &GpuContext,
+    passes: &mut PassRecorder,
+    p: &Pipelines,
+    params: &wgpu::BindGroup,
+    f: &mut Fields,
+) {
     let g = p.project.bind(&gpu.device, &[f.velocity.read(), f.pressure.read(), f.velocity.write()]);
     dispatch(passes, "smoke-2d: project", &p.project, params, &g, f.n);
     f.velocity.swap();

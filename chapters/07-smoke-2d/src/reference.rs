@@ -178,7 +178,13 @@ impl State {
     pub fn sample_v(&self, p: [f64; 2], open: bool) -> f64 {
         let p = clamp_to_domain(self.n, p);
         let ([x, y], f) = lerp_at([p[0] - 0.5, p[1]]);
-        bilerp(self.v_at(x, y, open), self.v_at(x + 1, y, open), self.v_at(x, y + 1, open), self.v_at(x + 1, y + 1, open), f)
+        bilerp(
+            self.v_at(x, y, open),
+            self.v_at(x + 1, y, open),
+            self.v_at(x, y + 1, open),
+            self.v_at(x + 1, y + 1, open),
+            f,
+        )
     }
 
     fn centre_lerp(&self, p: [f64; 2]) -> ([i64; 2], [f64; 2]) {
@@ -211,7 +217,12 @@ impl State {
     fn v_range(&self, p: [f64; 2], open: bool) -> (f64, f64) {
         let p = clamp_to_domain(self.n, p);
         let ([x, y], _) = lerp_at([p[0] - 0.5, p[1]]);
-        range4([self.v_at(x, y, open), self.v_at(x + 1, y, open), self.v_at(x, y + 1, open), self.v_at(x + 1, y + 1, open)])
+        range4([
+            self.v_at(x, y, open),
+            self.v_at(x + 1, y, open),
+            self.v_at(x, y + 1, open),
+            self.v_at(x + 1, y + 1, open),
+        ])
     }
 
     fn t_range(&self, p: [f64; 2]) -> (f64, f64) {
@@ -347,7 +358,8 @@ fn emitter_noise(c: &Config, p_radii: [f64; 2]) -> [f64; 3] {
         let o = [corner & 1, (corner >> 1) & 1];
         let w = (if o[0] == 1 { s[0] } else { 1.0 - s[0] }) * (if o[1] == 1 { s[1] } else { 1.0 - s[1] });
         let at = [base[0] + o[0] as i64, base[1] + o[1] as i64];
-        let (a, b) = (lattice_noise(c.turbulence_seed, at, t0), lattice_noise(c.turbulence_seed, at, t0.wrapping_add(1)));
+        let (a, b) =
+            (lattice_noise(c.turbulence_seed, at, t0), lattice_noise(c.turbulence_seed, at, t0.wrapping_add(1)));
         for k in 0..3 {
             out[k] += w * mix(a[k], b[k], ft);
         }
@@ -377,7 +389,11 @@ fn emitter_velocity(c: &Config, p: [f64; 2]) -> [f64; 3] {
     }
     let noise = emitter_noise(c, to_emitter(c, p));
     let speed = (ux * ux + uy * uy).sqrt().max(1.0);
-    [ux + c.turbulence * speed * noise[0], uy + c.turbulence * speed * noise[1], (1.0 + c.turbulence * noise[2]).max(0.0)]
+    [
+        ux + c.turbulence * speed * noise[0],
+        uy + c.turbulence * speed * noise[1],
+        (1.0 + c.turbulence * noise[2]).max(0.0),
+    ]
 }
 
 /// The scalar curl at grid node (i, j) (common.wgsl's `curl_at_node`).
@@ -641,8 +657,12 @@ impl Rotation {
     pub fn run(&self, scheme: Advection) -> Vec<f64> {
         let mut s = self.velocity.clone();
         s.dye = self.blob.iter().map(|&d| [0.0, 0.0, 0.0, d]).collect();
-        let uniform =
-            Smoke2dUniform { grid_n: self.n as f32, cell_m: self.h as f32, dt_s: self.dt as f32, ..bytemuck::Zeroable::zeroed() };
+        let uniform = Smoke2dUniform {
+            grid_n: self.n as f32,
+            cell_m: self.h as f32,
+            dt_s: self.dt as f32,
+            ..bytemuck::Zeroable::zeroed()
+        };
         let c = Config { advection: scheme, ..Config::new(&uniform, PressureSolver::Jacobi, 0) };
         for _ in 0..self.steps {
             let next = match scheme {
