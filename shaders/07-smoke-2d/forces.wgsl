@@ -40,8 +40,9 @@ fn emitter_weight(p: vec2<f32>) -> f32 {
     return 1.0 - smoothstep(0.5, 1.0, length(to_centre));
 }
 
-// The velocity the emitter sets at p: its velocity plus, with turbulence, seeded noise as large
-// as turbulence × its speed (at least 1 m/s); .z is the density factor 1 ± turbulence.
+// The velocity the emitter sets at p (asked for only inside it, where w > 0): its velocity plus,
+// with turbulence, seeded noise as large as turbulence × its speed (at least 1 m/s); .z is the
+// density factor 1 ± turbulence.
 fn emitter_velocity(p: vec2<f32>) -> vec3<f32> {
     if smoke.turbulence <= 0.0 {
         return vec3(smoke.emitter_velocity, 1.0);
@@ -96,7 +97,10 @@ fn new_u(t: vec2<i32>) -> f32 {
     let force = 0.5 * (confinement_at(t - vec2(1, 0)).x + confinement_at(t).x);
     var u = textureLoad(velocity_in, t, 0).x * smoke.velocity_keep + smoke.dt_s * force;
     let p = u_position(t);
-    u = mix(u, emitter_velocity(p).x, emitter_weight(p));
+    let w = emitter_weight(p);
+    if w > 0.0 {
+        u = mix(u, emitter_velocity(p).x, w);
+    }
     return clamp(u, -MAX_SPEED, MAX_SPEED);
 }
 
@@ -110,7 +114,10 @@ fn new_v(t: vec2<i32>) -> f32 {
     let force = lift + 0.5 * (confinement_at(below).y + confinement_at(t).y);
     var v = textureLoad(velocity_in, t, 0).y * smoke.velocity_keep + smoke.dt_s * force;
     let p = v_position(t);
-    v = mix(v, emitter_velocity(p).y, emitter_weight(p));
+    let w = emitter_weight(p);
+    if w > 0.0 {
+        v = mix(v, emitter_velocity(p).y, w);
+    }
     return clamp(v, -MAX_SPEED, MAX_SPEED);
 }
 // ANCHOR_END: faces
@@ -135,8 +142,11 @@ fn forces(@builtin(global_invocation_id) id: vec3<u32>) {
         let w = emitter_weight(p);
         // Newtonian cooling, exact over the step; the emitter holds its temperature.
         out.z = mix(textureLoad(velocity_in, t, 0).z * smoke.temperature_keep, smoke.emitter_excess_k, w);
-        let added = smoke.dt_s * smoke.emitter_rate * w * emitter_velocity(p).z;
-        let dye = textureLoad(dye_in, t, 0) * smoke.density_keep + added * vec4(smoke.emitter_color, 1.0);
+        var dye = textureLoad(dye_in, t, 0) * smoke.density_keep;
+        if w > 0.0 {
+            let added = smoke.dt_s * smoke.emitter_rate * w * emitter_velocity(p).z;
+            dye += added * vec4(smoke.emitter_color, 1.0);
+        }
         textureStore(dye_out, t, dye);
     }
     textureStore(velocity_out, t, out);

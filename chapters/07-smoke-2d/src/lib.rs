@@ -15,7 +15,7 @@ pub mod reference;
 
 use anyhow::Result;
 use bytemuck::{Pod, Zeroable};
-use fields::{FieldId, Fields, check_grid};
+use fields::{FieldId, Fields};
 use fogbook_core::frame::{FrameLayouts, SCREEN_TILE};
 use fogbook_core::gpu::GpuContext;
 use fogbook_core::params::{DynParameters, finite_in};
@@ -269,7 +269,6 @@ impl Chapter for Smoke2d {
     }
 
     fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> Result<Smoke2dGpu> {
-        check_grid(gpu, self.params.grid_size)?;
         let pipelines = Pipelines::new(gpu, layouts, shaders)?;
         let uniform = gpu.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("smoke-2d params"),
