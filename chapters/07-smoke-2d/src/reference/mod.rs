@@ -1,7 +1,14 @@
 //! The whole 2D step in f64 on the CPU, pass for pass as the shaders compute it (same grid, same
 //! boundary rules, same order of operations), for the tests: a GPU step from the same initial
-//! state must land within the rounding of its f16 storage of this one. Also the pressure solvers'
-//! theory (the slowest modes and their rates) and the rotating-blob advection test.
+//! state must land within the rounding of its f16 storage of this one. `poisson` holds the
+//! pressure solvers and their theory (the slowest modes and their rates), `measure` the test
+//! problems (the rotating blob) and measures (L1 error, mirror asymmetry).
+
+mod measure;
+mod poisson;
+
+pub use measure::*;
+pub use poisson::*;
 
 use crate::Smoke2dUniform;
 use crate::params::{Advection, PressureSolver};
@@ -475,66 +482,6 @@ pub fn divergence(s: &State, open: bool, h: f64) -> Vec<f64> {
     d
 }
 
-/// q of cell (i, j) or of a ghost (common.wgsl's `q_at`).
-pub fn q_at(n: usize, q: &[f64], i: i64, j: i64, open: bool) -> f64 {
-    let m = n as i64;
-    let inside = q[(i.clamp(0, m - 1) + m * j.clamp(0, m - 1)) as usize];
-    if open && j >= m { -inside } else { inside }
-}
-
-// ANCHOR: stencil
-/// Σ of the neighbours and the diagonal d of cell (i, j) (poisson.wgsl): h² ∇²q = Σ − d q.
-pub fn stencil(n: usize, q: &[f64], i: i64, j: i64, open: bool) -> (f64, f64) {
-    let top = open && j == n as i64 - 1;
-    let mut sum = q_at(n, q, i - 1, j, open) + q_at(n, q, i + 1, j, open) + q_at(n, q, i, j - 1, open);
-    if !top {
-        sum += q_at(n, q, i, j + 1, open);
-    }
-    (sum, if top { 5.0 } else { 4.0 })
-}
-// ANCHOR_END: stencil
-
-/// One Jacobi sweep (jacobi.wgsl).
-pub fn jacobi_sweep(n: usize, q: &[f64], f: &[f64], h: f64, open: bool) -> Vec<f64> {
-    let mut out = vec![0.0; n * n];
-    for j in 0..n {
-        for i in 0..n {
-            let (sum, d) = stencil(n, q, i as i64, j as i64, open);
-            out[i + n * j] = (sum - h * h * f[i + n * j]) / d;
-        }
-    }
-    out
-}
-
-/// One red–black Gauss–Seidel sweep with over-relaxation ω (rbgs.wgsl): red cells, then black.
-pub fn rbgs_sweep(n: usize, q: &mut [f64], f: &[f64], h: f64, open: bool, omega: f64) {
-    for colour in 0..2 {
-        let old = q.to_vec();
-        for j in 0..n {
-            for i in 0..n {
-                if (i + j) % 2 == colour {
-                    let (sum, d) = stencil(n, &old, i as i64, j as i64, open);
-                    let k = i + n * j;
-                    q[k] += omega * ((sum - h * h * f[k]) / d - q[k]);
-                }
-            }
-        }
-    }
-}
-
-/// ‖f − ∇²q‖₂ on the solvers' stencil.
-pub fn residual_norm(n: usize, q: &[f64], f: &[f64], h: f64, open: bool) -> f64 {
-    let mut sum = 0.0;
-    for j in 0..n {
-        for i in 0..n {
-            let (s, d) = stencil(n, q, i as i64, j as i64, open);
-            let r = f[i + n * j] - (s - d * q[i + n * j]) / (h * h);
-            sum += r * r;
-        }
-    }
-    sum.sqrt()
-}
-
 /// u ← u − ∇q on every free face, clamped to ±4096 m/s (project.wgsl).
 pub fn project(s: &mut State, open: bool, h: f64) {
     let n = s.n;
@@ -579,137 +526,9 @@ pub fn step(s: &State, c: &Config) -> State {
 }
 // ANCHOR_END: step
 
-// ANCHOR: theory
-/// The slowest mode of the closed square, cos(π(i + ½)/n), constant in y: with the ghosts
-/// copying the cells inside it is an eigenvector of the discrete Laplacian, with eigenvalue
-/// −(2 − 2cos(π/n))/h².
-pub fn slowest_mode(n: usize) -> Vec<f64> {
-    let pi = std::f64::consts::PI;
-    (0..n * n).map(|k| (pi * ((k % n) as f64 + 0.5) / n as f64).cos()).collect()
-}
-
-/// The diagonal mode cos(π(i + ½)/n) cos(π(j + ½)/n), eigenvalue −(4 − 4cos(π/n))/h².
-pub fn diagonal_mode(n: usize) -> Vec<f64> {
-    let pi = std::f64::consts::PI;
-    let c = |i: usize| (pi * (i as f64 + 0.5) / n as f64).cos();
-    (0..n * n).map(|k| c(k % n) * c(k / n)).collect()
-}
-
-/// A Jacobi sweep is q ← q + (h²/4)(∇²q − f): the error of a mode with Laplacian eigenvalue
-/// −λ/h² shrinks by 1 − λ/4 per sweep. For the slowest mode λ = 2 − 2cos(π/n):
-/// (1 + cos(π/n)) / 2. For the diagonal mode λ = 4 − 4cos(π/n): cos(π/n).
-pub fn jacobi_slowest_rate(n: usize) -> f64 {
-    (1.0 + (std::f64::consts::PI / n as f64).cos()) / 2.0
-}
-
-pub fn jacobi_diagonal_rate(n: usize) -> f64 {
-    (std::f64::consts::PI / n as f64).cos()
-}
-
-/// Young (1954): for a red–black ordered 5-point problem a Gauss–Seidel sweep keeps μ² where a
-/// Jacobi sweep keeps μ.
-pub fn gauss_seidel_slowest_rate(n: usize) -> f64 {
-    jacobi_slowest_rate(n).powi(2)
-}
-// ANCHOR_END: theory
-
-/// The rotating-blob test: a Gaussian blob of dye at (0.5, 0.7) of the domain, radius 0.1,
-/// carried by a rigid rotation about the centre that turns once in `steps` steps of `dt` on
-/// cells of side `h`.
-pub struct Rotation {
-    pub n: usize,
-    pub steps: usize,
-    pub h: f64,
-    pub dt: f64,
-    /// The rotation's velocity (m/s) on the faces.
-    pub velocity: State,
-    pub blob: Vec<f64>,
-}
-
-impl Rotation {
-    pub fn new(n: usize, steps: usize, h: f64, dt: f64) -> Self {
-        // Angular speed (1/s) times the distance from the centre (m).
-        let w = 2.0 * std::f64::consts::PI / (steps as f64 * dt) * h;
-        let centre = n as f64 / 2.0;
-        let mut velocity = State::zero(n);
-        for j in 0..=n {
-            for i in 0..n {
-                let k = i + n * j;
-                if u_is_free(n, i, j) {
-                    velocity.u[k] = -w * (j as f64 + 0.5 - centre);
-                }
-                if v_is_free(n, i, j, false) {
-                    velocity.v[k] = w * (i as f64 + 0.5 - centre);
-                }
-            }
-        }
-        let r = 0.1 * n as f64;
-        let blob = (0..n * n)
-            .map(|k| {
-                let (x, y) = ((k % n) as f64 + 0.5 - 0.5 * n as f64, (k / n) as f64 + 0.5 - 0.7 * n as f64);
-                (-(x * x + y * y) / (r * r)).exp()
-            })
-            .collect();
-        Self { n, steps, h, dt, velocity, blob }
-    }
-
-    /// The blob after one turn, advected by the CPU scheme, velocity held fixed.
-    pub fn run(&self, scheme: Advection) -> Vec<f64> {
-        let mut s = self.velocity.clone();
-        s.dye = self.blob.iter().map(|&d| [0.0, 0.0, 0.0, d]).collect();
-        let uniform = Smoke2dUniform {
-            grid_n: self.n as f32,
-            cell_m: self.h as f32,
-            dt_s: self.dt as f32,
-            ..bytemuck::Zeroable::zeroed()
-        };
-        let c = Config { advection: scheme, ..Config::new(&uniform, PressureSolver::Jacobi, 0) };
-        for _ in 0..self.steps {
-            let next = match scheme {
-                Advection::SemiLagrangian => advect(&s, &c),
-                Advection::MacCormack => maccormack(&s, &c),
-            };
-            s.dye = next.dye;
-        }
-        s.dye.iter().map(|d| d[3]).collect()
-    }
-}
-
-/// L1 error Σ|a − b| / Σ|b|.
-pub fn l1_error(a: &[f64], exact: &[f64]) -> f64 {
-    a.iter().zip(exact).map(|(x, y)| (x - y).abs()).sum::<f64>() / exact.iter().map(|y| y.abs()).sum::<f64>()
-}
-
-/// ‖ρ − mirror(ρ)‖ / ‖ρ‖ for a cell field mirrored about x = n/2.
-pub fn mirror_asymmetry(n: usize, rho: &[f64]) -> f64 {
-    let (mut diff, mut norm) = (0.0, 0.0);
-    for j in 0..n {
-        for i in 0..n {
-            let (a, b) = (rho[i + n * j], rho[n - 1 - i + n * j]);
-            diff += (a - b) * (a - b);
-            norm += a * a;
-        }
-    }
-    (diff / norm.max(1e-300)).sqrt()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The modes are eigenvectors of the sweep: one Jacobi sweep on f = ∇²-image of zero, from
-    /// q = mode, multiplies it by the rate exactly.
-    #[test]
-    fn the_modes_shrink_at_their_rates() {
-        let n = 16;
-        let zero = vec![0.0; n * n];
-        for (mode, rate) in [(slowest_mode(n), jacobi_slowest_rate(n)), (diagonal_mode(n), jacobi_diagonal_rate(n))] {
-            let next = jacobi_sweep(n, &mode, &zero, 1.0, false);
-            for (a, b) in next.iter().zip(&mode) {
-                assert!((a - rate * b).abs() < 1e-12, "{a} vs {}", rate * b);
-            }
-        }
-    }
 
     /// The projection leaves a divergence-free field when the solve has converged.
     #[test]
