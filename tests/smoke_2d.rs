@@ -209,7 +209,7 @@ fn red_black_gauss_seidel_falls_at_the_squared_jacobi_rate() {
 #[test]
 fn uniform_flow_into_a_wall_projects_to_no_normal_flow() {
     let n = 32;
-    let omega = 2.0 / (1.0 + (std::f64::consts::PI / n as f64).sin());
+    let omega = reference::optimal_sor_omega(n);
     let omega = format!("sor_omega={omega:.3}");
     let sets = [QUIET, &["pressure_solver=red-black-gs", &omega, "pressure_iterations=600"]].concat();
     let (h, mut s) = smoke(n, &sets);

@@ -339,7 +339,6 @@ impl Chapter for Smoke2d {
             snapshot_tolerance: SnapshotTolerance { steps: 8, max_fraction: 0.03 },
             figures: figures(),
             plots: plots::all,
-            ..Default::default()
         }
     }
 }

@@ -94,6 +94,14 @@ pub fn jacobi_diagonal_rate(n: usize) -> f64 {
 pub fn gauss_seidel_slowest_rate(n: usize) -> f64 {
     jacobi_slowest_rate(n).powi(2)
 }
+
+/// Young's optimal over-relaxation, 2 / (1 + √(1 − μ²)) with μ the slowest Jacobi rate: then the
+/// error shrinks by ω − 1 a sweep. (2 / (1 + sin(π/n)), the usual formula, is the same thing for
+/// the Dirichlet model problem, where μ = cos(π/n).)
+pub fn optimal_sor_omega(n: usize) -> f64 {
+    let mu = jacobi_slowest_rate(n);
+    2.0 / (1.0 + (1.0 - mu * mu).sqrt())
+}
 // ANCHOR_END: theory
 
 #[cfg(test)]
