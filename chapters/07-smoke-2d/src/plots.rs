@@ -40,7 +40,7 @@ pub fn solver_chart(n: usize, sweeps: usize) -> String {
         "sweeps",
         "log10 (residual / initial)",
         (0.0, sweeps as f64),
-        (-6.0, 1.0),
+        (-10.0, 1.0),
         &series,
     )
 }
