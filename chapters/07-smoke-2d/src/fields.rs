@@ -12,6 +12,7 @@
 
 use anyhow::{Result, bail};
 use fogbook_core::gpu::GpuContext;
+pub use fogbook_core::pingpong::PingPong;
 
 // ANCHOR: formats
 pub const VELOCITY_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
@@ -53,27 +54,6 @@ impl Field {
         });
         let view = texture.create_view(&Default::default());
         Self { texture, view }
-    }
-}
-
-/// A read/write pair: passes read `read()` and write `write()`, then `swap()`.
-pub struct PingPong<T> {
-    sides: [T; 2],
-    read: usize,
-}
-
-impl<T> PingPong<T> {
-    pub fn new(a: T, b: T) -> Self {
-        Self { sides: [a, b], read: 0 }
-    }
-    pub fn read(&self) -> &T {
-        &self.sides[self.read]
-    }
-    pub fn write(&self) -> &T {
-        &self.sides[1 - self.read]
-    }
-    pub fn swap(&mut self) {
-        self.read = 1 - self.read;
     }
 }
 

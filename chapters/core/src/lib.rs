@@ -24,6 +24,7 @@ pub mod hot_reload;
 pub mod lights;
 pub mod noise;
 pub mod params;
+pub mod pingpong;
 pub mod plot;
 pub mod preset;
 pub mod renderer;
