@@ -1,6 +1,11 @@
 // Smoke step, pass 1 of 4 — "one pass": finish the previous step's projection (u − ∇q), advect
-// velocity, temperature (the velocity's fourth channel) and fluid semi-Lagrangian (trace back along the projected velocity, trilinear
-// sample; Stam 1999, "Stable Fluids"), damp both, add buoyancy, inject at the emitter, write.
+// velocity, temperature (the velocity's fourth channel) and fluid semi-Lagrangian (trace back along
+// the projected velocity, trilinear sample; Stam 1999, "Stable Fluids"), damp, add buoyancy, inject
+// at the emitter, write.
+// The velocity is staggered (a MAC grid, Harlow and Welch 1965; see common.wgsl): each face
+// component is traced back from its own face, with the velocity interpolated there per component
+// (three samples), and sampled at the departure point on its own face lattice (Bridson 2015, ch. 3).
+// Smoke and temperature are traced from the cell centre.
 // Projecting at the traced-back point keeps the order of the classic step (project, then
 // advect) with one pass fewer: the gradient is evaluated where the sample is taken.
 // Inputs: velocity, pressure q, fluid (read side). Outputs: velocity, fluid (write side).
@@ -13,6 +18,11 @@
 @group(3) @binding(3) var velocity_out: texture_storage_3d<rgba16float, write>;
 @group(3) @binding(4) var fluid_out: texture_storage_3d<rgba16float, write>;
 
+// Where the air at p (box units) was one step ago, along the projected velocity there.
+fn departure(p: vec3<f32>) -> vec3<f32> {
+    return p - smoke.dt_s * projected_velocity_sampled(velocity_in, pressure_in, p) / smoke.box_m;
+}
+
 // ANCHOR: advect
 @compute @workgroup_size(8, 8, 4)
 fn advect(@builtin(global_invocation_id) id: vec3<u32>) {
@@ -20,18 +30,27 @@ fn advect(@builtin(global_invocation_id) id: vec3<u32>) {
     if !in_grid(cell) {
         return;
     }
-    let dt = smoke.dt_s;
     let g = smoke.pressure_gradient_scale; // pressure-gradient multiplier (1: full projection)
-    let uv = cell_uv(cell);
-    // The projected velocity here, and where the fluid arriving here came from.
-    let u_here = textureLoad(velocity_in, cell, 0).xyz - g * pressure_gradient_at(pressure_in, cell);
-    let from_uv = clamp_uv(uv - dt * u_here / smoke.box_m);
-    let sampled = textureSampleLevel(velocity_in, linear_clamp, from_uv, 0.0);
-    var u = sampled.xyz - g * pressure_gradient_sampled(pressure_in, from_uv);
-    var t = sampled.w; // temperature T − T_amb, carried like the density
+    // Each face component from its own face: trace back, sample that component, projected.
+    var u = vec3(0.0);
+    var lift = vec2(0.0); // density and temperature arriving at the low y-face, for buoyancy
+    for (var c = 0u; c < 3u; c++) {
+        if cell[c] == 0 {
+            continue; // a wall face: stays 0
+        }
+        let start = clamp_box(departure(face_uv(cell, c)));
+        u[c] = face_sampled(velocity_in, start, c) - g * face_gradient_sampled(pressure_in, start, c);
+        if c == 1u {
+            let at = clamp_uv(start);
+            lift = vec2(textureSampleLevel(fluid_in, linear_clamp, at, 0.0).a, textureSampleLevel(velocity_in, linear_clamp, at, 0.0).w);
+        }
+    }
+    // Smoke and temperature from the cell centre.
+    let from_uv = clamp_uv(departure(cell_uv(cell)));
+    var t = textureSampleLevel(velocity_in, linear_clamp, from_uv, 0.0).w; // T − T_amb
     var fluid = textureSampleLevel(fluid_in, linear_clamp, from_uv, 0.0);
-    // Damp, cool, buoyancy, emitter (common.wgsl, shared with maccormack.wgsl).
-    add_sources(uv, &u, &t, &fluid);
+    // Damp, cool, buoyancy, emitter (common.wgsl, shared with maccormack_correct.wgsl).
+    add_sources(cell, &u, &t, &fluid, lift);
     textureStore(velocity_out, cell, vec4(u, t));
     textureStore(fluid_out, cell, fluid);
 }

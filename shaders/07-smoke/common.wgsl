@@ -1,18 +1,23 @@
 // Shared by every smoke pass: the parameter block, grid addressing, and the finite differences
 // with the box's boundary conditions.
 //
-// Grid: n³ cells, cell-centred (collocated) velocity u (m/s), pressure q and divergence (1/s).
-// The velocity texture's fourth channel holds the temperature as T − T_amb (K): it is advected
-// with the same trilinear sample as u and the fluid (Fedkiw, Stam and Jensen 2001 advect T like
-// the density), and costs no extra texture or bandwidth.
-// q is the "pressure" of the projection, ∇²q = ∇·u, u ← u − ∇q (it absorbs dt/ρ: units m²/s).
+// Grid: n³ cells of size h. The velocity is staggered — a marker-and-cell (MAC) grid (Harlow and
+// Welch 1965; Bridson 2015, "Fluid Simulation for Computer Graphics", 2nd ed., ch. 2): channel x of
+// texel (i, j, k) holds u_x on the cell's low x-face, at (i, j + ½, k + ½) h, and y and z likewise.
+// The high face of the last cell, i = n, is not stored: it is the wall. Pressure q, divergence,
+// smoke and temperature live at the cell centres. The velocity texture's fourth channel holds the
+// temperature as T − T_amb (K), cell-centred: it is advected like the density (Fedkiw, Stam and
+// Jensen 2001) and costs no extra texture or bandwidth.
+// q is the "pressure" of the projection, ∇²q = ∇·u, u ← u − ∇q (it absorbs dt/ρ: units m²/s). The
+// divergence of a cell is the difference of its own faces, the gradient on a face the difference of
+// its two cells: composed, they are exactly the compact 7-point Laplacian the solvers invert.
 // Boundary conditions at the six walls of the closed box:
-//   velocity  free-slip: the normal component is mirrored in the ghost cell (u·n = 0 at the wall),
-//             the tangential component is copied;
+//   velocity  the faces on the walls (index 0 and n along their axis) hold u·n = 0 (free slip:
+//             the tangential components are left alone);
 //   pressure  Neumann, ∂q/∂n = 0: the ghost cell copies the cell inside;
 //   density   zero flux: samples are clamped to the box.
 // With `top_boundary` open, the top face (y = 1) is an outflow instead:
-//   velocity  zero gradient: the ghost cell copies the cell inside, normal component included;
+//   velocity  zero gradient: the top face's u_y copies the face below it (before projection);
 //   pressure  Dirichlet, q = 0 on the face: the ghost cell holds −q of the cell inside;
 //   density   zero gradient: samples are clamped to the top row, which the flow carries out.
 
@@ -92,9 +97,10 @@ fn in_grid(cell: vec3<i32>) -> bool {
 }
 
 // ANCHOR: sources
-// What a step adds to the advected velocity u, temperature t (T − T_amb, K) and fluid at
-// texture coordinate uv.
-fn add_sources(uv: vec3<f32>, u: ptr<function, vec3<f32>>, t: ptr<function, f32>, fluid: ptr<function, vec4<f32>>) {
+// What a step adds at `cell` to the advected face velocities u (u.x on the cell's low x-face, …),
+// the cell's temperature t (T − T_amb, K) and fluid. `lift` is the advected (density, temperature)
+// on the cell's low y-face, where buoyancy acts.
+fn add_sources(cell: vec3<i32>, u: ptr<function, vec3<f32>>, t: ptr<function, f32>, fluid: ptr<function, vec4<f32>>, lift: vec2<f32>) {
     let dt = smoke.dt_s;
     // Dissipation as x / (1 + k dt): unconditionally stable, and exact to test against.
     *u *= smoke.velocity_keep;
@@ -103,38 +109,62 @@ fn add_sources(uv: vec3<f32>, u: ptr<function, vec3<f32>>, t: ptr<function, f32>
     *t *= smoke.temperature_keep;
     // ANCHOR: buoyancy
     // Buoyancy (Fedkiw, Stam and Jensen 2001): f = (−α ρ + β (T − T_amb)) ŷ, with −α = `buoyancy`
-    // (positive: light smoke rises on its own) and β = `heat_lift`. The density term is the
-    // arithmetic of the density-only model, so that β = 0 computes the same plume.
-    (*u).y += dt * smoke.buoyancy * (*fluid).a + dt * smoke.heat_lift * *t;
+    // (positive: light smoke rises on its own) and β = `heat_lift`, on the y-face from the density
+    // and temperature there (damped and cooled like the cells'). The density term keeps the
+    // arithmetic of the density-only model, dt · b · ρ, then + dt · β · θ.
+    let rho = lift.x * smoke.density_keep;
+    let theta = lift.y * smoke.temperature_keep;
+    (*u).y += dt * smoke.buoyancy * rho + dt * smoke.heat_lift * theta;
     // ANCHOR_END: buoyancy
     *u = limit_speed(*u);
 
-    // Emitter: a sphere with a smooth edge; inside, the velocity is set and density added.
-    let to_centre = (uv - smoke.injection_centre) / max(smoke.injection_radius, 1e-6);
-    let w = 1.0 - smoothstep(0.5, 1.0, length(to_centre));
+    // Emitter: a sphere with a smooth edge; inside, the face velocities are set and density added.
+    // The weight is taken where each value lives: at the cell centre for the smoke and the
+    // temperature, at each face for its velocity component.
+    let uv = cell_uv(cell);
+    let w = emitter_weight(uv);
     if w > 0.0 {
-        var inject_u = smoke.injection_velocity;
         var added = dt * smoke.injection_rate * w;
         if smoke.turbulence > 0.0 {
-            // Seeded noise, smooth in space and time: velocity ± turbulence × the emitter's speed
-            // (at least 1 m/s), density × (1 ± turbulence).
-            let n = emitter_noise(to_centre);
-            inject_u += smoke.turbulence * max(length(smoke.injection_velocity), 1.0) * n.xyz;
-            added *= max(1.0 + smoke.turbulence * n.w, 0.0);
+            // Seeded noise, smooth in space and time: density × (1 ± turbulence).
+            added *= max(1.0 + smoke.turbulence * emitter_noise(emitter_radii(uv)).w, 0.0);
         }
-        *u = mix(*u, inject_u, w);
         *t = mix(*t, smoke.emitter_excess_k, w); // the emitter holds its temperature
         *fluid += vec4(smoke.injection_color * added, added);
     }
+    for (var c = 0u; c < 3u; c++) {
+        let p = face_uv(cell, c);
+        let wf = emitter_weight(p);
+        if wf > 0.0 {
+            var inject = smoke.injection_velocity[c];
+            if smoke.turbulence > 0.0 {
+                // Velocity ± turbulence × the emitter's speed (at least 1 m/s).
+                inject += smoke.turbulence * max(length(smoke.injection_velocity), 1.0) * emitter_noise(emitter_radii(p))[c];
+            }
+            (*u)[c] = mix((*u)[c], inject, wf);
+        }
+    }
+    // The low wall faces stay closed.
+    *u = select(*u, vec3(0.0), cell == vec3(0));
+}
+
+// The emitter's position of point p in emitter radii, and its smooth weight there: 1 in the inner
+// half, falling to 0 at the radius.
+fn emitter_radii(p: vec3<f32>) -> vec3<f32> {
+    return (p - smoke.injection_centre) / max(smoke.injection_radius, 1e-6);
+}
+
+fn emitter_weight(p: vec3<f32>) -> f32 {
+    return 1.0 - smoothstep(0.5, 1.0, length(emitter_radii(p)));
 }
 
 // Half precision ends at 65504: a speed that grows past it would become infinite and then NaN.
 // No setting of the table needs more than a few hundred m/s; the limit keeps extreme ones finite.
+// On the MAC grid each face holds one component, so the limit applies per face.
 const MAX_SPEED: f32 = 4096.0;
 
 fn limit_speed(u: vec3<f32>) -> vec3<f32> {
-    let s = length(u);
-    return select(u, u * (MAX_SPEED / s), s > MAX_SPEED);
+    return clamp(u, vec3(-MAX_SPEED), vec3(MAX_SPEED));
 }
 // ANCHOR_END: sources
 
@@ -180,11 +210,55 @@ fn emitter_noise(p_radii: vec3<f32>) -> vec4<f32> {
 // ANCHOR_END: noise
 
 // ANCHOR: boundaries
-// Velocity at `cell`, or its mirror image in the wall for a ghost cell just outside the box.
+// The unit vector along axis c (0 x, 1 y, 2 z).
+fn axis(c: u32) -> vec3<i32> {
+    return vec3(i32(c == 0u), i32(c == 1u), i32(c == 2u));
+}
+
+// Texture coordinate of the low face of `cell` normal to axis c: half a cell below the centre.
+fn face_uv(cell: vec3<i32>, c: u32) -> vec3<f32> {
+    var p = cell_uv(cell);
+    p[c] -= 0.5 / smoke.grid_n;
+    return p;
+}
+
+// Whether the top face is open (an outflow).
+fn top_open() -> bool {
+    return smoke.top_boundary == 1u;
+}
+
+// u_c on the low c-face of `cell`, whose c index may be 0..n (the other two inside the box).
+// Faces 0 and n along c are walls and hold 0; the top face under an open top copies the face
+// below it (zero gradient).
+fn face_at(u: texture_3d<f32>, cell: vec3<i32>, c: u32) -> f32 {
+    let n = grid_n();
+    if cell[c] <= 0 {
+        return 0.0;
+    }
+    if cell[c] >= n {
+        if c == 1u && top_open() {
+            return textureLoad(u, vec3(cell.x, n - 1, cell.z), 0).y;
+        }
+        return 0.0;
+    }
+    return textureLoad(u, cell, 0)[c];
+}
+
+// The velocity at the centre of `cell` (inside the box): the mean of its two faces on each axis.
+fn centre_velocity(u: texture_3d<f32>, cell: vec3<i32>) -> vec3<f32> {
+    var v = vec3(0.0);
+    for (var c = 0u; c < 3u; c++) {
+        v[c] = 0.5 * (face_at(u, cell, c) + face_at(u, cell + axis(c), c));
+    }
+    return v;
+}
+
+// Cell-centred velocity at `cell`, or its mirror image in the wall for a ghost cell just outside
+// the box (for the curl's central differences).
 fn velocity_at(u: texture_3d<f32>, cell: vec3<i32>) -> vec3<f32> {
     let n = grid_n();
     let inside = clamp(cell, vec3(0), vec3(n - 1));
-    var v = textureLoad(u, inside, 0).xyz;
+    var v = centre_velocity(u, inside);
     // Mirror the normal component for each axis the ghost lies beyond (not through an open top).
     var outside = cell != inside;
     outside.y = outside.y && !open_above(cell);
@@ -205,17 +279,32 @@ fn pressure_at(q: texture_3d<f32>, cell: vec3<i32>) -> f32 {
 }
 // ANCHOR_END: boundaries
 
-// Central-difference gradient of q at a cell centre (m/s).
-fn pressure_gradient_at(q: texture_3d<f32>, cell: vec3<i32>) -> vec3<f32> {
-    let dx = pressure_at(q, cell + vec3(1, 0, 0)) - pressure_at(q, cell - vec3(1, 0, 0));
-    let dy = pressure_at(q, cell + vec3(0, 1, 0)) - pressure_at(q, cell - vec3(0, 1, 0));
-    let dz = pressure_at(q, cell + vec3(0, 0, 1)) - pressure_at(q, cell - vec3(0, 0, 1));
-    return vec3(dx, dy, dz) / (2.0 * smoke.cell_m);
+// ANCHOR: face_gradient
+// The pressure gradient on the low c-face of `cell` (m/s): the difference of the two cells the
+// face separates. On a wall face the ghost copies the cell (0); on the open top it is −2q/h.
+fn face_gradient(q: texture_3d<f32>, cell: vec3<i32>, c: u32) -> f32 {
+    return (pressure_at(q, cell) - pressure_at(q, cell - axis(c))) / smoke.cell_m;
 }
 
-// The same gradient at any point, from trilinear samples one cell apart (clamped: Neumann).
-// Above the top row's centres under an open top, the value falls linearly from q to the ghost's
-// −q, as a trilinear sample of the field with its ghost layer would.
+// u − ∇q on the low c-face of `cell` (c index 0..n): what the projection leaves there.
+fn projected_face(u: texture_3d<f32>, q: texture_3d<f32>, cell: vec3<i32>, c: u32) -> f32 {
+    let n = grid_n();
+    let wall = cell[c] <= 0 || (cell[c] >= n && !(c == 1u && top_open()));
+    if wall {
+        return 0.0;
+    }
+    return face_at(u, cell, c) - smoke.pressure_gradient_scale * face_gradient(q, cell, c);
+}
+// ANCHOR_END: face_gradient
+
+// The gradient on the cell's three low faces.
+fn pressure_gradient_at(q: texture_3d<f32>, cell: vec3<i32>) -> vec3<f32> {
+    return vec3(face_gradient(q, cell, 0u), face_gradient(q, cell, 1u), face_gradient(q, cell, 2u));
+}
+
+// Trilinear sample of the cell-centred q at any point (clamped: Neumann). Above the top row's
+// centres under an open top, the value falls linearly from q to the ghost's −q, as a trilinear
+// sample of the field with its ghost layer would.
 fn pressure_sampled(q: texture_3d<f32>, uv: vec3<f32>) -> f32 {
     let inside = textureSampleLevel(q, linear_clamp, clamp_uv(uv), 0.0).r;
     if smoke.top_boundary != 1u {
@@ -225,25 +314,65 @@ fn pressure_sampled(q: texture_3d<f32>, uv: vec3<f32>) -> f32 {
     return inside * (1.0 - 2.0 * beyond);
 }
 
-fn pressure_gradient_sampled(q: texture_3d<f32>, uv: vec3<f32>) -> vec3<f32> {
-    let e = 1.0 / smoke.grid_n;
-    let dx = pressure_sampled(q, uv + vec3(e, 0.0, 0.0)) - pressure_sampled(q, uv - vec3(e, 0.0, 0.0));
-    let dy = pressure_sampled(q, uv + vec3(0.0, e, 0.0)) - pressure_sampled(q, uv - vec3(0.0, e, 0.0));
-    let dz = pressure_sampled(q, uv + vec3(0.0, 0.0, e)) - pressure_sampled(q, uv - vec3(0.0, 0.0, e));
-    return vec3(dx, dy, dz) / (2.0 * smoke.cell_m);
+// ANCHOR: sampling
+// u_c at any point p (box units), interpolated trilinearly from the c-faces, whose lattice sits
+// half a cell lower along c than the cell centres: one texture sample, offset by half a texel.
+// Below face 0 the clamp reads the wall's 0; past the last stored face (n − 1) the value falls
+// linearly to the wall's 0 at face n, or, under an open top, stays (zero gradient).
+fn face_sampled(u: texture_3d<f32>, p: vec3<f32>, c: u32) -> f32 {
+    var offset = vec3(0.0);
+    offset[c] = 0.5 / smoke.grid_n;
+    let v = textureSampleLevel(u, linear_clamp, clamp_uv(p + offset), 0.0)[c];
+    if c == 1u && top_open() {
+        return v;
+    }
+    let beyond = clamp((p[c] - (1.0 - 1.0 / smoke.grid_n)) * smoke.grid_n, 0.0, 1.0);
+    return v * (1.0 - beyond);
+}
+
+// The face gradient of q along c, interpolated like the c-faces: the difference of two pressure
+// samples half a cell either side of p. Both are linear in q and share their weights across, so
+// this is exactly the trilinear interpolation of the face gradients (on a face: its gradient).
+fn face_gradient_sampled(q: texture_3d<f32>, p: vec3<f32>, c: u32) -> f32 {
+    var e = vec3(0.0);
+    e[c] = 0.5 / smoke.grid_n;
+    return (pressure_sampled(q, p + e) - pressure_sampled(q, p - e)) / smoke.cell_m;
+}
+
+// The velocity at any point: three samples, one per component.
+fn velocity_sampled(u: texture_3d<f32>, p: vec3<f32>) -> vec3<f32> {
+    return vec3(face_sampled(u, p, 0u), face_sampled(u, p, 1u), face_sampled(u, p, 2u));
+}
+
+// The projected velocity u − ∇q at any point: per component a face sample and two pressure samples.
+fn projected_velocity_sampled(u: texture_3d<f32>, q: texture_3d<f32>, p: vec3<f32>) -> vec3<f32> {
+    let g = smoke.pressure_gradient_scale;
+    var v = velocity_sampled(u, p);
+    for (var c = 0u; c < 3u; c++) {
+        v[c] -= g * face_gradient_sampled(q, p, c);
+    }
+    return v;
+}
+// ANCHOR_END: sampling
+
+// Keeps a traced point inside the box (the faces reach its walls; cell centres stop half a cell short).
+fn clamp_box(p: vec3<f32>) -> vec3<f32> {
+    return clamp(p, vec3(0.0), vec3(1.0));
 }
 
 // ANCHOR: divergence
-// Central-difference divergence at a cell (1/s), with free-slip ghost cells.
+// Divergence of a cell (1/s): the flux out through its six faces, (Σ_c u_c(high) − u_c(low)) / h.
 fn divergence_at(u: texture_3d<f32>, cell: vec3<i32>) -> f32 {
-    let dx = velocity_at(u, cell + vec3(1, 0, 0)).x - velocity_at(u, cell - vec3(1, 0, 0)).x;
-    let dy = velocity_at(u, cell + vec3(0, 1, 0)).y - velocity_at(u, cell - vec3(0, 1, 0)).y;
-    let dz = velocity_at(u, cell + vec3(0, 0, 1)).z - velocity_at(u, cell - vec3(0, 0, 1)).z;
-    return (dx + dy + dz) / (2.0 * smoke.cell_m);
+    var sum = 0.0;
+    for (var c = 0u; c < 3u; c++) {
+        sum += face_at(u, cell + axis(c), c) - face_at(u, cell, c);
+    }
+    return sum / smoke.cell_m;
 }
 // ANCHOR_END: divergence
 
-// Central-difference curl ω = ∇ × u at a cell (1/s).
+// Central-difference curl ω = ∇ × u at a cell centre (1/s), from the face-averaged velocities of
+// the cell's neighbours (mirrored beyond the walls).
 fn curl_at(u: texture_3d<f32>, cell: vec3<i32>) -> vec3<f32> {
     let px = velocity_at(u, cell + vec3(1, 0, 0));
     let nx = velocity_at(u, cell - vec3(1, 0, 0));

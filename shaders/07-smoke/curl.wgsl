@@ -1,5 +1,7 @@
 // Smoke step, pass 2a — the curl ω = ∇ × u of the advected velocity, stored with |ω| for the
-// confinement pass (vorticity.wgsl), which needs it at every cell's six neighbours.
+// confinement pass (vorticity.wgsl), which needs it at every cell's six neighbours. On the
+// staggered grid it is taken at the cell centres, by central differences of the face-averaged
+// velocity (common.wgsl, `curl_at`).
 // Input: velocity (read side). Output: vorticity (ω, |ω|).
 // #import 07-smoke/common.wgsl
 

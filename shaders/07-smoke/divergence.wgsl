@@ -1,6 +1,8 @@
-// Smoke step, pass 3 of 4 — divergence ∇·u of the velocity after vorticity confinement,
-// by central differences with free-slip walls (see common.wgsl). It is the right-hand side of the
-// pressure equation ∇²q = ∇·u.
+// Smoke step, pass 3 of 4 — divergence ∇·u of the velocity after vorticity confinement: on the
+// staggered (MAC) grid, the net flux through each cell's six faces over h, with the walls' faces
+// closed (see common.wgsl; Harlow and Welch 1965). It is the right-hand side of the pressure
+// equation ∇²q = ∇·u, and with the face gradient of the projection it composes to exactly the
+// 7-point Laplacian the solvers invert.
 // Input: velocity (read side). Output: divergence (1/s), as a texture and as a buffer.
 // #import 07-smoke/common.wgsl
 

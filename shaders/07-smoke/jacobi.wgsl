@@ -1,6 +1,8 @@
 // Smoke step, pass 4 of 4, repeated N times — one Jacobi sweep of the pressure equation
 // ∇²q = ∇·u on the 7-point stencil: q ← (Σ₆ q_neighbour − h² ∇·u) / 6, Neumann walls
-// (and Dirichlet q = 0 on an open top face, see common.wgsl).
+// (and Dirichlet q = 0 on an open top face, see common.wgsl). On the staggered (MAC) grid this
+// stencil is exactly the divergence of the face gradient the projection subtracts (Harlow and
+// Welch 1965), so a converged solve leaves no divergence at all.
 // Each sweep damps the slowest mode of an n³ box only by (2 + cos(π/n)) / 3, so N = 40 removes
 // local divergence but not large-scale: the divergence and residual views show what is left.
 // The sweeps run on plain storage buffers (x fastest) rather than 3D textures: on an H200 the

@@ -1,8 +1,10 @@
 // Smoke step, pass 1b when `advection = maccormack` — the MacCormack correction and its limiter
-// (Selle, Fedkiw, Kim, Liu and Rossignac 2008, "An Unconditionally Stable MacCormack Method").
-// See maccormack.wgsl for the forward pass and the whole scheme.
+// (Selle, Fedkiw, Kim, Liu and Rossignac 2008, "An Unconditionally Stable MacCormack Method"),
+// per face component on the staggered (MAC) grid, and at the cell centre for the temperature and
+// the smoke. See maccormack.wgsl for the forward pass and the whole scheme.
 // Inputs: projected velocity V (read side), forward velocity V̂, fluid φ (read side), forward
-// fluid φ̂; the velocities' fourth channel is the temperature, corrected and limited likewise. Outputs: velocity, fluid (write side), with damping, buoyancy and the emitter applied.
+// fluid φ̂; the velocities' fourth channel is the temperature, corrected and limited likewise.
+// Outputs: velocity, fluid (write side), with damping, buoyancy and the emitter applied.
 // #import 07-smoke/common.wgsl
 
 @group(3) @binding(0) var velocity_in: texture_3d<f32>;
@@ -12,48 +14,89 @@
 @group(3) @binding(4) var velocity_out: texture_storage_3d<rgba16float, write>;
 @group(3) @binding(5) var fluid_out: texture_storage_3d<rgba16float, write>;
 
+// The lower corner of the 8 texels a trilinear sample at texture coordinate uv reads.
+fn sample_base(uv: vec3<f32>) -> vec3<i32> {
+    let n = grid_n();
+    return clamp(vec3<i32>(floor(uv * smoke.grid_n - 0.5)), vec3(0), vec3(max(n - 2, 0)));
+}
+
+fn corner(base: vec3<i32>, k: i32) -> vec3<i32> {
+    return min(base + vec3(k & 1, (k >> 1u) & 1, (k >> 2u) & 1), vec3(grid_n() - 1));
+}
+
 // ANCHOR: correct
+// One face component: φ′ = φ̂ + (φ − φ̌) / 2, limited to the range of the 8 faces of its
+// component around the forward sample (and the wall's 0 past the last stored face).
+fn correct_face(cell: vec3<i32>, c: u32) -> f32 {
+    let p = face_uv(cell, c);
+    let step = smoke.dt_s * velocity_sampled(velocity_in, p) / smoke.box_m;
+    let start = clamp_box(p - step); // where the forward step sampled
+    let to = clamp_box(p + step);   // the backward step: from φ̂, along −V
+    let corrected = textureLoad(velocity_forward, cell, 0)[c]
+        + 0.5 * (textureLoad(velocity_in, cell, 0)[c] - face_sampled(velocity_forward, to, c));
+    var offset = vec3(0.0);
+    offset[c] = 0.5 / smoke.grid_n;
+    let base = sample_base(clamp_uv(start + offset));
+    var lo = 3.0e38;
+    var hi = -3.0e38;
+    for (var k = 0; k < 8; k++) {
+        let v = textureLoad(velocity_in, corner(base, k), 0)[c];
+        lo = min(lo, v);
+        hi = max(hi, v);
+    }
+    if start[c] > 1.0 - 1.0 / smoke.grid_n && !(c == 1u && top_open()) {
+        lo = min(lo, 0.0);
+        hi = max(hi, 0.0);
+    }
+    return clamp(corrected, lo, hi);
+}
+
 @compute @workgroup_size(8, 8, 4)
 fn maccormack_correct(@builtin(global_invocation_id) id: vec3<u32>) {
     let cell = vec3<i32>(id);
     if !in_grid(cell) {
         return;
     }
+    var u = vec3(0.0);
+    for (var c = 0u; c < 3u; c++) {
+        if cell[c] > 0 {
+            u[c] = correct_face(cell, c);
+        }
+    }
+    // Temperature and smoke at the centre, traced with the face velocity interpolated there.
     let uv = cell_uv(cell);
-    let v4 = textureLoad(velocity_in, cell, 0); // V, and the temperature before the step
-    let v = v4.xyz;
-    let step = smoke.dt_s * v / smoke.box_m;
+    let step = smoke.dt_s * velocity_sampled(velocity_in, uv) / smoke.box_m;
     let from_uv = clamp_uv(uv - step); // where the forward step sampled
     let to_uv = clamp_uv(uv + step);   // the backward step: from φ̂, along −V
     // φ′ = φ̂ + (φ − φ̌) / 2
-    // Velocity and temperature together: u4 = (u, T − T_amb).
-    var u4 = textureLoad(velocity_forward, cell, 0);
+    var t = textureLoad(velocity_forward, cell, 0).w;
     var fluid = textureLoad(fluid_forward, cell, 0);
-    u4 += 0.5 * (v4 - textureSampleLevel(velocity_forward, linear_clamp, to_uv, 0.0));
+    t += 0.5 * (textureLoad(velocity_in, cell, 0).w - textureSampleLevel(velocity_forward, linear_clamp, to_uv, 0.0).w);
     fluid += 0.5 * (textureLoad(fluid_in, cell, 0) - textureSampleLevel(fluid_forward, linear_clamp, to_uv, 0.0));
 
     // Limiter: the range of the 8 cells around the forward sample.
-    let n = grid_n();
-    let base = clamp(vec3<i32>(floor(from_uv * smoke.grid_n - 0.5)), vec3(0), vec3(max(n - 2, 0)));
-    var u_lo = vec4(3.0e38);
-    var u_hi = vec4(-3.0e38);
+    let base = sample_base(from_uv);
+    var t_lo = 3.0e38;
+    var t_hi = -3.0e38;
     var f_lo = vec4(3.0e38);
     var f_hi = vec4(-3.0e38);
-    for (var corner = 0; corner < 8; corner++) {
-        let c = min(base + vec3(corner & 1, (corner >> 1u) & 1, (corner >> 2u) & 1), vec3(n - 1));
-        let uc = textureLoad(velocity_in, c, 0);
+    for (var k = 0; k < 8; k++) {
+        let c = corner(base, k);
+        let tc = textureLoad(velocity_in, c, 0).w;
         let fc = textureLoad(fluid_in, c, 0);
-        u_lo = min(u_lo, uc);
-        u_hi = max(u_hi, uc);
+        t_lo = min(t_lo, tc);
+        t_hi = max(t_hi, tc);
         f_lo = min(f_lo, fc);
         f_hi = max(f_hi, fc);
     }
-    u4 = clamp(u4, u_lo, u_hi);
+    t = clamp(t, t_lo, t_hi);
     fluid = clamp(fluid, f_lo, f_hi);
 
-    var u = u4.xyz;
-    var t = u4.w;
-    add_sources(uv, &u, &t, &fluid);
+    // Buoyancy on the low y-face from the forward step's density and temperature there: the mean
+    // of the two cells' (a sample exactly halfway between their centres).
+    let at = face_uv(cell, 1u);
+    let lift = vec2(textureSampleLevel(fluid_forward, linear_clamp, at, 0.0).a, textureSampleLevel(velocity_forward, linear_clamp, at, 0.0).w);
+    add_sources(cell, &u, &t, &fluid, lift);
     textureStore(velocity_out, cell, vec4(u, t));
     textureStore(fluid_out, cell, fluid);
 }

@@ -1,4 +1,6 @@
-// Subtracts the pressure gradient on its own: u ← u − ∇q. The simulation folds this into the
+// Subtracts the pressure gradient on its own: u ← u − ∇q, on every face inside the box (the face
+// gradient, the difference of the two cells it separates; the wall faces stay 0 — see
+// common.wgsl for the staggered layout). The simulation folds this into the
 // next step's first pass; this standalone pass serves tests of the projection identities and
 // the "velocity after projection" readback.
 // Inputs: velocity, q (read side). Output: velocity (write side).
@@ -15,6 +17,10 @@ fn project(@builtin(global_invocation_id) id: vec3<u32>) {
         return;
     }
     let here = textureLoad(velocity_in, cell, 0);
-    let u = here.xyz - smoke.pressure_gradient_scale * pressure_gradient_at(pressure_in, cell);
+    let u = vec3(
+        projected_face(velocity_in, pressure_in, cell, 0u),
+        projected_face(velocity_in, pressure_in, cell, 1u),
+        projected_face(velocity_in, pressure_in, cell, 2u),
+    );
     textureStore(velocity_out, cell, vec4(u, here.w)); // the temperature is kept
 }

@@ -40,15 +40,33 @@ const VIEW_TEMPERATURE: u32 = 8u;
 const VIEW_SUN_TRANSMITTANCE: u32 = 9u;
 const VIEW_SKY_TRANSMITTANCE: u32 = 10u;
 
+// The projected velocity at the centre of `cell`: per axis the mean of its two faces, u − ∇q.
+fn projected_centre_velocity(cell: vec3<i32>) -> vec3<f32> {
+    var v = vec3(0.0);
+    for (var c = 0u; c < 3u; c++) {
+        v[c] = 0.5 * (projected_face(velocity_in, pressure_in, cell, c) + projected_face(velocity_in, pressure_in, cell + axis(c), c));
+    }
+    return v;
+}
+
+// The face gradient of q averaged to the centre of `cell` (what the projection removes there).
+fn centre_pressure_gradient(cell: vec3<i32>) -> vec3<f32> {
+    var v = vec3(0.0);
+    for (var c = 0u; c < 3u; c++) {
+        v[c] = 0.5 * (face_gradient(pressure_in, cell, c) + face_gradient(pressure_in, cell + axis(c), c));
+    }
+    return v;
+}
+
 // The shown quantity at one cell.
 fn field_value(view: u32, cell: vec3<i32>) -> f32 {
     switch view {
-        case VIEW_VELOCITY: {
-            return length(textureLoad(velocity_in, cell, 0).xyz - smoke.pressure_gradient_scale * pressure_gradient_at(pressure_in, cell));
-        }
+        case VIEW_VELOCITY: { return length(projected_centre_velocity(cell)); }
         case VIEW_PRESSURE: { return pressure_at(pressure_in, cell); }
         case VIEW_DIVERGENCE: { return textureLoad(divergence_in, cell, 0).r; }
         case VIEW_RESIDUAL: {
+            // The compact 7-point Laplacian: the divergence of the face gradient, the operator the
+            // solvers invert and the projection applies.
             let h = smoke.cell_m;
             let lap = (pressure_at(pressure_in, cell + vec3(1, 0, 0)) + pressure_at(pressure_in, cell - vec3(1, 0, 0))
                 + pressure_at(pressure_in, cell + vec3(0, 1, 0)) + pressure_at(pressure_in, cell - vec3(0, 1, 0))
@@ -56,7 +74,7 @@ fn field_value(view: u32, cell: vec3<i32>) -> f32 {
                 - 6.0 * pressure_at(pressure_in, cell)) / (h * h);
             return textureLoad(divergence_in, cell, 0).r - lap;
         }
-        case VIEW_PRESSURE_GRADIENT: { return length(pressure_gradient_at(pressure_in, cell)); }
+        case VIEW_PRESSURE_GRADIENT: { return length(centre_pressure_gradient(cell)); }
         case VIEW_VORTICITY: { return length(curl_at(velocity_in, cell)); }
         case VIEW_TEMPERATURE: { return smoke.ambient_k + textureLoad(velocity_in, cell, 0).w; } // K
         case VIEW_SUN_TRANSMITTANCE: { return exp(-textureLoad(light_in, cell, 0).r); }

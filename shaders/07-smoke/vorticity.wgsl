@@ -2,7 +2,9 @@
 // of Smoke"): N = ∇|ω| / |∇|ω||, u += dt · ε h (N × ω). It re-injects the small swirls that
 // semi-Lagrangian advection smooths away. It needs ω of the *advected* field at the neighbours,
 // so it cannot share the advection pass; ω comes from the curl pass (curl.wgsl) rather than
-// being recomputed seven times per cell here.
+// being recomputed seven times per cell here. On the staggered (MAC) grid ω and the force live at
+// the cell centres (Fedkiw et al. 2001 do the same); each face gets the mean of the forces of the
+// two cells it separates.
 // Inputs: velocity (read side), vorticity. Output: velocity (write side; the temperature in its
 // fourth channel copied unchanged).
 // #import 07-smoke/common.wgsl
@@ -16,14 +18,8 @@ fn vorticity_magnitude(cell: vec3<i32>) -> f32 {
 }
 
 // ANCHOR: vorticity
-@compute @workgroup_size(8, 8, 4)
-fn confine(@builtin(global_invocation_id) id: vec3<u32>) {
-    let cell = vec3<i32>(id);
-    if !in_grid(cell) {
-        return;
-    }
-    let here = textureLoad(velocity_in, cell, 0); // u, and the temperature it carries along
-    let u = here.xyz;
+// The confinement force ε h (N × ω) at the centre of `cell` (inside the box).
+fn confinement_force(cell: vec3<i32>) -> vec3<f32> {
     let omega = textureLoad(vorticity_in, cell, 0).xyz;
     // Gradient of |ω| from the neighbours (clamped to the box), then its direction N.
     let grad = vec3(
@@ -32,10 +28,27 @@ fn confine(@builtin(global_invocation_id) id: vec3<u32>) {
         vorticity_magnitude(cell + vec3(0, 0, 1)) - vorticity_magnitude(cell - vec3(0, 0, 1)),
     );
     let len = length(grad);
-    var force = vec3(0.0);
     if len > 1e-12 {
-        force = smoke.vorticity * smoke.cell_m * cross(grad / len, omega);
+        return smoke.vorticity * smoke.cell_m * cross(grad / len, omega);
     }
-    textureStore(velocity_out, cell, vec4(limit_speed(u + smoke.dt_s * force), here.w));
+    return vec3(0.0);
+}
+
+@compute @workgroup_size(8, 8, 4)
+fn confine(@builtin(global_invocation_id) id: vec3<u32>) {
+    let cell = vec3<i32>(id);
+    if !in_grid(cell) {
+        return;
+    }
+    let here = textureLoad(velocity_in, cell, 0); // u on the low faces, and the temperature
+    let f = confinement_force(cell);
+    var u = here.xyz;
+    for (var c = 0u; c < 3u; c++) {
+        if cell[c] > 0 {
+            // The face between this cell and the one below along c: the mean of their forces.
+            u[c] += smoke.dt_s * 0.5 * (f[c] + confinement_force(cell - axis(c))[c]);
+        }
+    }
+    textureStore(velocity_out, cell, vec4(limit_speed(u), here.w));
 }
 // ANCHOR_END: vorticity

@@ -1,6 +1,10 @@
 //! The solver's fields: three read/write pairs (velocity, pressure, fluid), the divergence, the
 //! vorticity, and the per-frame light volume.
 //!
+//! The velocity is staggered (a MAC grid): texel (i, j, k) holds u_x on the cell's low x-face,
+//! u_y on its low y-face and u_z on its low z-face (see shaders/07-smoke/common.wgsl); the faces on
+//! the far walls are not stored. `FieldId::Velocity` reads and writes those face values.
+//!
 //! The temperature has no texture of its own: it is the velocity's fourth channel, T − T_amb in
 //! kelvin, which the velocity's three components left free. It is sampled with the velocity in
 //! the same trilinear fetch, so it costs neither memory nor bandwidth (`FieldId::Temperature`

@@ -320,6 +320,16 @@ impl Smoke {
         passes::record_jacobi(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields, iterations);
         passes::record_project(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields);
     }
+
+    /// Records divergence → the configured pressure solve (`pressure_solver`, from the current
+    /// pressure) → u − ∇q: a full projection with the step's own solver.
+    pub fn project_solved(&mut self, g: &mut SmokeGpu, gpu: &GpuContext, passes: &mut PassRecorder) {
+        self.write_uniform(g, gpu);
+        let solve = multigrid::Solve::new(&self.params, g.fields.n);
+        passes::record_divergence(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields);
+        passes::record_pressure(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields, &solve);
+        passes::record_project(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields);
+    }
 }
 
 impl SmokeGpu {

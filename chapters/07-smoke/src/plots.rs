@@ -135,10 +135,10 @@ fn predicted_decades() -> String {
 
 // ANCHOR: first_step
 /// The pressure problem of the default plume's first step, on the CPU: in an empty box the first
-/// pass leaves only the emitter's velocity, w · `injection_velocity` with the same smooth weight
-/// w as `advect.wgsl`; its divergence, with free-slip walls, is the right-hand side. (The step's
-/// vorticity confinement, which changes that velocity by well under 1 %, is left out.)
-/// Returns the cell size h and the divergence.
+/// pass leaves only the emitter's velocity, w · `injection_velocity` on each face with the same
+/// smooth weight w as `add_sources`, taken at the face; its divergence, with closed walls, is the
+/// right-hand side. (The step's vorticity confinement, which changes that velocity by well under
+/// 1 %, is left out.) Returns the cell size h and the divergence.
 pub fn first_step_divergence(p: &SmokeParams) -> (f64, Vec<f64>) {
     let n = p.grid_size as usize;
     let s = SmokeUniform::new(p, p.grid_size, [0.0, 1.0, 0.0], 0);
@@ -150,13 +150,16 @@ pub fn first_step_divergence(p: &SmokeParams) -> (f64, Vec<f64>) {
     for z in 0..n {
         for y in 0..n {
             for x in 0..n {
-                let mut r2 = 0.0;
-                for (a, c) in [x, y, z].into_iter().enumerate() {
-                    let uv = (c as f64 + 0.5) / n as f64;
-                    r2 += ((uv - s.injection_centre[a] as f64) / s.injection_radius as f64).powi(2);
+                for face in 0..3 {
+                    let mut r2 = 0.0;
+                    for (a, c) in [x, y, z].into_iter().enumerate() {
+                        // The face normal to `face` sits half a cell below the centre.
+                        let uv = (c as f64 + if a == face { 0.0 } else { 0.5 }) / n as f64;
+                        r2 += ((uv - s.injection_centre[a] as f64) / s.injection_radius as f64).powi(2);
+                    }
+                    let w = 1.0 - smoothstep(0.5, 1.0, r2.sqrt());
+                    u[reference::idx(n, x, y, z)][face] = w * s.injection_velocity[face] as f64;
                 }
-                let w = 1.0 - smoothstep(0.5, 1.0, r2.sqrt());
-                u[reference::idx(n, x, y, z)] = s.injection_velocity.map(|v| w * v as f64);
             }
         }
     }
@@ -225,7 +228,8 @@ fn rate_chart(n: usize, r: &[f64]) -> String {
     )
 }
 
-/// The stencils of the discretisation (shaders/07-smoke/common.wgsl and jacobi.wgsl), drawn as SVG.
+/// The stencils of the discretisation on the staggered (MAC) grid (shaders/07-smoke/common.wgsl and
+/// jacobi.wgsl), drawn as SVG.
 pub fn stencils_svg() -> String {
     let mut s = String::new();
     let _ = writeln!(
@@ -282,8 +286,8 @@ pub fn stencils_svg() -> String {
     text(&mut s, 24.0, 258.0, "start", 13, "h² ∇²q ≈ (sum of the six neighbours) − 6 q");
     text(&mut s, 24.0, 278.0, "start", 13, "sweep: q ← (sum of the six neighbours − h² ∇·w) / 6");
 
-    // B: divergence and gradient by central differences on the cell centres.
-    text(&mut s, 675.0, 26.0, "middle", 15, "Divergence and gradient: central differences");
+    // B: the staggered (MAC) grid: q at the centres, each velocity component on its faces.
+    text(&mut s, 675.0, 26.0, "middle", 15, "Staggered grid: q at centres, u on faces");
     let (gx, gy, g) = (591.0, 40.0, 56.0);
     for j in 0..3 {
         for i in 0..3 {
@@ -293,23 +297,24 @@ pub fn stencils_svg() -> String {
         }
     }
     let (mx, my) = (gx + 1.5 * g, gy + 1.5 * g);
-    arrow(&mut s, mx + g - 18.0, my, mx + g + 18.0, my);
-    arrow(&mut s, mx - g - 18.0, my, mx - g + 18.0, my);
-    arrow(&mut s, mx, my - g + 18.0, mx, my - g - 18.0);
-    arrow(&mut s, mx, my + g + 18.0, mx, my + g - 18.0);
-    text(&mut s, mx + g, my + 22.0, "middle", 12, "u(i+1)");
-    text(&mut s, mx - g, my + 22.0, "middle", 12, "u(i−1)");
-    text(&mut s, mx + 6.0, my - g + 20.0, "start", 12, "v(j+1)");
-    text(&mut s, mx + 6.0, my + g + 20.0, "start", 12, "v(j−1)");
-    text(&mut s, mx, my + 20.0, "middle", 12, "i, j");
+    // The middle cell's four faces, each with its own component, pointing along +x or +y.
+    arrow(&mut s, mx + g / 2.0 - 14.0, my, mx + g / 2.0 + 14.0, my);
+    arrow(&mut s, mx - g / 2.0 - 14.0, my, mx - g / 2.0 + 14.0, my);
+    arrow(&mut s, mx, my - g / 2.0 + 14.0, mx, my - g / 2.0 - 14.0);
+    arrow(&mut s, mx, my + g / 2.0 + 14.0, mx, my + g / 2.0 - 14.0);
+    text(&mut s, mx + g / 2.0 + 4.0, my - 8.0, "start", 11, "u(i+1)");
+    text(&mut s, mx - g / 2.0 - 4.0, my - 8.0, "end", 11, "u(i)");
+    text(&mut s, mx + 5.0, my - g / 2.0 - 6.0, "start", 11, "v(j+1)");
+    text(&mut s, mx + 5.0, my + g / 2.0 + 16.0, "start", 11, "v(j)");
+    text(&mut s, mx, my + 16.0, "middle", 11, "q(i, j)");
     let by = gy + 3.0 * g + 12.0;
-    let _ = writeln!(s, r##"<path d="M{0},{1} v6 H{2} v-6" fill="none" stroke="#333"/>"##, mx - g, by - 6.0, mx + g);
-    text(&mut s, mx, by + 16.0, "middle", 12, "2h");
-    text(&mut s, 470.0, 262.0, "start", 13, "∇·w ≈ (u(i+1) − u(i−1) + v(j+1) − v(j−1) + …z) / 2h");
-    text(&mut s, 470.0, 282.0, "start", 13, "∇q ≈ (q(i+1) − q(i−1), …) / 2h; all values at centres");
+    let _ = writeln!(s, r##"<path d="M{0},{1} v6 H{2} v-6" fill="none" stroke="#333"/>"##, mx - g / 2.0, by - 6.0, mx + g / 2.0);
+    text(&mut s, mx, by + 16.0, "middle", 12, "h");
+    text(&mut s, 470.0, 262.0, "start", 13, "∇·w ≈ (u(i+1) − u(i) + v(j+1) − v(j) + …z) / h");
+    text(&mut s, 470.0, 282.0, "start", 13, "on face i: ∂q/∂x ≈ (q(i) − q(i−1)) / h; texel i holds face i");
 
-    // C: the wide Laplacian of the projection against the compact one of the sweeps.
-    text(&mut s, 225.0, 326.0, "middle", 15, "The projection's Laplacian is twice as wide");
+    // C: composed, the projection's Laplacian is the compact one of the sweeps.
+    text(&mut s, 225.0, 326.0, "middle", 15, "The projection's Laplacian is the sweeps'");
     let (rx, ry, c) = (70.0, 366.0, 62.0);
     let labels = ["i−2", "i−1", "i", "i+1", "i+2"];
     for (k, label) in labels.iter().enumerate() {
@@ -321,16 +326,16 @@ pub fn stencils_svg() -> String {
     for (k, w) in ["", "1", "−2", "1", ""].iter().enumerate() {
         text(&mut s, rx + c * (k as f64 + 0.5), 446.0, "middle", 15, w);
     }
-    text(&mut s, 24.0, 478.0, "start", 13, "projection, ∇·(∇q) with both central (× 1/h²):");
-    for (k, w) in ["¼", "0", "−½", "0", "¼"].iter().enumerate() {
+    text(&mut s, 24.0, 478.0, "start", 13, "projection, face divergence of face gradient:");
+    for (k, w) in ["", "1", "−2", "1", ""].iter().enumerate() {
         text(&mut s, rx + c * (k as f64 + 0.5), 502.0, "middle", 15, w);
     }
-    text(&mut s, 24.0, 544.0, "start", 13, "A checkerboard q = +1, −1, +1, −1, +1: the wide stencil");
-    text(&mut s, 24.0, 564.0, "start", 13, "and the central gradient give 0, the compact one −4/h².");
-    text(&mut s, 24.0, 584.0, "start", 13, "So even an exact solve leaves O(h²) divergence.");
+    text(&mut s, 24.0, 544.0, "start", 13, "The same operator: an exact solve leaves no divergence,");
+    text(&mut s, 24.0, 564.0, "start", 13, "and a checkerboard q = +1, −1, +1 is seen (−4/h²).");
+    text(&mut s, 24.0, 584.0, "start", 13, "(Collocated, central differences gave ¼, 0, −½, 0, ¼.)");
 
     // D: the walls.
-    text(&mut s, 675.0, 326.0, "middle", 15, "At a wall: ghost cells");
+    text(&mut s, 675.0, 326.0, "middle", 15, "At a wall: the face on it is closed");
     let (wx, wy) = (520.0, 380.0);
     cell(&mut s, wx + c * 0.5, wy, c, "#eeeeee", true);
     for k in 0..3 {
@@ -348,13 +353,15 @@ pub fn stencils_svg() -> String {
         wy - 44.0,
         wy + 44.0
     );
-    text(&mut s, wall, wy + 60.0, "middle", 12, "wall");
-    arrow(&mut s, wall + c * 0.5 + 4.0, wy + 14.0, wall + c * 0.5 - 20.0, wy + 14.0);
-    arrow(&mut s, wall - c * 0.5 - 4.0, wy + 14.0, wall - c * 0.5 + 20.0, wy + 14.0);
-    text(&mut s, 470.0, 472.0, "start", 13, "velocity, free slip: the ghost mirrors the normal");
-    text(&mut s, 470.0, 490.0, "start", 13, "component (u₋₁ = −u₀, red) and copies the others:");
-    text(&mut s, 470.0, 508.0, "start", 13, "their mean, the normal velocity at the wall, is 0");
-    text(&mut s, 470.0, 536.0, "start", 13, "pressure, Neumann: q₋₁ = q₀ (∂q/∂n = 0)");
+    text(&mut s, wall, wy + 60.0, "middle", 12, "wall: u = 0");
+    for k in 1..3 {
+        let x = wall + c * k as f64;
+        arrow(&mut s, x - 14.0, wy + 18.0, x + 14.0, wy + 18.0);
+    }
+    text(&mut s, 470.0, 472.0, "start", 13, "velocity: face 0 lies on the wall and holds 0;");
+    text(&mut s, 470.0, 490.0, "start", 13, "the projection changes only the faces inside (red)");
+    text(&mut s, 470.0, 508.0, "start", 13, "so no flow crosses the wall, however it is solved");
+    text(&mut s, 470.0, 536.0, "start", 13, "pressure, Neumann: q₋₁ = q₀ (∂q/∂n = 0 on face 0)");
     text(&mut s, 470.0, 564.0, "start", 13, "smoke: samples clamped to the centre of cell 0");
     s.push_str("</svg>\n");
     s
