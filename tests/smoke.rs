@@ -1287,13 +1287,15 @@ fn the_default_plume_is_turbulent() {
     assert!(textbook < 1e-3, "the textbook plume should be symmetric: {textbook}");
     assert!(default > 0.1, "the default plume should have broken its symmetry: {default}");
     assert!(default_k > textbook_k, "the default plume should have more small-scale structure");
+}
 
 #[test]
 fn a_closed_box_keeps_its_smoke_in_a_swirl() {
     // Conservation: a closed box, no injection, no dissipation, a divergence-free swirl (the discrete
     // curl of a bump, as above) carrying a density bump for 40 steps. Semi-Lagrangian advection
     // is not conservative, so the total drifts; the drift measures how much.
-    let (h, mut s) = smoke(&[QUIET, &["pressure_solver=multigrid", "multigrid_cycles=2", "injection_radius=0.01"]].concat());
+    let (h, mut s) =
+        smoke(&[QUIET, &["pressure_solver=multigrid", "multigrid_cycles=2", "injection_radius=0.01"]].concat());
     let cell = s.chapter.params.box_size_m as f64 / N as f64;
     let psi = |x: usize, y: usize, z: usize| {
         if x == 0 || y == 0 || x >= N || y >= N {
@@ -1311,7 +1313,8 @@ fn a_closed_box_keeps_its_smoke_in_a_swirl() {
                 let i = idx(N, x, y, z);
                 u[4 * i] = ((psi(x, y + 1, z) - psi(x, y, z)) / cell) as f32;
                 u[4 * i + 1] = (-(psi(x + 1, y, z) - psi(x, y, z)) / cell) as f32;
-                let b = (-(((x as f64 - 20.0).powi(2) + (y as f64 - 16.0).powi(2) + (z as f64 - 16.0).powi(2)) / 18.0)).exp();
+                let b = (-(((x as f64 - 20.0).powi(2) + (y as f64 - 16.0).powi(2) + (z as f64 - 16.0).powi(2)) / 18.0))
+                    .exp();
                 fluid[4 * i + 3] = round_f16(b as f32);
             }
         }

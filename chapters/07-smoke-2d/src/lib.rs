@@ -339,6 +339,7 @@ impl Chapter for Smoke2d {
             snapshot_tolerance: SnapshotTolerance { steps: 8, max_fraction: 0.03 },
             figures: figures(),
             plots: plots::all,
+            ..Default::default()
         }
     }
 }

@@ -308,7 +308,13 @@ pub fn stencils_svg() -> String {
     text(&mut s, mx + 5.0, my + g / 2.0 + 16.0, "start", 11, "v(j)");
     text(&mut s, mx, my + 16.0, "middle", 11, "q(i, j)");
     let by = gy + 3.0 * g + 12.0;
-    let _ = writeln!(s, r##"<path d="M{0},{1} v6 H{2} v-6" fill="none" stroke="#333"/>"##, mx - g / 2.0, by - 6.0, mx + g / 2.0);
+    let _ = writeln!(
+        s,
+        r##"<path d="M{0},{1} v6 H{2} v-6" fill="none" stroke="#333"/>"##,
+        mx - g / 2.0,
+        by - 6.0,
+        mx + g / 2.0
+    );
     text(&mut s, mx, by + 16.0, "middle", 12, "h");
     text(&mut s, 470.0, 262.0, "start", 13, "∇·w ≈ (u(i+1) − u(i) + v(j+1) − v(j) + …z) / h");
     text(&mut s, 470.0, 282.0, "start", 13, "on face i: ∂q/∂x ≈ (q(i) − q(i−1)) / h; texel i holds face i");
