@@ -212,9 +212,19 @@ fn every_uniform_matches_its_wgsl_layout() {
             octave_eccentricity,
             ambient_scale,
             extinction_tint,
-            _pad0,
+            sphere_enabled,
             ground_albedo,
-            _pad1
+            box_enabled,
+            sphere_centre,
+            sphere_radius,
+            sphere_velocity,
+            _pad2,
+            box_centre,
+            _pad3,
+            box_half,
+            _pad4,
+            box_velocity,
+            _pad5
         }),
     );
     check(
@@ -309,7 +319,7 @@ fn every_view_constant_names_its_view() {
     }
     assert_eq!(
         checked,
-        9 + 10 + 12 + 14 + 11 + 9,
+        9 + 10 + 12 + 14 + 12 + 9,
         "every VIEW_ constant of the six chapters (chapter 4's history view twice)"
     );
 }

@@ -65,15 +65,27 @@ struct SmokeParams {
     octave_eccentricity: f32, // c: octave i has asymmetry g × c^i
     ambient_scale: f32,       // multiplier of the sky and ground light
     extinction_tint: vec3<f32>, // extinction per colour channel, relative to `extinction`
-    _pad0: u32,
+    sphere_enabled: u32,      // obstacles: 1 when on
     ground_albedo: vec3<f32>, // the scene's ground, lit by sun and sky, lights the smoke from below
-    _pad1: u32,
+    box_enabled: u32,
+    sphere_centre: vec3<f32>, // box units
+    sphere_radius: f32,       // box units
+    sphere_velocity: vec3<f32>, // m/s
+    _pad2: f32,
+    box_centre: vec3<f32>,    // box units
+    _pad3: f32,
+    box_half: vec3<f32>,      // half size, box units
+    _pad4: f32,
+    box_velocity: vec3<f32>,  // m/s
+    _pad5: f32,
 }
 
 // Group 2 holds these for every smoke pass; group 3 the pass's own textures. The display pass
 // also binds the core's scene inputs (group 0) and view output (group 1).
 @group(2) @binding(0) var<uniform> smoke: SmokeParams;
 @group(2) @binding(1) var linear_clamp: sampler;
+// The solid mask of this step (obstacles.wgsl): 0 fluid, 1 the sphere, 2 the box.
+@group(2) @binding(2) var solid_mask: texture_3d<f32>;
 
 fn grid_n() -> i32 {
     return i32(smoke.grid_n);
@@ -146,7 +158,54 @@ fn add_sources(cell: vec3<i32>, u: ptr<function, vec3<f32>>, t: ptr<function, f3
     }
     // The low wall faces stay closed.
     *u = select(*u, vec3(0.0), cell == vec3(0));
+    apply_solids(cell, u, t, fluid);
 }
+
+// ANCHOR: solids
+// Which obstacle covers point p (box units): 0 none, 1 the sphere, 2 the box.
+fn obstacle_id(p: vec3<f32>) -> u32 {
+    var id = 0u;
+    if smoke.sphere_enabled == 1u && length(p - smoke.sphere_centre) < smoke.sphere_radius {
+        id = 1u;
+    }
+    if smoke.box_enabled == 1u && all(abs(p - smoke.box_centre) < smoke.box_half) {
+        id = 2u;
+    }
+    return id;
+}
+
+// The obstacle covering `cell` (0: fluid; cells outside the box are not solid).
+fn solid_at(cell: vec3<i32>) -> u32 {
+    if !in_grid(cell) {
+        return 0u;
+    }
+    return u32(textureLoad(solid_mask, cell, 0).r + 0.5);
+}
+
+fn obstacle_velocity(id: u32) -> vec3<f32> {
+    return select(smoke.box_velocity, smoke.sphere_velocity, id == 1u);
+}
+
+// The obstacle the low c-face of `cell` touches (0: none): a face between a solid cell and any
+// other moves with the solid, so nothing flows through it.
+fn face_solid(cell: vec3<i32>, c: u32) -> u32 {
+    return max(solid_at(cell), solid_at(cell - axis(c)));
+}
+
+// Inside an obstacle there is no smoke and no heat, and the faces it touches move with it.
+fn apply_solids(cell: vec3<i32>, u: ptr<function, vec3<f32>>, t: ptr<function, f32>, fluid: ptr<function, vec4<f32>>) {
+    if solid_at(cell) != 0u {
+        *t = 0.0;
+        *fluid = vec4(0.0);
+    }
+    for (var c = 0u; c < 3u; c++) {
+        let id = face_solid(cell, c);
+        if id != 0u && cell[c] > 0 {
+            (*u)[c] = obstacle_velocity(id)[c];
+        }
+    }
+}
+// ANCHOR_END: solids
 
 // The emitter's position of point p in emitter radii, and its smooth weight there: 1 in the inner
 // half, falling to 0 at the radius.
@@ -241,6 +300,10 @@ fn face_at(u: texture_3d<f32>, cell: vec3<i32>, c: u32) -> f32 {
         }
         return 0.0;
     }
+    let id = face_solid(cell, c);
+    if id != 0u {
+        return obstacle_velocity(id)[c];
+    }
     return textureLoad(u, cell, 0)[c];
 }
 
@@ -292,6 +355,10 @@ fn projected_face(u: texture_3d<f32>, q: texture_3d<f32>, cell: vec3<i32>, c: u3
     let wall = cell[c] <= 0 || (cell[c] >= n && !(c == 1u && top_open()));
     if wall {
         return 0.0;
+    }
+    let id = face_solid(cell, c);
+    if id != 0u {
+        return obstacle_velocity(id)[c]; // the projection leaves solid faces alone
     }
     return face_at(u, cell, c) - smoke.pressure_gradient_scale * face_gradient(q, cell, c);
 }

@@ -22,6 +22,14 @@ fn clamped_index(cell: vec3<i32>) -> u32 {
     return u32(c.x + n * (c.y + n * c.z));
 }
 
+// Index of the neighbour the stencil reads: clamped into the box, and the cell itself where the
+// neighbour is solid (an obstacle is a wall: Neumann, ∂q/∂n = 0 on its faces).
+fn neighbour_index(cell: vec3<i32>, offset: vec3<i32>) -> u32 {
+    let n = grid_n();
+    let c = clamp(cell + offset, vec3(0), vec3(n - 1));
+    return select(clamped_index(c), clamped_index(cell), solid_at(c) != 0u);
+}
+
 // ANCHOR: jacobi
 @compute @workgroup_size(64, 4, 1)
 fn jacobi(@builtin(global_invocation_id) id: vec3<u32>) {
@@ -29,11 +37,15 @@ fn jacobi(@builtin(global_invocation_id) id: vec3<u32>) {
     if !in_grid(cell) {
         return;
     }
-    let sum = pressure_in[clamped_index(cell + vec3(1, 0, 0))] + pressure_in[clamped_index(cell - vec3(1, 0, 0))]
-        + pressure_in[clamped_index(cell + vec3(0, 1, 0))] + pressure_in[clamped_index(cell - vec3(0, 1, 0))]
-        + pressure_in[clamped_index(cell + vec3(0, 0, 1))] + pressure_in[clamped_index(cell - vec3(0, 0, 1))];
     let h = smoke.cell_m;
     let i = clamped_index(cell);
+    if solid_at(cell) != 0u {
+        pressure_out[i] = solid_pressure(cell);
+        return;
+    }
+    let sum = pressure_in[neighbour_index(cell, vec3(1, 0, 0))] + pressure_in[neighbour_index(cell, vec3(-1, 0, 0))]
+        + pressure_in[neighbour_index(cell, vec3(0, 1, 0))] + pressure_in[neighbour_index(cell, vec3(0, -1, 0))]
+        + pressure_in[neighbour_index(cell, vec3(0, 0, 1))] + pressure_in[neighbour_index(cell, vec3(0, 0, -1))];
     // Under an open top the ghost above the top row holds −q (q = 0 on the face): the row's
     // equation is (Σ₅ q_neighbour − q − 6q) / h² = ∇·u, so q = (Σ₅ − h² ∇·u) / 7. The clamped
     // index above read q itself; take it out again.
@@ -44,3 +56,18 @@ fn jacobi(@builtin(global_invocation_id) id: vec3<u32>) {
     pressure_out[i] = (sum - h * h * divergence_in[i]) / 6.0;
 }
 // ANCHOR_END: jacobi
+
+// Inside a solid q plays no part in the fluid's equations; it takes the mean of the cell's fluid
+// neighbours so that trilinear pressure samples next to the solid see no false gradient.
+fn solid_pressure(cell: vec3<i32>) -> f32 {
+    var sum = 0.0;
+    var count = 0.0;
+    for (var k = 0; k < 6; k++) {
+        let c = cell + select(-1, 1, k % 2 == 0) * axis(u32(k / 2));
+        if in_grid(c) && solid_at(c) == 0u {
+            sum += pressure_in[clamped_index(c)];
+            count += 1.0;
+        }
+    }
+    return select(0.0, sum / max(count, 1.0), count > 0.0);
+}

@@ -19,6 +19,35 @@ struct Level {
 @group(3) @binding(0) var<uniform> level: Level;
 // q on this level: the pressure on level 0, a correction on the coarser ones.
 @group(3) @binding(2) var<storage, read_write> q: array<f32>;
+// The level's solid mask (obstacles): > 0.5 solid. Level 0's comes from obstacles.wgsl; a coarse
+// cell is solid only if all its children are (coarsen.wgsl).
+@group(2) @binding(0) var<storage, read> solid: array<f32>;
+
+fn is_solid(cell: vec3<i32>, n: i32) -> bool {
+    return solid[level_index(cell, n)] > 0.5;
+}
+
+// q of the neighbour at `at` (already clamped into the box), or of `cell` itself where the
+// neighbour is solid: an obstacle is a wall (Neumann).
+fn neighbour_q(cell: vec3<i32>, at: vec3<i32>, n: i32) -> f32 {
+    return q[level_index(select(at, cell, vec3(is_solid(at, n))), n)];
+}
+
+// What a solid cell holds: the mean of its fluid neighbours (0 if none), so that trilinear
+// pressure samples next to an obstacle see no false gradient. No fluid cell reads it.
+fn solid_fill(cell: vec3<i32>, n: i32) -> f32 {
+    var sum = 0.0;
+    var count = 0.0;
+    for (var k = 0; k < 6; k++) {
+        let axis_k = vec3(i32(k / 2 == 0), i32(k / 2 == 1), i32(k / 2 == 2));
+        let c = cell + select(-1, 1, k % 2 == 0) * axis_k;
+        if all(c >= vec3(0)) && all(c < vec3(n)) && !is_solid(c, n) {
+            sum += q[level_index(c, n)];
+            count += 1.0;
+        }
+    }
+    return select(0.0, sum / max(count, 1.0), count > 0.0);
+}
 
 fn level_index(cell: vec3<i32>, n: i32) -> u32 {
     return u32(cell.x + n * (cell.y + n * cell.z));
@@ -31,13 +60,13 @@ fn stencil(cell: vec3<i32>) -> vec2<f32> {
     let n = i32(level.n);
     let hi = vec3(n - 1);
     let top = level.open_top == 1u && cell.y == n - 1;
-    var sum = q[level_index(clamp(cell - vec3(1, 0, 0), vec3(0), hi), n)]
-        + q[level_index(clamp(cell + vec3(1, 0, 0), vec3(0), hi), n)]
-        + q[level_index(clamp(cell - vec3(0, 1, 0), vec3(0), hi), n)]
-        + q[level_index(clamp(cell - vec3(0, 0, 1), vec3(0), hi), n)]
-        + q[level_index(clamp(cell + vec3(0, 0, 1), vec3(0), hi), n)];
+    var sum = neighbour_q(cell, clamp(cell - vec3(1, 0, 0), vec3(0), hi), n)
+        + neighbour_q(cell, clamp(cell + vec3(1, 0, 0), vec3(0), hi), n)
+        + neighbour_q(cell, clamp(cell - vec3(0, 1, 0), vec3(0), hi), n)
+        + neighbour_q(cell, clamp(cell - vec3(0, 0, 1), vec3(0), hi), n)
+        + neighbour_q(cell, clamp(cell + vec3(0, 0, 1), vec3(0), hi), n);
     if !top {
-        sum += q[level_index(clamp(cell + vec3(0, 1, 0), vec3(0), hi), n)];
+        sum += neighbour_q(cell, clamp(cell + vec3(0, 1, 0), vec3(0), hi), n);
     }
     return vec2(sum, select(6.0, 7.0, top));
 }

@@ -19,8 +19,12 @@ fn relax(id: vec3<u32>, colour: u32) {
     if any(cell >= vec3(n)) {
         return;
     }
-    let s = stencil(cell);
     let i = level_index(cell, n);
+    if is_solid(cell, n) {
+        q[i] = solid_fill(cell, n); // inside an obstacle: not part of the equations
+        return;
+    }
+    let s = stencil(cell);
     let gauss_seidel = (s.x - level.h * level.h * rhs[i]) / s.y;
     q[i] += level.omega * (gauss_seidel - q[i]);
 }

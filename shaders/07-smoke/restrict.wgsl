@@ -26,7 +26,7 @@ fn restrict_residual(@builtin(global_invocation_id) id: vec3<u32>) {
     var count = 0.0;
     for (var c = 0; c < 8; c++) {
         let child = 2 * coarse + vec3(c & 1, (c >> 1u) & 1, (c >> 2u) & 1);
-        if all(child < vec3(n)) {
+        if all(child < vec3(n)) && !is_solid(child, n) {
             let s = stencil(child);
             let i = level_index(child, n);
             sum += fine_rhs[i] - (s.x - s.y * q[i]) / h2;
@@ -34,7 +34,7 @@ fn restrict_residual(@builtin(global_invocation_id) id: vec3<u32>) {
         }
     }
     let j = level_index(coarse, nc);
-    coarse_rhs[j] = sum / count;
+    coarse_rhs[j] = sum / max(count, 1.0);
     coarse_q[j] = 0.0;
 }
 // ANCHOR_END: restrict

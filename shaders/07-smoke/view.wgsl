@@ -39,6 +39,7 @@ const VIEW_DENSITY: u32 = 7u;
 const VIEW_TEMPERATURE: u32 = 8u;
 const VIEW_SUN_TRANSMITTANCE: u32 = 9u;
 const VIEW_SKY_TRANSMITTANCE: u32 = 10u;
+const VIEW_OBSTACLES: u32 = 11u;
 
 // The projected velocity at the centre of `cell`: per axis the mean of its two faces, u − ∇q.
 fn projected_centre_velocity(cell: vec3<i32>) -> vec3<f32> {
@@ -79,6 +80,7 @@ fn field_value(view: u32, cell: vec3<i32>) -> f32 {
         case VIEW_TEMPERATURE: { return smoke.ambient_k + textureLoad(velocity_in, cell, 0).w; } // K
         case VIEW_SUN_TRANSMITTANCE: { return exp(-textureLoad(light_in, cell, 0).r); }
         case VIEW_SKY_TRANSMITTANCE: { return exponential_integral_e2(textureLoad(light_in, cell, 0).g); }
+        case VIEW_OBSTACLES: { return f32(solid_at(cell)); } // 0 fluid, 1 sphere, 2 box
         default: { return textureLoad(fluid_in, cell, 0).a; }
     }
 }

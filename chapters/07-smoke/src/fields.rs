@@ -33,8 +33,8 @@ pub const MEMORY_BUDGET: u64 = 4 << 30;
 
 /// Bytes of field storage per cell: 2 × 8 (velocity and temperature) + 2 × 8 (fluid) + 2 × 4 + 4 (pressure
 /// buffers and texture) + 4 + 4 (divergence buffer and texture) + 8 (vorticity) + 8 (light)
-/// + 8 + 8 (MacCormack's forward velocity and fluid).
-pub const BYTES_PER_CELL: u64 = 84;
+/// + 8 + 8 (MacCormack's forward velocity and fluid) + 4 + 4 (the solid mask, texture and buffer).
+pub const BYTES_PER_CELL: u64 = 92;
 
 /// GPU memory the fields take at grid size `n` (bytes), the multigrid's coarse grids included.
 pub fn memory_bytes(n: u32) -> u64 {
@@ -145,6 +145,10 @@ pub struct Fields {
     /// MacCormack's forward semi-Lagrangian step φ̂ of velocity and fluid.
     pub velocity_forward: Field,
     pub fluid_forward: Field,
+    /// The obstacles' solid mask of this step (0 fluid, 1 sphere, 2 box), as a texture for the
+    /// passes and a buffer for the pressure solvers.
+    pub solid: Field,
+    pub solid_linear: wgpu::Buffer,
     /// The multigrid's coarse grids and the solvers' per-level parameter blocks.
     pub multigrid: crate::multigrid::Hierarchy,
 }
@@ -168,6 +172,8 @@ impl Fields {
             light: Field::new(gpu, "smoke light", n, LIGHT_FORMAT),
             velocity_forward: Field::new(gpu, "smoke velocity (MacCormack forward)", n, VELOCITY_FORMAT),
             fluid_forward: Field::new(gpu, "smoke fluid (MacCormack forward)", n, FLUID_FORMAT),
+            solid: Field::new(gpu, "smoke solid mask", n, SCALAR_FORMAT),
+            solid_linear: scalar_buffer(gpu, "smoke solid mask (linear)", n),
             multigrid: crate::multigrid::Hierarchy::new(gpu, n),
         })
     }
@@ -182,6 +188,8 @@ pub enum FieldId {
     Divergence,
     /// T − T_amb (K): the velocity texture's fourth channel, one value per cell.
     Temperature,
+    /// The solid mask: 0 fluid, 1 the sphere, 2 the box.
+    Solid,
 }
 
 impl Fields {
@@ -193,6 +201,7 @@ impl Fields {
             FieldId::Fluid => self.fluid.read(),
             FieldId::Divergence => &self.divergence,
             FieldId::Temperature => self.velocity.read(),
+            FieldId::Solid => &self.solid,
         }
     }
 

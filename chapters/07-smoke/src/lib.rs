@@ -4,6 +4,7 @@
 
 pub mod fields;
 pub mod multigrid;
+pub mod obstacles;
 pub mod params;
 pub mod passes;
 pub mod plots;
@@ -58,6 +59,7 @@ pub const VIEWS: &[ViewInfo] = &[
         1.0,
         "",
     ),
+    ViewInfo::scalar("obstacles", "Solid mask: 0 fluid, 1 the sphere, 2 the box", 0.0, 2.0, ""),
 ];
 // ANCHOR_END: views
 
@@ -120,10 +122,22 @@ pub struct SmokeUniform {
     pub ambient_scale: f32,
     /// Extinction per colour channel relative to `extinction`.
     pub extinction_tint: [f32; 3],
-    pub _pad0: u32,
+    /// Obstacles (`obstacles.rs`): each on (1) or off, centres and sizes in box units,
+    /// velocities in m/s.
+    pub sphere_enabled: u32,
     /// Albedo of the scene's ground, which lights the smoke from below.
     pub ground_albedo: [f32; 3],
-    pub _pad1: u32,
+    pub box_enabled: u32,
+    pub sphere_centre: [f32; 3],
+    pub sphere_radius: f32,
+    pub sphere_velocity: [f32; 3],
+    pub _pad2: f32,
+    pub box_centre: [f32; 3],
+    pub _pad3: f32,
+    pub box_half: [f32; 3],
+    pub _pad4: f32,
+    pub box_velocity: [f32; 3],
+    pub _pad5: f32,
 }
 
 impl SmokeUniform {
@@ -179,9 +193,8 @@ impl SmokeUniform {
             octave_eccentricity: finite_or(p.octave_eccentricity, 1.0).clamp(0.0, 1.0),
             ambient_scale: finite_or(p.ambient_intensity, 1.0).max(0.0),
             extinction_tint: extinction_tint(p),
-            _pad0: 0,
             ground_albedo: fogbook_core::scene::GROUND_ALBEDO,
-            _pad1: 0,
+            ..obstacles::uniform_part(p)
         }
     }
 }
@@ -217,7 +230,12 @@ fn finite_or(v: f32, fallback: f32) -> f32 {
 pub struct SmokeGpu {
     pub pipelines: Pipelines,
     pub uniform: wgpu::Buffer,
+    /// Group 2 of every pass: the parameter block, the sampler and the solid mask (rebuilt when
+    /// the uniform is written, since the fields may have been replaced); the obstacles pass, which
+    /// writes the mask, gets the first two only (`params_basic`).
     pub params_group: wgpu::BindGroup,
+    pub params_basic: wgpu::BindGroup,
+    pub sampler: wgpu::Sampler,
     pub fields: Fields,
     /// The smoke's shadow on the scene: the core's volume-shadow uniform, a sampler, and the
     /// group over the current light volume (made in prepare each frame; `None` when off).
@@ -279,14 +297,23 @@ impl Smoke {
         }
     }
 
-    fn write_uniform(&self, g: &SmokeGpu, gpu: &GpuContext) {
+    fn write_uniform(&self, g: &mut SmokeGpu, gpu: &GpuContext) {
         gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&self.uniform(g.fields.n)));
+        g.params_group = passes::params_group(gpu, &g.pipelines, &g.uniform, &g.sampler, &g.fields);
     }
 
-    /// Records one simulation step.
+    /// Records the solid mask of the obstacles where they are now.
+    fn obstacles(&self, g: &mut SmokeGpu, gpu: &GpuContext, passes: &mut PassRecorder) {
+        passes::record_obstacles(gpu, passes, &g.pipelines, &g.params_basic, &g.fields);
+    }
+
+    /// Records one simulation step: the obstacles move, their mask is rebuilt, then the solver's
+    /// passes.
     pub fn step(&mut self, g: &mut SmokeGpu, gpu: &GpuContext, passes: &mut PassRecorder) {
         self.follow_grid_size(g, gpu);
+        obstacles::advance(&mut self.params);
         self.write_uniform(g, gpu);
+        self.obstacles(g, gpu, passes);
         let solve = multigrid::Solve::new(&self.params, g.fields.n);
         let (vorticity, advection) = (self.params.vorticity, self.params.advection);
         passes::record_step(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields, &solve, vorticity, advection);
@@ -316,6 +343,7 @@ impl Smoke {
     /// Records divergence → `iterations` sweeps → u − ∇q: a full projection of the current velocity.
     pub fn project(&mut self, g: &mut SmokeGpu, gpu: &GpuContext, passes: &mut PassRecorder, iterations: u32) {
         self.write_uniform(g, gpu);
+        self.obstacles(g, gpu, passes);
         passes::record_divergence(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields);
         passes::record_jacobi(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields, iterations);
         passes::record_project(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields);
@@ -325,6 +353,7 @@ impl Smoke {
     /// pressure) → u − ∇q: a full projection with the step's own solver.
     pub fn project_solved(&mut self, g: &mut SmokeGpu, gpu: &GpuContext, passes: &mut PassRecorder) {
         self.write_uniform(g, gpu);
+        self.obstacles(g, gpu, passes);
         let solve = multigrid::Solve::new(&self.params, g.fields.n);
         passes::record_divergence(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields);
         passes::record_pressure(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields, &solve);
@@ -381,6 +410,8 @@ impl Chapter for Smoke {
 
     fn shader_files(&self) -> &'static [&'static str] {
         &[
+            "07-smoke/obstacles.wgsl",
+            "07-smoke/coarsen.wgsl",
             "07-smoke/advect.wgsl",
             "07-smoke/maccormack.wgsl",
             "07-smoke/maccormack_correct.wgsl",
@@ -414,15 +445,16 @@ impl Chapter for Smoke {
             min_filter: wgpu::FilterMode::Linear,
             ..Default::default()
         });
-        let params_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("smoke params"),
-            layout: &pipelines.params_layout,
+        let params_basic = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("smoke params (no mask)"),
+            layout: &pipelines.params_basic_layout,
             entries: &[
                 wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
                 wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::Sampler(&sampler) },
             ],
         });
         let fields = Fields::new(gpu, self.params.grid_size)?;
+        let params_group = passes::params_group(gpu, &pipelines, &uniform, &sampler, &fields);
         let shadow_uniform = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("smoke volume shadow"),
             size: std::mem::size_of::<VolumeShadowUniform>() as u64,
@@ -430,10 +462,19 @@ impl Chapter for Smoke {
             mapped_at_creation: false,
         });
         let shadow_sampler = volume_shadow::sampler(device);
-        let state =
-            SmokeGpu { pipelines, uniform, params_group, fields, shadow_uniform, shadow_sampler, shadow_group: None };
+        let mut state = SmokeGpu {
+            pipelines,
+            uniform,
+            params_group,
+            params_basic,
+            sampler,
+            fields,
+            shadow_uniform,
+            shadow_sampler,
+            shadow_group: None,
+        };
         self.light_for = None;
-        self.write_uniform(&state, gpu);
+        self.write_uniform(&mut state, gpu);
         Ok(state)
     }
 
@@ -566,6 +607,9 @@ pub const FIRE: &[&str] = &[
 ];
 // ANCHOR_END: fire
 
+/// The obstacle figures: a sphere a fifth of the box wide, above the emitter.
+pub const OBSTACLE: &[&str] = &["sphere_enabled=true", "sphere_y=0.4", "sphere_radius=0.1"];
+
 /// A camera 16 m in front of the box, at half its height.
 pub const FIRE_CAMERA: &str = "0,5,-12,0,0";
 
@@ -658,6 +702,9 @@ impl Smoke {
                 Some(CLOSE_CAMERA),
             ),
             Figure::new("fluid-shadow", "fluid", SHADOW_SUN, Some(SHADOW_CAMERA)),
+            // Smoke flowing round a sphere above the emitter (see the book's Obstacles).
+            fig("fluid-obstacle", "fluid", OBSTACLE),
+            fig("velocity-obstacle", "velocity", OBSTACLE),
         ]
     }
     // ANCHOR_END: figures

@@ -61,19 +61,25 @@ pub struct Kernels {
     pub black: Pass,
     pub restrict: Pass,
     pub prolong: Pass,
+    /// The solid mask of the next coarser level (coarsen.wgsl).
+    pub coarsen: Pass,
+    /// Group 2 of every solver pass: the level's solid mask (poisson.wgsl).
+    pub mask_layout: wgpu::BindGroupLayout,
 }
 
 impl Kernels {
     pub fn new(gpu: &GpuContext, shaders: &ShaderStore) -> Result<Self> {
         let device = &gpu.device;
         let (read, read_write) = (Slot::Buffer { read_only: true }, Slot::Buffer { read_only: false });
+        let mask_layout = layout(device, "smoke solver mask", &[read]);
         let make = |file: &str, entries: &[&str], slots: &[Slot]| -> Result<Vec<Pass>> {
             let module = create_module(device, &shaders.load(&format!("07-smoke/{file}"))?)?;
             let textures = layout(device, file, slots);
             entries
                 .iter()
                 .map(|entry| {
-                    let pipeline = compute_pipeline(device, &module, entry, &[None, None, None, Some(&textures)])?;
+                    let pipeline =
+                        compute_pipeline(device, &module, entry, &[None, None, Some(&mask_layout), Some(&textures)])?;
                     Ok(Pass { pipeline, textures: textures.clone() })
                 })
                 .collect()
@@ -86,7 +92,8 @@ impl Kernels {
                 .pop()
                 .unwrap();
         let prolong = make("prolong.wgsl", &["prolong"], &[Slot::Uniform, read, read_write])?.pop().unwrap();
-        Ok(Self { red, black, restrict, prolong })
+        let coarsen = make("coarsen.wgsl", &["coarsen_mask"], &[Slot::Uniform, read_write])?.pop().unwrap();
+        Ok(Self { red, black, restrict, prolong, coarsen, mask_layout })
     }
 }
 
@@ -97,15 +104,17 @@ pub struct Hierarchy {
     /// Right-hand side and correction of levels 1, 2, … (level 0 is the fields' divergence and
     /// pressure).
     pub coarse: Vec<(wgpu::Buffer, wgpu::Buffer)>,
+    /// The solid masks of levels 1, 2, … (level 0's is the fields' `solid_linear`).
+    pub coarse_solid: Vec<wgpu::Buffer>,
     /// One parameter block per level for the V-cycle, and one for the red–black solver.
     pub levels: Vec<wgpu::Buffer>,
     pub sor_level: wgpu::Buffer,
 }
 
-/// Bytes of the coarse grids for a fine grid of n³ (two f32 per cell: about 8/7 of a byte per
-/// fine cell).
+/// Bytes of the coarse grids for a fine grid of n³ (three f32 per cell — right-hand side,
+/// correction, solid mask: about 12/7 of a byte per fine cell).
 pub fn memory_bytes(n: u32) -> u64 {
-    level_sizes(n as usize).iter().skip(1).map(|&m| 8 * (m as u64).pow(3)).sum()
+    level_sizes(n as usize).iter().skip(1).map(|&m| 12 * (m as u64).pow(3)).sum()
 }
 
 impl Hierarchy {
@@ -134,7 +143,9 @@ impl Hierarchy {
             })
         };
         let levels = (0..sizes.len()).map(|l| uniform(format!("smoke mg level L{l}"))).collect();
-        Self { sizes, coarse, levels, sor_level: uniform("smoke rbgs level".into()) }
+        let coarse_solid =
+            sizes.iter().enumerate().skip(1).map(|(l, &m)| buffer(format!("smoke mg solid L{l}"), m)).collect();
+        Self { sizes, coarse, coarse_solid, levels, sor_level: uniform("smoke rbgs level".into()) }
     }
 
     /// Level l's parameter block.
@@ -153,6 +164,8 @@ impl Hierarchy {
 struct Op<'a> {
     label: String,
     pass: &'a Pass,
+    /// The level's solid mask (group 2).
+    mask: &'a wgpu::BindGroup,
     group: &'a wgpu::BindGroup,
     groups: [u32; 3],
 }
@@ -166,6 +179,7 @@ fn emit(passes: &mut PassRecorder, ops: &[Op]) {
         passes.compute(&ops[start].label, |p| {
             for op in &ops[start..end] {
                 p.set_pipeline(&op.pass.pipeline);
+                p.set_bind_group(2, op.mask, &[]);
                 p.set_bind_group(3, op.group, &[]);
                 let [x, y, z] = op.groups;
                 p.dispatch_workgroups(x, y, z);
@@ -181,10 +195,28 @@ fn groups(x: u32, n: u32) -> [u32; 3] {
 }
 
 /// The two passes of one red–black sweep on a grid of n³.
-fn sweep<'a>(k: &'a Kernels, group: &'a wgpu::BindGroup, n: u32, label: [String; 2]) -> [Op<'a>; 2] {
+fn sweep<'a>(
+    k: &'a Kernels,
+    mask: &'a wgpu::BindGroup,
+    group: &'a wgpu::BindGroup,
+    n: u32,
+    label: [String; 2],
+) -> [Op<'a>; 2] {
     let [red, black] = label;
     let g = groups(n.div_ceil(2), n);
-    [Op { label: red, pass: &k.red, group, groups: g }, Op { label: black, pass: &k.black, group, groups: g }]
+    [
+        Op { label: red, pass: &k.red, mask, group, groups: g },
+        Op { label: black, pass: &k.black, mask, group, groups: g },
+    ]
+}
+
+/// The group-2 bind group of a solid-mask buffer.
+fn mask_group(gpu: &GpuContext, k: &Kernels, mask: &wgpu::Buffer) -> wgpu::BindGroup {
+    gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("smoke solver mask"),
+        layout: &k.mask_layout,
+        entries: &[wgpu::BindGroupEntry { binding: 0, resource: mask.as_entire_binding() }],
+    })
 }
 
 // ANCHOR: record_rbgs
@@ -196,13 +228,14 @@ pub fn record_rbgs(gpu: &GpuContext, passes: &mut PassRecorder, k: &Kernels, f: 
     gpu.queue.write_buffer(&h.sor_level, 0, bytemuck::bytes_of(&h.level(0, solve, solve.omega)));
     let group =
         k.red.bind(&gpu.device, &[Res::Buf(&h.sor_level), Res::Buf(&f.divergence_linear), Res::Buf(f.pressure.read())]);
+    let mask = mask_group(gpu, k, &f.solid_linear);
     let ops: Vec<Op> = (0..solve.sweeps)
         .flat_map(|i| {
             let label = |colour: &str| match i {
                 0 => format!("smoke: pressure rbgs {colour}"),
                 _ => format!("smoke: pressure rbgs sweeps 2–{}", solve.sweeps),
             };
-            sweep(k, &group, f.n, [label("red"), label("black")])
+            sweep(k, &mask, &group, f.n, [label("red"), label("black")])
         })
         .collect();
     emit(passes, &ops);
@@ -235,6 +268,11 @@ pub fn record_multigrid(gpu: &GpuContext, passes: &mut PassRecorder, k: &Kernels
     // Right-hand side and q of every level.
     let rhs = |l: usize| if l == 0 { &f.divergence_linear } else { &h.coarse[l - 1].0 };
     let q = |l: usize| if l == 0 { f.pressure.read() } else { &h.coarse[l - 1].1 };
+    let solid = |l: usize| if l == 0 { &f.solid_linear } else { &h.coarse_solid[l - 1] };
+    let masks: Vec<wgpu::BindGroup> = (0..count).map(|l| mask_group(gpu, k, solid(l))).collect();
+    let coarsen_groups: Vec<wgpu::BindGroup> = (0..count.saturating_sub(1))
+        .map(|l| k.coarsen.bind(d, &[Res::Buf(&h.levels[l]), Res::Buf(solid(l + 1))]))
+        .collect();
     let groups_of: Vec<LevelGroups> = (0..count)
         .map(|l| {
             let uniform = Res::Buf(&h.levels[l]);
@@ -260,6 +298,15 @@ pub fn record_multigrid(gpu: &GpuContext, passes: &mut PassRecorder, k: &Kernels
     let tail = h.sizes.iter().position(|&m| m < TIMED_LEVEL_MIN).unwrap_or(count - 1).max(1);
     let tail_label = format!("smoke: mg levels L{tail}–L{}", count - 1);
     let mut ops = Vec::new();
+    // The coarse levels' solid masks, from the finest down (once per solve: the obstacles move
+    // between steps, not within one).
+    if solve.cycles > 0 {
+        for (l, group) in coarsen_groups.iter().enumerate() {
+            let nc = h.sizes[l + 1];
+            let label = "smoke: mg coarsen solid mask".to_string();
+            ops.push(Op { label, pass: &k.coarsen, mask: &masks[l], group, groups: groups(nc, nc) });
+        }
+    }
     for cycle in 0..solve.cycles {
         // The label of an op that belongs to level l.
         let label = |l: usize, what: String| match (cycle, l >= tail) {
@@ -271,25 +318,32 @@ pub fn record_multigrid(gpu: &GpuContext, passes: &mut PassRecorder, k: &Kernels
         for (l, g) in groups_of.iter().enumerate().take(coarsest) {
             for _ in 0..PRE_SMOOTH {
                 let name = label(l, format!("smooth L{l} (pre)"));
-                ops.extend(sweep(k, &g.smooth, h.sizes[l], [name.clone(), name]));
+                ops.extend(sweep(k, &masks[l], &g.smooth, h.sizes[l], [name.clone(), name]));
             }
             let nc = h.sizes[l + 1];
             let group = g.restrict.as_ref().unwrap();
             let name = label(l + 1, format!("restrict L{}", l + 1));
-            ops.push(Op { label: name, pass: &k.restrict, group, groups: groups(nc, nc) });
+            ops.push(Op { label: name, pass: &k.restrict, mask: &masks[l], group, groups: groups(nc, nc) });
         }
         for _ in 0..COARSE_SWEEPS {
             let name = label(coarsest, format!("coarse solve L{coarsest}"));
-            ops.extend(sweep(k, &groups_of[coarsest].smooth, h.sizes[coarsest], [name.clone(), name]));
+            ops.extend(sweep(
+                k,
+                &masks[coarsest],
+                &groups_of[coarsest].smooth,
+                h.sizes[coarsest],
+                [name.clone(), name],
+            ));
         }
         for l in (0..coarsest).rev() {
             let g = &groups_of[l];
             let n = h.sizes[l];
             let name = label(l + 1, format!("prolong L{}", l + 1));
-            ops.push(Op { label: name, pass: &k.prolong, group: g.prolong.as_ref().unwrap(), groups: groups(n, n) });
+            let group = g.prolong.as_ref().unwrap();
+            ops.push(Op { label: name, pass: &k.prolong, mask: &masks[l], group, groups: groups(n, n) });
             for _ in 0..POST_SMOOTH {
                 let name = label(l, format!("smooth L{l} (post)"));
-                ops.extend(sweep(k, &g.smooth, n, [name.clone(), name]));
+                ops.extend(sweep(k, &masks[l], &g.smooth, n, [name.clone(), name]));
             }
         }
     }

@@ -166,6 +166,50 @@ fogbook_core::parameters! {
                 float(1.0, 6000.0).unit("K").help("Temperature of full, white glow"),
         }
         // ANCHOR_END: temperature_params
+        // ANCHOR: obstacle_params
+        "Obstacles" {
+            /// A solid sphere in the flow: on/off, centre and radius (box units, fractions of the
+            /// box), and the velocity it moves with (m/s). A moving obstacle's centre advances
+            /// each step and stops at the walls.
+            sphere_enabled: bool = false,
+                boolean().help("A solid sphere in the flow"),
+            sphere_x: f32 = 0.5,
+                float(0.0, 1.0).unit("box").help("Sphere centre"),
+            sphere_y: f32 = 0.45,
+                float(0.0, 1.0).unit("box").help("Sphere centre (height)"),
+            sphere_z: f32 = 0.5,
+                float(0.0, 1.0).unit("box").help("Sphere centre (depth)"),
+            sphere_radius: f32 = 0.12,
+                float(0.0, 0.5).unit("box").help("Sphere radius"),
+            sphere_velocity_x: f32 = 0.0,
+                float(-20.0, 20.0).unit("m/s").help("Velocity the sphere moves with"),
+            sphere_velocity_y: f32 = 0.0,
+                float(-20.0, 20.0).unit("m/s").help("Velocity the sphere moves with"),
+            sphere_velocity_z: f32 = 0.0,
+                float(-20.0, 20.0).unit("m/s").help("Velocity the sphere moves with"),
+            /// A solid axis-aligned box: on/off, centre and half size (box units), velocity (m/s).
+            box_enabled: bool = false,
+                boolean().help("A solid box in the flow"),
+            box_x: f32 = 0.5,
+                float(0.0, 1.0).unit("box").help("Box centre"),
+            box_y: f32 = 0.7,
+                float(0.0, 1.0).unit("box").help("Box centre (height)"),
+            box_z: f32 = 0.5,
+                float(0.0, 1.0).unit("box").help("Box centre (depth)"),
+            box_half_x: f32 = 0.15,
+                float(0.0, 0.5).unit("box").help("Box half size"),
+            box_half_y: f32 = 0.04,
+                float(0.0, 0.5).unit("box").help("Box half size (height)"),
+            box_half_z: f32 = 0.15,
+                float(0.0, 0.5).unit("box").help("Box half size (depth)"),
+            box_velocity_x: f32 = 0.0,
+                float(-20.0, 20.0).unit("m/s").help("Velocity the box moves with"),
+            box_velocity_y: f32 = 0.0,
+                float(-20.0, 20.0).unit("m/s").help("Velocity the box moves with"),
+            box_velocity_z: f32 = 0.0,
+                float(-20.0, 20.0).unit("m/s").help("Velocity the box moves with"),
+        }
+        // ANCHOR_END: obstacle_params
         "Rendering" {
             /// Extinction per unit density (1/m), for the rendered smoke and its self-shadowing.
             extinction: f32 = 1.0,

@@ -87,7 +87,11 @@ impl Pass {
 }
 
 pub struct Pipelines {
+    /// Group 2: the parameter block, the sampler, the solid mask; and without the mask, for the
+    /// pass that writes it.
     pub params_layout: wgpu::BindGroupLayout,
+    pub params_basic_layout: wgpu::BindGroupLayout,
+    pub obstacles: Pass,
     pub advect: Pass,
     pub maccormack_forward: Pass,
     pub maccormack_correct: Pass,
@@ -111,18 +115,45 @@ pub const WORKGROUP: [u32; 3] = [8, 8, 4];
 impl Pipelines {
     pub fn new(gpu: &GpuContext, frame_layouts: &FrameLayouts, shaders: &ShaderStore) -> Result<Self> {
         let device = &gpu.device;
+        let basic = [
+            uniform_entry(0, wgpu::ShaderStages::COMPUTE),
+            wgpu::BindGroupLayoutEntry {
+                binding: 1,
+                visibility: wgpu::ShaderStages::COMPUTE,
+                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                count: None,
+            },
+        ];
+        let mask = wgpu::BindGroupLayoutEntry {
+            binding: 2,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Texture {
+                sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                view_dimension: wgpu::TextureViewDimension::D3,
+                multisampled: false,
+            },
+            count: None,
+        };
         let params_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("smoke params"),
-            entries: &[
-                uniform_entry(0, wgpu::ShaderStages::COMPUTE),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                    count: None,
-                },
-            ],
+            entries: &[basic[0], basic[1], mask],
         });
+        let params_basic_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("smoke params (no mask)"),
+            entries: &basic,
+        });
+        let obstacles = {
+            let module = create_module(device, &shaders.load("07-smoke/obstacles.wgsl")?)?;
+            let textures =
+                layout(device, "obstacles", &[Slot::Storage(SCALAR_FORMAT), Slot::Buffer { read_only: false }]);
+            let pipeline = compute_pipeline(
+                device,
+                &module,
+                "obstacles",
+                &[None, None, Some(&params_basic_layout), Some(&textures)],
+            )?;
+            Pass { pipeline, textures }
+        };
         let make = |file: &str, entry: &str, slots: &[Slot], with_frame: bool| -> Result<Pass> {
             let module = create_module(device, &shaders.load(&format!("07-smoke/{file}"))?)?;
             let textures = layout(device, entry, slots);
@@ -167,6 +198,8 @@ impl Pipelines {
             view: make("view.wgsl", "smoke_view", &[Sampled, Sampled, Sampled, Sampled, Sampled], true)?,
             solvers: Kernels::new(gpu, shaders)?,
             params_layout,
+            params_basic_layout,
+            obstacles,
         })
     }
 }
@@ -394,6 +427,40 @@ pub fn record_divergence(
         .bind(&gpu.device, &[Res::Tex(f.velocity.read()), Res::Tex(&f.divergence), Res::Buf(&f.divergence_linear)]);
     dispatch(passes, "smoke: divergence", &p.divergence, params, &g, f.n);
 }
+
+/// Group 2 of the passes: the parameter block, the sampler and the fields' solid mask.
+pub fn params_group(
+    gpu: &GpuContext,
+    p: &Pipelines,
+    uniform: &wgpu::Buffer,
+    sampler: &wgpu::Sampler,
+    f: &Fields,
+) -> wgpu::BindGroup {
+    gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("smoke params"),
+        layout: &p.params_layout,
+        entries: &[
+            wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::Sampler(sampler) },
+            wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::TextureView(&f.solid.view) },
+        ],
+    })
+}
+
+// ANCHOR: record_obstacles
+/// The solid mask of the obstacles where the parameter block puts them (obstacles.wgsl), as a
+/// texture and as a buffer. `params` is the group without the mask.
+pub fn record_obstacles(
+    gpu: &GpuContext,
+    passes: &mut PassRecorder,
+    p: &Pipelines,
+    params: &wgpu::BindGroup,
+    f: &Fields,
+) {
+    let g = p.obstacles.bind(&gpu.device, &[Res::Tex(&f.solid), Res::Buf(&f.solid_linear)]);
+    dispatch(passes, "smoke: obstacles", &p.obstacles, params, &g, f.n);
+}
+// ANCHOR_END: record_obstacles
 
 /// The light volume: optical depth to the sun, up and down per cell, for the rendered smoke and
 /// its shadow on the scene.
