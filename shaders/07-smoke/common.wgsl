@@ -174,9 +174,11 @@ fn obstacle_id(p: vec3<f32>) -> u32 {
     return id;
 }
 
-// The obstacle covering `cell` (0: fluid; cells outside the box are not solid).
+// The obstacle covering `cell` (0: fluid; cells outside the box are not solid). With no obstacle
+// enabled the mask is all 0 and is not read: the passes that test every neighbour's faces (the
+// curl, the sweeps) then cost what they cost before obstacles existed.
 fn solid_at(cell: vec3<i32>) -> u32 {
-    if !in_grid(cell) {
+    if (smoke.sphere_enabled | smoke.box_enabled) == 0u || !in_grid(cell) {
         return 0u;
     }
     return u32(textureLoad(solid_mask, cell, 0).r + 0.5);
