@@ -521,8 +521,8 @@ fn everything_extreme_stays_finite(hundreds: u32) {
 }
 
 #[test]
-fn two_thousand_steps_at_16_with_everything_extreme_stay_finite() {
-    everything_extreme_stays_finite(20);
+fn a_thousand_steps_at_16_with_everything_extreme_stay_finite() {
+    everything_extreme_stays_finite(10);
 }
 
 /// The same for 10⁴ steps: 250 s on lavapipe (2 cores), too long for every run; passed when

@@ -666,7 +666,7 @@ impl Smoke {
         // The figures of the textbook sections start from the textbook settings, as the views do.
         let textbook = |extra: &[&'static str]| [TEXTBOOK, extra].concat();
         let fig = |name, view, settings: &[&'static str]| Figure::new(name, view, &textbook(settings), None);
-        let production = |name, view, settings: &[&'static str]| Figure::new(name, view, settings, None);
+        let close = |name, view, settings: &[&'static str]| Figure::new(name, view, settings, Some(CLOSE_CAMERA));
         vec![
             fig("velocity-max-projection", "velocity", &["field_display=max-projection"]),
             fig("vorticity-side-slice", "vorticity", &["slice_axis=x"]),
@@ -687,20 +687,17 @@ impl Smoke {
                 &textbook(&[FIRE, &["field_display=max-projection"]].concat()),
                 None,
             ),
-            // The defaults, the production settings, beside the textbook plume of the views.
-            Figure::new("fluid-default", "fluid", &[], Some(CLOSE_CAMERA)),
-            production("density-default", "density", &["field_display=max-projection"]),
-            // Lighting: the light volume's two transmittances, the lit plume with single
-            // isotropic scattering and no ambient, and the shadow on the ground with the sun
-            // behind the box (the camera looks down on the ground between).
-            production("sun-transmittance", "sun-transmittance", &[]),
-            production("sky-transmittance", "sky-transmittance", &["slice_axis=x"]),
-            Figure::new(
-                "fluid-single-scattering",
-                "fluid",
-                &["scattering_octaves=1", "phase_g=0", "ambient_intensity=0"],
-                Some(CLOSE_CAMERA),
-            ),
+            // The defaults, the production settings, beside the textbook plume of the views, and
+            // the light volume's two transmittances: one simulation for the four (the field views
+            // ignore the camera), and one more for the same plume lit by single isotropic
+            // scattering without ambient light.
+            close("fluid-default", "fluid", &[]),
+            close("density-default", "density", &[]),
+            close("sun-transmittance", "sun-transmittance", &[]),
+            close("sky-transmittance", "sky-transmittance", &[]),
+            close("fluid-single-scattering", "fluid", &["scattering_octaves=1", "phase_g=0", "ambient_intensity=0"]),
+            // The shadow on the ground with the sun behind the box (the camera looks down on the
+            // ground between).
             Figure::new("fluid-shadow", "fluid", SHADOW_SUN, Some(SHADOW_CAMERA)),
             // Smoke flowing round a sphere above the emitter (see the book's Obstacles).
             fig("fluid-obstacle", "fluid", OBSTACLE),
