@@ -523,7 +523,12 @@ impl Chapter for Smoke {
             slice_position: 0.0,
             ..self.uniform(g.fields.n)
         };
-        if self.light_for != Some(key) {
+        // Needed by the fluid view and the light volume's own views, and by the scene's shadow
+        // whenever the scene shows (in a stack showing another chapter's view, `ctx.view` is 0).
+        // A field view covers the scene with its panel: three marches a cell saved per step.
+        let needed =
+            matches!(VIEWS[ctx.view.min(VIEWS.len() - 1)].name, "fluid" | "sun-transmittance" | "sky-transmittance");
+        if needed && self.light_for != Some(key) {
             passes::record_light(ctx.gpu, ctx.passes, &g.pipelines, &g.params_group, &g.fields);
             self.light_for = Some(key);
         }
