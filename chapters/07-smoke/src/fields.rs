@@ -92,29 +92,9 @@ impl Field {
     }
 }
 
-// ANCHOR: pingpong
-/// A read/write pair: passes read `read()` and write `write()`, then `swap()` makes the new
-/// values the read side. Two copies, because a pass must not read cells it is overwriting.
-pub struct PingPong<T> {
-    sides: [T; 2],
-    read: usize,
-}
-
-impl<T> PingPong<T> {
-    pub fn new(a: T, b: T) -> Self {
-        Self { sides: [a, b], read: 0 }
-    }
-    pub fn read(&self) -> &T {
-        &self.sides[self.read]
-    }
-    pub fn write(&self) -> &T {
-        &self.sides[1 - self.read]
-    }
-    pub fn swap(&mut self) {
-        self.read = 1 - self.read;
-    }
-}
-// ANCHOR_END: pingpong
+/// The read/write pair of every field that a pass updates from its previous values (the core's,
+/// shared with the 2D chapter).
+pub use fogbook_core::pingpong::PingPong;
 
 fn texture_pair(gpu: &GpuContext, label: &str, n: u32, format: wgpu::TextureFormat) -> PingPong<Field> {
     PingPong::new(Field::new(gpu, &format!("{label} A"), n, format), Field::new(gpu, &format!("{label} B"), n, format))
