@@ -14,6 +14,7 @@ struct Level {
     h: f32,         // cell size (m)
     omega: f32,     // over-relaxation ω of the Gauss–Seidel update (1: plain)
     open_top: u32,  // 1: q = 0 on the top face (Dirichlet)
+    solids: u32,    // 1: an obstacle is enabled; with 0 the masks are not read
 }
 
 @group(3) @binding(0) var<uniform> level: Level;
@@ -24,7 +25,7 @@ struct Level {
 @group(2) @binding(0) var<storage, read> solid: array<f32>;
 
 fn is_solid(cell: vec3<i32>, n: i32) -> bool {
-    return solid[level_index(cell, n)] > 0.5;
+    return level.solids == 1u && solid[level_index(cell, n)] > 0.5;
 }
 
 // q of the neighbour at `at` (already clamped into the box), or of `cell` itself where the

@@ -24,6 +24,8 @@ pub struct LevelUniform {
     pub h: f32,
     pub omega: f32,
     pub open_top: u32,
+    /// 1 when an obstacle is enabled; with 0 the passes do not read the solid masks.
+    pub solids: u32,
 }
 
 /// What one step's pressure solve does.
@@ -39,6 +41,8 @@ pub struct Solve {
     /// Cell size of the finest grid (m).
     pub h: f32,
     pub open_top: bool,
+    /// An obstacle is enabled: the sweeps treat solid cells as walls.
+    pub solids: bool,
 }
 
 impl Solve {
@@ -51,6 +55,7 @@ impl Solve {
             omega: if p.sor_omega.is_finite() { p.sor_omega.clamp(0.5, 1.99) } else { 1.0 },
             h: p.box_size_m / n as f32,
             open_top: p.top_boundary == TopBoundary::Open,
+            solids: p.sphere_enabled || p.box_enabled,
         }
     }
 }
@@ -156,6 +161,7 @@ impl Hierarchy {
             h: solve.h * (1u32 << l) as f32,
             omega,
             open_top: solve.open_top as u32,
+            solids: solve.solids as u32,
         }
     }
 }
@@ -299,8 +305,8 @@ pub fn record_multigrid(gpu: &GpuContext, passes: &mut PassRecorder, k: &Kernels
     let tail_label = format!("smoke: mg levels L{tail}–L{}", count - 1);
     let mut ops = Vec::new();
     // The coarse levels' solid masks, from the finest down (once per solve: the obstacles move
-    // between steps, not within one).
-    if solve.cycles > 0 {
+    // between steps, not within one). Without obstacles no pass reads them.
+    if solve.cycles > 0 && solve.solids {
         for (l, group) in coarsen_groups.iter().enumerate() {
             let nc = h.sizes[l + 1];
             let label = "smoke: mg coarsen solid mask".to_string();

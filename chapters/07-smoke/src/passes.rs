@@ -179,7 +179,7 @@ impl Pipelines {
             maccormack_forward: make(
                 "maccormack.wgsl",
                 "maccormack_forward",
-                &[Sampled, Sampled, Sampled, vel, vel, Storage(FLUID_FORMAT)],
+                &[Sampled, Sampled, vel, Storage(FLUID_FORMAT)],
                 false,
             )?,
             maccormack_correct: make(
@@ -286,10 +286,10 @@ pub fn record_step(
 // ANCHOR_END: step
 
 // ANCHOR: record_maccormack
-/// MacCormack advection in two passes. The forward pass writes the projected velocity V to the
-/// velocity's write side and the forward step φ̂ to the two scratch fields; after a swap V is
-/// the read side, and the correction writes the new velocity and fluid to the write sides (the
-/// caller swaps them).
+/// MacCormack advection in three passes. The projection writes V = u − ∇q to the velocity's
+/// write side; after a swap V is the read side, the forward pass writes the forward step φ̂ to
+/// the two scratch fields, and the correction writes the new velocity and fluid to the write
+/// sides (the caller swaps them).
 fn record_maccormack(
     d: &wgpu::Device,
     passes: &mut PassRecorder,
@@ -297,19 +297,20 @@ fn record_maccormack(
     params: &wgpu::BindGroup,
     f: &mut Fields,
 ) {
+    let g =
+        p.project.bind(d, &[Res::Tex(f.velocity.read()), Res::Tex(&f.pressure_texture), Res::Tex(f.velocity.write())]);
+    dispatch(passes, "smoke: project", &p.project, params, &g, f.n);
+    f.velocity.swap();
     let g = p.maccormack_forward.bind(
         d,
         &[
             Res::Tex(f.velocity.read()),
-            Res::Tex(&f.pressure_texture),
             Res::Tex(f.fluid.read()),
-            Res::Tex(f.velocity.write()),
             Res::Tex(&f.velocity_forward),
             Res::Tex(&f.fluid_forward),
         ],
     );
-    dispatch(passes, "smoke: MacCormack forward + project", &p.maccormack_forward, params, &g, f.n);
-    f.velocity.swap();
+    dispatch(passes, "smoke: MacCormack forward", &p.maccormack_forward, params, &g, f.n);
     let g = p.maccormack_correct.bind(
         d,
         &[
