@@ -22,6 +22,9 @@ struct Job {
     view: String,
     settings: Vec<String>,
     camera: Option<String>,
+    /// Shown from the previous job's frame with its own settings, so many steps on
+    /// (`Figure::continues`).
+    continues: Option<u32>,
 }
 
 impl Job {
@@ -47,6 +50,7 @@ fn jobs() -> Vec<Job> {
                 view: v.name.into(),
                 settings: book.view_settings.iter().map(|s| s.to_string()).collect(),
                 camera: None,
+                continues: None,
             });
         }
         for f in book.figures {
@@ -59,6 +63,7 @@ fn jobs() -> Vec<Job> {
                 view: f.view.into(),
                 settings: f.settings.iter().map(|s| s.to_string()).collect(),
                 camera: f.camera.map(String::from),
+                continues: f.continues,
             });
         }
     }
@@ -74,6 +79,7 @@ fn jobs() -> Vec<Job> {
             view: "final".into(),
             settings: vec![],
             camera: None,
+            continues: None,
         });
     }
     jobs
@@ -115,16 +121,35 @@ pub fn run(args: &FiguresArgs) -> Result<PathBuf> {
         bar.set_message(format!("{}/{}", job.dir, job.file));
         let started = std::time::Instant::now();
         let log_time = |job: &Job| log::info!("{}/{}: {:.2} s", job.dir, job.file, started.elapsed().as_secs_f64());
-        // Another view of the frame just rendered (same chapters, settings and camera): render
+        // Another view of the frame just rendered (same chapters, settings and camera), or a
+        // figure that continues from it with settings that change only how it is shown: render
         // it once more with time paused, so simulations are not run again for every view.
+        let continues = job.continues.filter(|_| previous.is_some_and(|prev| prev.spec == job.spec));
         if let (Some(prev), Some(setup)) = (previous, current.as_mut())
-            && prev.same_frame_as(job)
+            && (prev.same_frame_as(job) || continues.is_some())
         {
+            if continues.is_some() {
+                for chapter in setup.stack.chapters_mut() {
+                    chapter.params().reset();
+                }
+                setup.camera = Default::default();
+                setup.apply(None, &job.settings, job.camera.as_deref())?;
+            }
             let view = setup.stack.find_view(&job.view).map_err(|e| anyhow!(e))?;
-            let mut paused = TimeControl::fixed(0.0);
-            paused.paused = true;
-            headless.run(&mut setup.stack, &setup.camera, &setup.scene, &mut paused, view, 1);
-            save_png(&headless.capture()?.display, &args.out.join(job.dir).join(&job.file))?;
+            match continues {
+                Some(steps) if steps > 0 => {
+                    let mut time = TimeControl::fixed(0.0);
+                    headless.run_warmed(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, steps);
+                }
+                _ => {
+                    let mut paused = TimeControl::fixed(0.0);
+                    paused.paused = true;
+                    headless.run(&mut setup.stack, &setup.camera, &setup.scene, &mut paused, view, 1);
+                }
+            }
+            let capture = headless.capture()?;
+            log_range(job, &capture);
+            save_png(&capture.display, &args.out.join(job.dir).join(&job.file))?;
             previous = Some(job);
             log_time(job);
             bar.inc(1);
@@ -170,8 +195,9 @@ pub fn run(args: &FiguresArgs) -> Result<PathBuf> {
         setup.apply(None, &job.settings, job.camera.as_deref())?;
         let view = setup.stack.find_view(&job.view).map_err(|e| anyhow!(e))?;
         let mut time = TimeControl::fixed(0.0);
-        headless.run(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, job.frames);
+        headless.run_warmed(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, job.frames);
         let capture = headless.capture()?;
+        log_range(job, &capture);
         save_png(&capture.display, &args.out.join(job.dir).join(&job.file))?;
         previous = Some(job);
         log_time(job);
@@ -179,6 +205,13 @@ pub fn run(args: &FiguresArgs) -> Result<PathBuf> {
     }
     bar.finish_with_message("done");
     Ok(args.out.clone())
+}
+
+/// The range an auto-ranged view was drawn over: the numbers on its legend, which the book quotes.
+fn log_range(job: &Job, capture: &fogbook_core::headless::Capture) {
+    if let Some((lo, hi)) = capture.auto_range {
+        log::info!("{}/{}: view range {lo:.6} to {hi:.6}", job.dir, job.file);
+    }
 }
 
 /// The stage diagram with every chapter the app hosts registered in it.

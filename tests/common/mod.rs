@@ -53,8 +53,42 @@ pub fn render_with<S: AsRef<str>>(
     let view = setup.stack.find_view(view).unwrap();
     h.prepare_stack(&mut setup.stack).unwrap();
     let mut time = TimeControl::fixed(0.0);
-    h.run(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, frames);
+    h.run_warmed(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, frames);
     h.capture().unwrap()
+}
+
+/// Renders each of `views` of `chapter` with `sets` and `camera`, after `frames` steps. A chapter whose state
+/// evolves in `update` alone (`Book::warmup_steps_only`, the simulations) is stepped once and
+/// every view drawn from that state with time paused — the image each view gets on its own; the
+/// others are rendered afresh for each view.
+pub fn render_views<S: AsRef<str>>(
+    h: &mut Headless,
+    chapter: &str,
+    views: &[&str],
+    sets: &[S],
+    camera: Option<&str>,
+    frames: u32,
+) -> Vec<Capture> {
+    let mut setup = Setup::new(chapter).unwrap();
+    if !setup.stack.chapters().iter().all(|c| c.book().warmup_steps_only) {
+        return views.iter().map(|v| render_with(h, chapter, v, sets, camera, frames)).collect();
+    }
+    let sets: Vec<String> = sets.iter().map(|s| s.as_ref().to_string()).collect();
+    setup.apply(None, &sets, camera).unwrap();
+    h.prepare_stack(&mut setup.stack).unwrap();
+    let mut captures = Vec::new();
+    for (i, name) in views.iter().enumerate() {
+        let view = setup.stack.find_view(name).unwrap();
+        let mut time = TimeControl::fixed(0.0);
+        if i == 0 {
+            h.run_warmed(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, frames);
+        } else {
+            time.paused = true;
+            h.run(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, 1);
+        }
+        captures.push(h.capture().unwrap());
+    }
+    captures
 }
 
 pub fn snapshot_path(chapter: &str, name: &str) -> PathBuf {

@@ -71,6 +71,10 @@ pub struct UpdateContext<'a, 'r> {
 pub struct Book {
     /// Frames to advance before a figure is captured (a simulation needs time to develop).
     pub warmup_frames: u32,
+    /// The chapter's state evolves in `update` alone (a simulation step), so the frames before a
+    /// figure's last may step without drawing. False for anything that accumulates while it
+    /// draws (temporal history).
+    pub warmup_steps_only: bool,
     /// Settings the snapshot tests add, to stay fast on a software driver (e.g. a coarser grid).
     pub test_settings: Vec<&'static str>,
     /// Frames the snapshot tests advance. A simulation's state must agree across GPUs, and small
@@ -93,6 +97,7 @@ impl Default for Book {
     fn default() -> Self {
         Self {
             warmup_frames: 1,
+            warmup_steps_only: false,
             test_settings: Vec::new(),
             test_frames: 1,
             snapshot_tolerance: SnapshotTolerance::default(),
@@ -115,6 +120,13 @@ pub struct Figure {
     /// Other chapters rendered in the same frame (a stack); `settings` may then name their
     /// parameters as `chapter.name=value`.
     pub with: Vec<&'static str>,
+    /// `Some(k)`: the figure continues from the previous figure's frame (the chapter's views
+    /// before the first figure) with its own settings and camera, `k` more steps on (0: the same
+    /// state, shown again), instead of running the simulation anew from the start. With `k = 0`
+    /// it is for settings that change how the state is shown, not the state, and rendered from
+    /// scratch it is the same image; with `k > 0` it shows what its settings do to the previous
+    /// figure's state.
+    pub continues: Option<u32>,
 }
 
 impl Figure {
@@ -124,7 +136,18 @@ impl Figure {
         settings: &[&'static str],
         camera: Option<&'static str>,
     ) -> Self {
-        Self { name, view, settings: settings.to_vec(), camera, with: Vec::new() }
+        Self { name, view, settings: settings.to_vec(), camera, with: Vec::new(), continues: None }
+    }
+
+    /// The same figure, shown from the previous figure's frame (see `continues`).
+    pub fn continuing(self) -> Self {
+        self.continuing_for(0)
+    }
+
+    /// The same figure, `steps` steps on from the previous figure's frame (see `continues`).
+    pub fn continuing_for(mut self, steps: u32) -> Self {
+        self.continues = Some(steps);
+        self
     }
 
     /// The same figure with `chapters` stacked in.

@@ -148,6 +148,16 @@ impl Renderer {
         uniform
     }
 
+    /// One simulation step of every chapter (`Chapter::update`) and nothing drawn: the warm-up
+    /// before a figure, for chapters whose state evolves in `update` alone.
+    pub fn simulate(&mut self, gpu: &GpuContext, stack: &mut Stack, dt: f32) {
+        let mut passes = PassRecorder::new(gpu, self.timer.as_mut(), self.timing);
+        for chapter in stack.chapters_mut() {
+            chapter.update(&mut UpdateContext { gpu, passes: &mut passes, dt });
+        }
+        passes.submit();
+    }
+
     // ANCHOR: render
     /// Records and submits one frame into `output`. Returns per-pass times when the timing mode
     /// gives them at once (CPU split); timestamp times arrive through `self.timer`.
