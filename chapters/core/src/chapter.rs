@@ -71,9 +71,9 @@ pub struct UpdateContext<'a, 'r> {
 pub struct Book {
     /// Frames to advance before a figure is captured (a simulation needs time to develop).
     pub warmup_frames: u32,
-    /// The chapter's state evolves in `update` alone (a simulation step), so the frames before a
-    /// figure's last may step without drawing. False for anything that accumulates while it
-    /// draws (temporal history).
+    /// The chapter's state evolves in `update` alone (a simulation step) or not at all, so the
+    /// frames before a figure's last may step without drawing, and several views of one state
+    /// may be drawn from it. False for anything that accumulates while it draws (a history).
     pub warmup_steps_only: bool,
     /// Settings the snapshot tests add, to stay fast on a software driver (e.g. a coarser grid).
     pub test_settings: Vec<&'static str>,
