@@ -70,11 +70,12 @@ pub fn render_views<S: AsRef<str>>(
     frames: u32,
 ) -> Vec<Capture> {
     let mut setup = Setup::new(chapter).unwrap();
+    let owned: Vec<String> = sets.iter().map(|s| s.as_ref().to_string()).collect();
+    setup.apply(None, &owned, camera).unwrap();
+    // Asked with the settings applied: whether a chapter keeps a history may depend on them.
     if !setup.stack.chapters().iter().all(|c| c.book().warmup_steps_only) {
         return views.iter().map(|v| render_with(h, chapter, v, sets, camera, frames)).collect();
     }
-    let sets: Vec<String> = sets.iter().map(|s| s.as_ref().to_string()).collect();
-    setup.apply(None, &sets, camera).unwrap();
     h.prepare_stack(&mut setup.stack).unwrap();
     let mut captures = Vec::new();
     for (i, name) in views.iter().enumerate() {

@@ -372,6 +372,8 @@ impl Chapter for FroxelFog {
             test_settings: Self::test_settings(),
             // Two frames: the second has a history, which the history view and figure show.
             test_frames: 2,
+            // Without temporal accumulation no frame's image depends on the one before.
+            warmup_steps_only: !self.params.temporal,
             figures: Self::figures(),
             plots: Self::plots,
             ..Default::default()
