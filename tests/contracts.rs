@@ -87,9 +87,17 @@ fn every_uniform_matches_its_wgsl_layout() {
         rust_layout!(fogbook_core::lights::LocalLight { position, intensity, spot }),
     );
     check(
-        "04-froxel-fog/common.wgsl",
+        "common/fog_volume.wgsl",
         "FogVolume",
-        rust_layout!(fogbook_core::fog_volumes::FogVolume { centre, half_size, albedo_density, emission_falloff }),
+        rust_layout!(fogbook_core::fog_volumes::FogVolume {
+            centre,
+            half_size,
+            albedo_density,
+            emission_falloff,
+            axis_x,
+            axis_y,
+            axis_z
+        }),
     );
     check(
         "04-froxel-fog/common.wgsl",
