@@ -138,6 +138,11 @@ fn every_uniform_matches_its_wgsl_layout() {
         }),
     );
     check(
+        "05-local-fog/analytic.wgsl",
+        "LocalFogParams",
+        rust_layout!(fogbook_local_fog::LocalFogUniform { counts, light }),
+    );
+    check(
         "02-height-fog/height_fog.wgsl",
         "HeightFogParams",
         rust_layout!(HeightFogUniform {
@@ -327,8 +332,8 @@ fn every_view_constant_names_its_view() {
     }
     assert_eq!(
         checked,
-        9 + 10 + 12 + 14 + 12 + 9,
-        "every VIEW_ constant of the six chapters (chapter 4's history view twice)"
+        9 + 10 + 12 + 14 + 8 + 12 + 9,
+        "every VIEW_ constant of the seven chapters (chapter 4's history view twice)"
     );
 }
 

@@ -1,0 +1,185 @@
+//! Chapter 5 on the GPU against its f64 reference, and its handling of bad input.
+//!
+//! The optical-depth view (raw floats) is compared per pixel with the closed form evaluated in
+//! f64 along rays built from the camera pose alone, up to the GPU's own surface distance (the
+//! volumes float in the air, so the distance only decides which are hidden behind the boxes).
+
+mod common;
+
+use common::*;
+use fogbook_core::Chapter;
+use fogbook_core::fog_volumes::FogVolume;
+use fogbook_core::params::set_by_name;
+use fogbook_local_fog::reference::optical_depth;
+use fogbook_local_fog::{LocalFog, LocalFogParams};
+use glam::DVec3;
+
+const SIZE: [u32; 2] = [160, 90];
+const CAMERA: &str = "-2,3.5,-14,0,-3,50";
+
+/// One volume in front of the camera, no edge fade (its closed form), with `extra` settings.
+fn settings<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut s = vec![
+        "volume_count=1",
+        "v1_x_m=-2",
+        "v1_y_m=3.5",
+        "v1_z_m=-30",
+        "v1_size_x_m=9",
+        "v1_size_y_m=4",
+        "v1_size_z_m=7",
+        "v1_yaw_deg=0",
+        "v1_falloff=0",
+        "v1_edge_fade_m=0",
+        "v1_density=0.2",
+        "v2_edge_fade_m=0",
+    ];
+    s.extend_from_slice(extra);
+    s
+}
+
+/// τ of every volume along the pose's ray through pixel (x, y), up to distance d.
+fn reference_tau(volumes: &[FogVolume], o: DVec3, v: DVec3, d: f64) -> f64 {
+    volumes.iter().map(|vol| optical_depth(vol, o, v, 0.0, d)).sum()
+}
+
+/// A unit vector perpendicular to v and another to both.
+fn perpendiculars(v: DVec3) -> [DVec3; 2] {
+    let a = v.cross(DVec3::Y).normalize();
+    [a, a.cross(v)]
+}
+
+/// Holds the optical-depth view to the f64 closed form; returns (worst relative error over
+/// pixels with τ > 1e-3 off the silhouettes, pixels inside a volume, pixels on a silhouette).
+fn check(extra: &[&str]) -> (f64, usize, usize) {
+    let sets = settings(extra);
+    let img = render("local-fog", "optical-depth", &sets, Some(CAMERA), SIZE).raw;
+    let distance = render("distance-fog", "distance", &[] as &[&str], Some(CAMERA), SIZE).raw;
+    let (params, _) = typed_settings::<LocalFogParams>(&sets);
+    let volumes = params.volumes();
+    let (mut worst, mut inside, mut silhouette) = (0.0f64, 0, 0);
+    for y in 0..SIZE[1] {
+        for x in 0..SIZE[0] {
+            let (o, v) = pose_ray(CAMERA, SIZE, x, y);
+            let d = distance.pixel(x, y)[0] as f64;
+            let got = img.pixel(x, y)[0] as f64;
+            let want = reference_tau(&volumes, o, v, d);
+            // The GPU's ray is the f32 camera basis: its direction is good to a few 1e-7. Where
+            // τ changes faster than 1e-4 relative under a 1e-6 rad turn of the ray (at a
+            // silhouette, where the crossing shrinks to nothing), that change is added to the bound.
+            let turned = perpendiculars(v)
+                .iter()
+                .flat_map(|&p| [1.0, -1.0].map(|s| (v + p * (s * 1e-6)).normalize()))
+                .map(|w| (reference_tau(&volumes, o, w, d) - want).abs())
+                .fold(0.0f64, f64::max);
+            // 1e-4 relative with an absolute floor of 1e-6 in τ (the bound).
+            let bound = 1e-4 * want + 1e-6;
+            let on_silhouette = turned > bound;
+            silhouette += on_silhouette as usize;
+            let err = (got - want).abs();
+            assert!(
+                err <= bound + turned,
+                "{extra:?} ({x},{y}) d={d:.3}: GPU {got}, CPU {want} (error {err:.3e}, turn {turned:.3e})"
+            );
+            if want > 1e-3 {
+                inside += 1;
+                if !on_silhouette {
+                    worst = worst.max(err / want);
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{extra:?}: worst relative error {worst:.2e} off the silhouettes; {inside} pixels inside, {silhouette} on a silhouette"
+    );
+    assert!(inside > 800, "{extra:?}: the volume covers too little of the image ({inside} pixels)");
+    assert!(silhouette * 10 < inside, "{extra:?}: {silhouette} silhouette pixels of {inside}");
+    (worst, inside, silhouette)
+}
+
+// ANCHOR: optical_depth_test
+/// A box, a sphere and a cylinder, each rotated, with constant density and with a height
+/// falloff; and two overlapping volumes, whose optical depths add.
+#[test]
+fn optical_depth_matches_the_closed_form() {
+    let rotated = ["v1_yaw_deg=30", "v1_pitch_deg=10", "v1_roll_deg=-15"];
+    let cases: Vec<Vec<&str>> = vec![
+        ["v1_shape=box"].iter().chain(&rotated).copied().collect(),
+        vec!["v1_shape=box", "v1_falloff=0.6"],
+        vec!["v1_shape=ellipsoid", "v1_size_x_m=7", "v1_size_y_m=7", "v1_size_z_m=7"],
+        ["v1_shape=ellipsoid", "v1_falloff=0.5"].iter().chain(&rotated).copied().collect(),
+        ["v1_shape=cylinder"].iter().chain(&rotated).copied().collect(),
+        vec!["v1_shape=cylinder", "v1_falloff=0.4", "v1_roll_deg=70"],
+        // Overlapping: a sphere inside the box's right half.
+        vec![
+            "volume_count=2",
+            "v2_x_m=0",
+            "v2_y_m=4",
+            "v2_z_m=-29",
+            "v2_size_x_m=6",
+            "v2_size_y_m=6",
+            "v2_size_z_m=6",
+            "v2_falloff=0.3",
+            "v2_density=0.3",
+        ],
+    ];
+    let mut worst = 0.0f64;
+    for case in &cases {
+        worst = worst.max(check(case).0);
+    }
+    eprintln!("optical depth, all cases: worst relative error {worst:.2e}");
+}
+// ANCHOR_END: optical_depth_test
+
+/// Nothing non-finite reaches the frame: the default scene's every view, and a volume that the
+/// camera sits inside.
+#[test]
+fn no_view_writes_a_non_finite_value() {
+    for view in fogbook_local_fog::VIEWS {
+        for camera in [CAMERA, "-9,1.5,-32,0,0,60"] {
+            let img = render("local-fog", view.name, &[] as &[&str], Some(camera), [64, 36]).raw;
+            let (_, _, non_finite) = img.red_stats();
+            assert_eq!(non_finite, 0, "{} from {camera}", view.name);
+        }
+    }
+}
+
+// ANCHOR: bad_input_test
+/// A NaN, zero or negative size, or a NaN position is refused with a message and the value kept;
+/// a list of 300 volumes, or one with a NaN or a zero size, too, keeping the volumes in use.
+#[test]
+fn bad_input_is_refused_and_the_state_kept() {
+    let mut chapter = LocalFog::new();
+    let before = chapter.params.clone();
+    for (name, value) in [
+        ("v1_size_x_m", "0"),
+        ("v1_size_y_m", "-2"),
+        ("v2_size_z_m", "NaN"),
+        ("v3_x_m", "nan"),
+        ("volume_count", "300"),
+    ] {
+        let e = set_by_name(&mut chapter.params, name, value).expect_err(value);
+        eprintln!("{name}={value}: {e}");
+        assert!(e.to_string().contains(name), "the message names the parameter: {e}");
+    }
+    assert_eq!(chapter.params, before, "every refused value left the parameters as they were");
+
+    let kept = chapter.volumes();
+    let too_many = vec![kept[0]; 300];
+    let e = chapter.set_volumes(too_many).unwrap_err();
+    assert!(e.contains("300"), "{e}");
+    let mut nan = kept[0];
+    nan.centre[1] = f32::NAN;
+    let mut flat = kept[1];
+    flat.half_size[2] = 0.0;
+    for bad in [nan, flat] {
+        let e = chapter.set_volumes(vec![bad]).unwrap_err();
+        eprintln!("{e}");
+        assert_eq!(chapter.status(), Some(e));
+        assert_eq!(chapter.volumes(), kept, "the volumes in use are kept");
+    }
+    // A good list replaces them and clears the message.
+    chapter.set_volumes(vec![kept[2]]).unwrap();
+    assert_eq!(chapter.volumes(), vec![kept[2]]);
+    assert_eq!(chapter.status(), None);
+}
+// ANCHOR_END: bad_input_test
