@@ -256,10 +256,12 @@ impl LocalFog {
         ];
         vec![
             fig("no-edge-fade", "final", &["v1_edge_fade_m=0", "v2_edge_fade_m=0", "v3_edge_fade_m=0"], None),
-            fig("from-above", "final", &[], Some("-5,25,-5,0,-35,60")),
+            fig("from-above-optical-depth", "optical-depth", &[], Some("-5,25,-5,0,-35,60")),
+            // Without the sun: the ambient light and the sphere's own glow.
+            fig("glow-at-dusk", "final", &["scene.sun_illuminance=0", "scene.ambient=0.02,0.025,0.04"], None),
             fig("overlap", "overlap-count", &["v2_x_m=-3", "v2_y_m=3", "v2_size_x_m=12"], None),
             fig("with-froxel-fog", "final", FROXELS, None).with(&["froxel-fog"]),
-            fig("with-froxel-fog-path", "path", FROXELS, None).with(&["froxel-fog"]),
+            fig("with-froxel-fog-path", "local-fog/path", FROXELS, None).with(&["froxel-fog"]),
         ]
     }
     // ANCHOR_END: figures
