@@ -205,3 +205,76 @@ fn snapshot_comparison_rejects_small_changes_to_a_volume() {
         assert!(!d.passes, "{view} with {change} passes the snapshot comparison: {d:?}");
     }
 }
+
+// ANCHOR: handover_test
+/// With chapter 4 in the stack, the grid draws the volumes up to its far end f and this chapter
+/// from f on: the `path` view per pixel against the crossings computed on the CPU (blue where a
+/// crossing starts before f, orange where one ends beyond it), for the default volumes and a grid
+/// ending at 40 m, which cuts the sphere (26–34 m deep) and leaves the cylinder (57–63 m) beyond.
+/// Pixels whose classification changes under a 1e-6 rad turn of the ray, or with a crossing's end
+/// within 1 mm of f, are left out (they are counted and must be few).
+#[test]
+fn the_grid_draws_volumes_up_to_its_far_end_and_this_chapter_beyond() {
+    use fogbook_local_fog::reference::chord;
+    const FAR: f64 = 40.0;
+    let sets = [
+        "froxel-fog.grid_width=64",
+        "froxel-fog.grid_height=36",
+        "froxel-fog.grid_depth=32",
+        "froxel-fog.fog_distance_m=40",
+    ];
+    // The default camera, spelled out.
+    let camera = "0,2,0,0,-2,60";
+    let img = render("froxel-fog,local-fog", "local-fog/path", &sets, Some(camera), [160, 90]).raw;
+    let distance = render("distance-fog", "distance", &[] as &[&str], Some(camera), [160, 90]).raw;
+    let volumes = LocalFogParams::default().volumes();
+    let classify = |o: DVec3, v: DVec3, d: f64| {
+        let (mut froxel, mut analytic, mut near_edge) = (false, false, false);
+        for vol in &volumes {
+            if let Some((a, b)) = chord(vol, o, v) {
+                let (a, b) = (a.max(0.0), b.min(d));
+                if b > a {
+                    froxel |= a < FAR;
+                    analytic |= b > FAR;
+                    near_edge |= (a - FAR).abs() < 1e-3 || (b - FAR).abs() < 1e-3;
+                }
+            }
+        }
+        (froxel, analytic, near_edge)
+    };
+    let (mut counts, mut skipped) = ([0usize; 4], 0);
+    for y in 0..90 {
+        for x in 0..160 {
+            let (o, v) = pose_ray(camera, [160, 90], x, y);
+            let d = distance.pixel(x, y)[0] as f64;
+            let (froxel, analytic, near_edge) = classify(o, v, d);
+            let stable = perpendiculars(v)
+                .iter()
+                .flat_map(|&p| [1.0, -1.0].map(|s| (v + p * (s * 1e-6)).normalize()))
+                .all(|w| {
+                    let c = classify(o, w, d);
+                    (c.0, c.1) == (froxel, analytic)
+                });
+            if near_edge || !stable {
+                skipped += 1;
+                continue;
+            }
+            let p = img.pixel(x, y);
+            let (f, a) = (froxel as u8 as f32, analytic as u8 as f32);
+            let want = [0.2 * f + 1.0 * a, 0.45 * f + 0.55 * a, 1.0 * f + 0.1 * a];
+            assert!(
+                (0..3).all(|c| (p[c] - want[c]).abs() < 1e-6),
+                "({x},{y}): GPU {:?}, CPU froxel {froxel} analytic {analytic}",
+                &p[..3]
+            );
+            counts[froxel as usize * 2 + analytic as usize] += 1;
+        }
+    }
+    eprintln!(
+        "path: none {}, analytic {}, froxel {}, both {}; {skipped} skipped",
+        counts[0], counts[1], counts[2], counts[3]
+    );
+    assert!(counts[1] > 100 && counts[2] > 100 && counts[3] > 20, "every path occurs: {counts:?}");
+    assert!(skipped * 50 < 160 * 90, "{skipped} pixels left out");
+}
+// ANCHOR_END: handover_test
