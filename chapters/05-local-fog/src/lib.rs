@@ -244,13 +244,13 @@ impl LocalFog {
     // ANCHOR: figures
     fn figures() -> Vec<Figure> {
         let fig = |name, view, settings: &[&'static str], camera| Figure::new(name, view, settings, camera);
-        // Chapter 4 at a small grid ending at 40 m: the box and the sphere are in its froxels,
-        // the cylinder (75 m) beyond them.
+        // Chapter 4 at a small grid ending at 30 m: the mist is in its froxels, the sphere
+        // (27–35 m away) is cut by its far end, the cylinder (57–63 m) lies beyond it.
         const FROXELS: &[&str] = &[
             "froxel-fog.grid_width=64",
             "froxel-fog.grid_height=36",
             "froxel-fog.grid_depth=32",
-            "froxel-fog.fog_distance_m=40",
+            "froxel-fog.fog_distance_m=30",
             "froxel-fog.constant_density=0",
             "froxel-fog.layer_density=0",
         ];

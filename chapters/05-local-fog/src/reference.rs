@@ -166,6 +166,54 @@ fn strictly_inside(v: &FogVolume, p: DVec3) -> bool {
     }
 }
 
+// ANCHOR: sun_points
+/// Points of the sun's transmittance per crossing that the analytic path takes: one, the
+/// median scattering point (`volume_source` in analytic.wgsl).
+pub const SUN_POINTS: u32 = 1;
+
+/// The sun's share of the light a volume scatters along [a, b], per unit of albedo × sun
+/// radiance × phase, as the analytic path takes it. Exactly, it is ∫ T_sun dU with
+/// U(t) = 1 − e^(−τ(a, t)), the opacity in front of t, which runs from 0 to 1 − e^(−τ): the
+/// midpoint rule in U with n points gives (1 − e^(−τ)) · mean_k T_sun(t_k), where
+/// τ(a, t_k) = −ln(1 − (k + ½)/n · (1 − e^(−τ))), t_k placed as if the density were constant.
+/// n = 1 is the single "median scattering point". (No edge fade.)
+pub fn sun_scattering_points(v: &FogVolume, o: DVec3, d: DVec3, a: f64, b: f64, l: DVec3, n: u32) -> f64 {
+    let tau = optical_depth(v, o, d, a, b);
+    let opacity = -(-tau).exp_m1();
+    let mean = (0..n)
+        .map(|k| {
+            let u = (k as f64 + 0.5) / n as f64 * opacity;
+            let fraction = if tau > 1e-9 { -(-u).ln_1p() / tau } else { (k as f64 + 0.5) / n as f64 };
+            sun_transmittance(v, o + d * (a + fraction * (b - a)), l)
+        })
+        .sum::<f64>()
+        / n as f64;
+    opacity * mean
+}
+
+/// The same without the approximation: ∫ σt(t) e^(−τ(a, t)) T_sun(p(t)) dt by the midpoint rule
+/// in `steps` steps, τ(a, t) and T_sun in closed form at every step.
+pub fn sun_scattering_exact(v: &FogVolume, o: DVec3, d: DVec3, a: f64, b: f64, l: DVec3, steps: u32) -> f64 {
+    let h = (b - a) / steps as f64;
+    (0..steps)
+        .map(|i| {
+            let t = a + (i as f64 + 0.5) * h;
+            let p = o + d * t;
+            v.albedo_density[3] as f64
+                * v.weight_at(p)
+                * (-optical_depth(v, o, d, a, t)).exp()
+                * sun_transmittance(v, p, l)
+        })
+        .sum::<f64>()
+        * h
+}
+
+/// The volume's own transmittance from p towards the sun (unit direction l).
+pub fn sun_transmittance(v: &FogVolume, p: DVec3, l: DVec3) -> f64 {
+    (-optical_depth(v, p, l, 0.0, f64::INFINITY)).exp()
+}
+// ANCHOR_END: sun_points
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -290,5 +338,47 @@ mod tests {
             }
         }
         eprintln!("fade quadrature, {FADE_STEPS} steps: worst relative error {worst:.2e}");
+    }
+
+    /// How far the analytic path's sun in-scattering (the sun's transmittance at the median
+    /// scattering point alone) is from the single-scattering integral, for the three shapes,
+    /// rotated, at densities whose crossings have optical depths up to about 4, with the sun
+    /// high, low and behind. Measured and printed; the bounds are the book's statement: within
+    /// 10 % for thin crossings (τ < 0.3) and 60 % in the worst case, a dense volume whose back is
+    /// lit through a side face. Four points in opacity do not cure that case (printed too): the
+    /// light comes from a thin shell at the back, which carries a few percent of the opacity.
+    #[test]
+    fn the_median_point_approximation_error_is_bounded() {
+        let (mut worst_thin, mut worst, mut worst_four) = (0.0f64, 0.0f64, 0.0f64);
+        for shape in SHAPES {
+            for density in [0.02, 0.2, 0.6] {
+                let mut v = volume(shape, 0.0, 0.0, [20.0, 0.0, 0.0]);
+                v.albedo_density[3] = density;
+                for sun in [DVec3::new(0.3, 0.8, -0.5), DVec3::new(-0.6, 0.15, 0.78), DVec3::new(0.1, 0.3, -0.95)] {
+                    let l = sun.normalize();
+                    for (o, d) in rays() {
+                        let Some((a, b)) = chord(&v, o, d) else { continue };
+                        let a = a.max(0.0);
+                        let exact = sun_scattering_exact(&v, o, d, a, b, l, 400);
+                        if exact < 1e-3 {
+                            continue;
+                        }
+                        let error = |n| (sun_scattering_points(&v, o, d, a, b, l, n) - exact).abs() / exact;
+                        let e = error(SUN_POINTS);
+                        worst = worst.max(e);
+                        worst_four = worst_four.max(error(4));
+                        if optical_depth(&v, o, d, a, b) < 0.3 {
+                            worst_thin = worst_thin.max(e);
+                        }
+                    }
+                }
+            }
+        }
+        eprintln!(
+            "sun in-scattering at the median point: worst relative error {worst_thin:.4} for τ < 0.3, \
+             {worst:.3} in all (with four points: {worst_four:.3})"
+        );
+        assert!(worst_thin <= 0.1, "{worst_thin}");
+        assert!(worst <= 0.6, "{worst}");
     }
 }
