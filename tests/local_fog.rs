@@ -279,3 +279,60 @@ fn the_grid_draws_volumes_up_to_its_far_end_and_this_chapter_beyond() {
     assert!(skipped * 50 < 160 * 90, "{skipped} pixels left out");
 }
 // ANCHOR_END: handover_test
+
+// ANCHOR: ambient_test
+/// The in-scattering against the closed form where it is exact: ambient light alone (the sun
+/// off, no emission), where every volume's source per unit extinction is albedo × L_amb, so the
+/// radiance is albedo × L_amb × (1 − e^(−τ)) whatever the densities' profiles and overlaps. A
+/// rotated cylinder with falloff; a box and a sphere overlapping, with different falloffs. Each
+/// channel per pixel within 1e-4 relative plus 1e-6, plus the silhouette allowance of
+/// `optical_depth_matches_the_closed_form`.
+#[test]
+fn ambient_inscattering_matches_the_closed_form() {
+    let ambient = fogbook_core::scene_settings::SceneSettings::default().ambient;
+    let albedo = [0.8, 0.6, 0.4];
+    let cases: [&[&str]; 2] = [
+        &["v1_shape=cylinder", "v1_falloff=0.4", "v1_roll_deg=30", "v1_yaw_deg=20"],
+        &["volume_count=2", "v1_falloff=0.3", "v2_x_m=0", "v2_y_m=4", "v2_z_m=-29", "v2_size_x_m=6", "v2_size_y_m=6"],
+    ];
+    for extra in cases {
+        let mut sets = settings(extra);
+        sets.extend(["volume_sun_scale=0", "v1_emission=0,0,0", "v2_emission=0,0,0"]);
+        sets.extend(["v1_albedo=0.8,0.6,0.4", "v2_albedo=0.8,0.6,0.4", "v2_size_z_m=6", "v2_density=0.3"]);
+        let img = render("local-fog", "inscattering", &sets, Some(CAMERA), SIZE).raw;
+        let distance = render("distance-fog", "distance", &[] as &[&str], Some(CAMERA), SIZE).raw;
+        let (params, _) = typed_settings::<LocalFogParams>(&sets);
+        let volumes = params.volumes();
+        let radiance = |tau: f64, c: usize| albedo[c] * ambient[c] as f64 * -(-tau).exp_m1();
+        let (mut worst, mut inside) = (0.0f64, 0);
+        for y in 0..SIZE[1] {
+            for x in 0..SIZE[0] {
+                let (o, v) = pose_ray(CAMERA, SIZE, x, y);
+                let d = distance.pixel(x, y)[0] as f64;
+                let tau = reference_tau(&volumes, o, v, d);
+                let turned: Vec<f64> = perpendiculars(v)
+                    .iter()
+                    .flat_map(|&p| [1.0, -1.0].map(|s| (v + p * (s * 1e-6)).normalize()))
+                    .map(|w| reference_tau(&volumes, o, w, d))
+                    .collect();
+                for c in 0..3 {
+                    let want = radiance(tau, c);
+                    let slack = turned.iter().map(|&t| (radiance(t, c) - want).abs()).fold(0.0, f64::max);
+                    let got = img.pixel(x, y)[c] as f64;
+                    let err = (got - want).abs();
+                    assert!(
+                        err <= 1e-4 * want + 1e-6 + slack,
+                        "{extra:?} ({x},{y}) channel {c}: GPU {got}, CPU {want} (τ {tau})"
+                    );
+                    if want > 1e-3 && slack <= 1e-4 * want {
+                        worst = worst.max(err / want);
+                    }
+                }
+                inside += (tau > 1e-3) as usize;
+            }
+        }
+        eprintln!("{extra:?}: ambient in-scattering, worst relative error {worst:.2e} on {inside} pixels");
+        assert!(inside > 800, "{inside}");
+    }
+}
+// ANCHOR_END: ambient_test
