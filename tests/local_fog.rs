@@ -130,16 +130,30 @@ fn optical_depth_matches_the_closed_form() {
 }
 // ANCHOR_END: optical_depth_test
 
-/// Nothing non-finite reaches the frame: the default scene's every view, and a volume that the
-/// camera sits inside.
+/// Nothing non-finite reaches the frame: every view of the default scene, from outside and from
+/// inside a volume, and of a volume at the parameters' limits (densest, steepest falloff, 1 km
+/// long, turned on end 100–1100 m up, so that it reaches 500 m below its reference height, where
+/// its density would be e^5000 times larger), seen from below, alone and injected into chapter
+/// 4's froxels.
 #[test]
 fn no_view_writes_a_non_finite_value() {
+    const EXTREME: &[&str] = &["v1_pitch_deg=90", "v1_size_z_m=1000", "v1_falloff=10", "v1_density=10", "v1_y_m=600"];
+    const BELOW: &str = "-6,2,-22,0,85,60";
     for view in fogbook_local_fog::VIEWS {
-        for camera in [CAMERA, "-6,1,-22,0,0,60"] {
-            let img = render("local-fog", view.name, &[] as &[&str], Some(camera), [64, 36]).raw;
-            let (_, _, non_finite) = img.red_stats();
-            assert_eq!(non_finite, 0, "{} from {camera}", view.name);
+        for (camera, sets) in [(CAMERA, &[][..]), ("-6,1,-22,0,0,60", &[][..]), (BELOW, EXTREME)] {
+            for fade in ["v1_edge_fade_m=0", "v1_edge_fade_m=1"] {
+                let sets: Vec<&str> = sets.iter().copied().chain([fade]).collect();
+                let img = render("local-fog", view.name, &sets, Some(camera), [64, 36]).raw;
+                let (_, _, non_finite) = img.red_stats();
+                assert_eq!(non_finite, 0, "{} from {camera} with {sets:?}", view.name);
+            }
         }
+    }
+    let grid = ["froxel-fog.grid_width=64", "froxel-fog.grid_height=36", "froxel-fog.grid_depth=32"];
+    for view in ["final", "froxel-fog/density-slice", "froxel-fog/inscattering"] {
+        let sets: Vec<&str> = EXTREME.iter().chain(&grid).copied().collect();
+        let img = render("froxel-fog,local-fog", view, &sets, Some(BELOW), [64, 36]).raw;
+        assert_eq!(img.red_stats().2, 0, "{view} with chapter 4");
     }
 }
 

@@ -79,6 +79,6 @@ fn fog_volume_unit_depth(v: FogVolume, o: vec3<f32>, d: vec3<f32>, a: f32, b: f3
     for (var i = 0u; i < FADE_STEPS; i++) {
         sum += fog_volume_weight(v, o + d * (a + (f32(i) + 0.5) * h));
     }
-    return sum * h;
+    return min(sum * h, MAX_OPTICAL_DEPTH); // as the closed form caps it
 }
 // ANCHOR_END: unit_depth

@@ -17,6 +17,9 @@ struct FogVolume {
 }
 
 const FOG_SHAPE_ELLIPSOID: f32 = 1.0;
+// The falloff's exponent is capped here: below y₀ (a rotated volume reaches there) the density
+// grows, and e^80 keeps it, times any density, far from f32's limit.
+const FOG_MAX_EXPONENT: f32 = 80.0;
 const FOG_SHAPE_CYLINDER: f32 = 2.0;
 
 fn fog_volume_half(v: FogVolume) -> vec3<f32> {
@@ -57,6 +60,6 @@ fn fog_volume_weight(v: FogVolume, p: vec3<f32>) -> f32 {
         fade = clamp(inside / v.half_size.w, 0.0, 1.0);
     }
     let above = p.y - (v.centre.y - half.y);
-    return fade * exp(-max(v.emission_falloff.w, 0.0) * above);
+    return fade * exp(min(-max(v.emission_falloff.w, 0.0) * above, FOG_MAX_EXPONENT));
 }
 // ANCHOR_END: fog_volume

@@ -131,7 +131,8 @@ impl FogVolume {
         let fade_m = self.half_size[3] as f64;
         let fade = if fade_m > 0.0 { (inside / fade_m).clamp(0.0, 1.0) } else { 1.0 };
         let above = p.y - self.base_height();
-        fade * (-(self.emission_falloff[3] as f64).max(0.0) * above).exp()
+        // The exponent capped at 80, as the shader caps it (see FOG_MAX_EXPONENT).
+        fade * (-(self.emission_falloff[3] as f64).max(0.0) * above).min(80.0).exp()
     }
     // ANCHOR_END: weight
 }
