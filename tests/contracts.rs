@@ -87,9 +87,17 @@ fn every_uniform_matches_its_wgsl_layout() {
         rust_layout!(fogbook_core::lights::LocalLight { position, intensity, spot }),
     );
     check(
-        "04-froxel-fog/common.wgsl",
+        "common/fog_volume.wgsl",
         "FogVolume",
-        rust_layout!(fogbook_core::fog_volumes::FogVolume { centre, half_size, albedo_density, emission_falloff }),
+        rust_layout!(fogbook_core::fog_volumes::FogVolume {
+            centre,
+            half_size,
+            albedo_density,
+            emission_falloff,
+            axis_x,
+            axis_y,
+            axis_z
+        }),
     );
     check(
         "04-froxel-fog/common.wgsl",
@@ -128,6 +136,11 @@ fn every_uniform_matches_its_wgsl_layout() {
             view,
             _pad
         }),
+    );
+    check(
+        "05-local-fog/analytic.wgsl",
+        "LocalFogParams",
+        rust_layout!(fogbook_local_fog::LocalFogUniform { counts, light }),
     );
     check(
         "02-height-fog/height_fog.wgsl",
@@ -319,8 +332,8 @@ fn every_view_constant_names_its_view() {
     }
     assert_eq!(
         checked,
-        9 + 10 + 12 + 14 + 12 + 9,
-        "every VIEW_ constant of the six chapters (chapter 4's history view twice)"
+        9 + 10 + 12 + 14 + 8 + 12 + 9,
+        "every VIEW_ constant of the seven chapters (chapter 4's history view twice)"
     );
 }
 

@@ -700,12 +700,14 @@ fn published_fog_volumes_are_injected_into_the_froxels() {
             half_size: [5.0, 3.0, 4.0, 1.5],
             albedo_density: [0.9, 0.5, 0.2, 0.2],
             emission_falloff: [0.0, 0.0, 0.0, 0.3],
+            ..FogVolume::AXIS_ALIGNED
         },
         FogVolume {
             centre: [6.0, 2.0, -32.0, SHAPE_ELLIPSOID],
             half_size: [4.0, 2.5, 6.0, 2.0],
             albedo_density: [1.0, 1.0, 1.0, 0.05],
             emission_falloff: [0.02, 0.01, 0.005, 0.0],
+            ..FogVolume::AXIS_ALIGNED
         },
     ];
     let slice = 19; // 29.6–35.3 m at N = 32, n = 1 m, f = 300 m: through both volumes

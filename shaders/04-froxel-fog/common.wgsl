@@ -12,6 +12,7 @@
 // #import common/scene_inputs.wgsl
 // #import common/gradient_noise.wgsl
 // #import 02-height-fog/layer.wgsl
+// #import common/fog_volume.wgsl
 
 // ANCHOR: uniform
 struct FroxelParams {
@@ -110,36 +111,8 @@ fn smooth_extinction_at(p: vec3<f32>) -> f32 {
 }
 // ANCHOR_END: medium
 
-// ANCHOR: fog_volume
-// A local fog volume (fogbook_core::fog_volumes::FogVolume), published by chapter 5.
-struct FogVolume {
-    centre: vec4<f32>,           // xyz: centre (m); w: shape (0 box, 1 ellipsoid)
-    half_size: vec4<f32>,        // xyz: half extents (m); w: edge fade (m)
-    albedo_density: vec4<f32>,   // rgb: albedo; w: σt at the bottom (1/m)
-    emission_falloff: vec4<f32>, // rgb: emitted radiance per metre; w: height falloff (1/m)
-}
-
-// How much of a volume's density reaches p: 0 outside; inside, the edge fade (0 at the surface,
-// 1 from `edge_fade` inward; distances in metres, the ellipsoid's along its smallest axis)
-// times the height falloff above the volume's bottom.
-fn fog_volume_weight(v: FogVolume, p: vec3<f32>) -> f32 {
-    let half = max(v.half_size.xyz, vec3(1e-3));
-    let q = p - v.centre.xyz;
-    var inside: f32; // distance from the surface inwards (m), < 0 outside
-    if v.centre.w > 0.5 {
-        inside = (1.0 - length(q / half)) * min(half.x, min(half.y, half.z));
-    } else {
-        let d = half - abs(q);
-        inside = min(d.x, min(d.y, d.z));
-    }
-    if inside <= 0.0 {
-        return 0.0;
-    }
-    let fade = clamp(inside / max(v.half_size.w, 1e-3), 0.0, 1.0);
-    let above = max(p.y - (v.centre.y - half.y), 0.0);
-    return fade * exp(-max(v.emission_falloff.w, 0.0) * above);
-}
-// ANCHOR_END: fog_volume
+// Local fog volumes (chapter 5): the struct and `fog_volume_weight` live in
+// common/fog_volume.wgsl, shared with chapter 5's analytic path.
 // ANCHOR_END: medium
 
 // ANCHOR: step_integral

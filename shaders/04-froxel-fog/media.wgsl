@@ -3,8 +3,9 @@
 //   - the global medium: a constant density plus chapter 2's exponential height layers (its own
 //     two when chapter 2 is in the stack, else this chapter's one), times the drifting fractal
 //     noise, with the albedo of the fog;
-//   - the local fog volumes the stack publishes (chapter 5): boxes and ellipsoids, each with its
-//     own albedo, density, height falloff, edge fade and emission, summed.
+//   - the local fog volumes the stack publishes (chapter 5): boxes, ellipsoids and cylinders,
+//     rotated, each with its own albedo, density, height falloff, edge fade and emission, summed
+//     (their phase g is not carried per froxel: the grid lights them with its own phase).
 // After Wronski 2014 (density injection) and Hillaire 2015 (the media material: σs, σt,
 // emission per froxel).
 // Outputs: `media_out` (rgb: σs, a: σt, 1/m); `emission_out` (rgb: emitted radiance per metre;

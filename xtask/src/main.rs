@@ -56,6 +56,7 @@ const BROWSER_CRATES: &[&str] = &[
     "fogbook-height-fog",
     "fogbook-sky",
     "fogbook-froxel-fog",
+    "fogbook-local-fog",
     "fogbook-smoke",
     "fogbook-smoke-2d",
 ];

@@ -97,23 +97,9 @@ pub fn noise_factor(amount: f64, size: f64, wind: glam::DVec3, p: glam::DVec3) -
 }
 
 /// The share of a local fog volume's density at p (0 outside; the edge fade times the height
-/// falloff inside), as `fog_volume_weight` in common.wgsl.
+/// falloff inside), as `fog_volume_weight` in common/fog_volume.wgsl: the core's definition.
 pub fn fog_volume_weight(v: &fogbook_core::fog_volumes::FogVolume, p: glam::DVec3) -> f64 {
-    use glam::DVec3;
-    let c = DVec3::new(v.centre[0] as f64, v.centre[1] as f64, v.centre[2] as f64);
-    let half = DVec3::new(v.half_size[0] as f64, v.half_size[1] as f64, v.half_size[2] as f64).max(DVec3::splat(1e-3));
-    let q = p - c;
-    let inside = if v.centre[3] > 0.5 {
-        (1.0 - (q / half).length()) * half.min_element()
-    } else {
-        (half - q.abs()).min_element()
-    };
-    if inside <= 0.0 {
-        return 0.0;
-    }
-    let fade = (inside / (v.half_size[3] as f64).max(1e-3)).clamp(0.0, 1.0);
-    let above = (p.y - (c.y - half.y)).max(0.0);
-    fade * (-(v.emission_falloff[3] as f64).max(0.0) * above).exp()
+    v.weight_at(p)
 }
 // ANCHOR_END: media_reference
 

@@ -1,8 +1,11 @@
-//! Local fog volumes: bounded media that one chapter publishes (chapter 5's boxes and spheres)
-//! and another injects into its medium (chapter 4's froxel grid, `04-froxel-fog/media.wgsl`).
-//! The core only carries the list from `Chapter::publish` to every stage's `ChapterContext`.
+//! Local fog volumes: bounded media that one chapter publishes (chapter 5's boxes, ellipsoids and
+//! cylinders) and others use: chapter 4 injects them into its froxel grid
+//! (`04-froxel-fog/media.wgsl`), chapter 5 integrates them analytically per pixel. The core only
+//! carries the list from `Chapter::publish` to every stage's `ChapterContext`, and defines what a
+//! volume's density is at a point (`FogVolume::weight_at`, mirrored by `common/fog_volume.wgsl`).
 
 use bytemuck::{Pod, Zeroable};
+use glam::DVec3;
 
 /// Most volumes a frame carries; chapter 4's media pass loops over all of them per froxel.
 pub const MAX_FOG_VOLUMES: usize = 32;
@@ -10,21 +13,159 @@ pub const MAX_FOG_VOLUMES: usize = 32;
 /// Shapes, as `FogVolume::centre[3]` encodes them.
 pub const SHAPE_BOX: f32 = 0.0;
 pub const SHAPE_ELLIPSOID: f32 = 1.0;
+/// An elliptic cylinder: its axis is the volume's local y, its radii the half sizes in x and z.
+pub const SHAPE_CYLINDER: f32 = 2.0;
 
 // ANCHOR: fog_volume
-/// Mirrors `struct FogVolume` in shaders/04-froxel-fog/common.wgsl. Axis-aligned: a box or the
-/// ellipsoid inscribed in it. Inside, the extinction is `density · e^(−falloff · (y − bottom))`
-/// times a fade that rises from 0 at the surface to 1 at `edge_fade_m` inside it.
+/// Mirrors `struct FogVolume` in shaders/common/fog_volume.wgsl. A box, the ellipsoid inscribed
+/// in it, or the cylinder inscribed in it along its local y, placed by a centre and a rotation
+/// (`axis_x/y/z`, the local axes in world space: the rows of the world-to-local rotation). Inside,
+/// the extinction is `density · e^(−falloff · (y − y₀))`, y the world height and
+/// y₀ = centre.y − half_size.y (the bottom of the unrotated shape), times a fade that rises from
+/// 0 at the surface to 1 at `half_size.w` inside it (none when that is 0).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 pub struct FogVolume {
-    /// xyz: centre (m); w: shape (`SHAPE_BOX` or `SHAPE_ELLIPSOID`).
+    /// xyz: centre (m); w: shape (`SHAPE_BOX`, `SHAPE_ELLIPSOID` or `SHAPE_CYLINDER`).
     pub centre: [f32; 4],
-    /// xyz: half extents (m); w: edge fade distance (m).
+    /// xyz: half extents along the local axes (m); w: edge fade distance (m).
     pub half_size: [f32; 4],
-    /// rgb: single-scattering albedo; w: extinction σt at the bottom (1/m).
+    /// rgb: single-scattering albedo; w: extinction σt at y₀ (1/m).
     pub albedo_density: [f32; 4],
-    /// rgb: emitted radiance per metre (1/m); w: height falloff (1/m) above the bottom.
+    /// rgb: emitted radiance per metre (1/m); w: height falloff (1/m) above y₀.
     pub emission_falloff: [f32; 4],
+    /// xyz: the volume's local x axis in world space (unit); w: the phase asymmetry g.
+    pub axis_x: [f32; 4],
+    /// xyz: the local y axis (unit); w: unused (0).
+    pub axis_y: [f32; 4],
+    /// xyz: the local z axis (unit); w: unused (0).
+    pub axis_z: [f32; 4],
 }
 // ANCHOR_END: fog_volume
+
+impl FogVolume {
+    /// A zero volume with the identity rotation, for struct-update syntax:
+    /// `FogVolume { centre, half_size, ..FogVolume::AXIS_ALIGNED }`.
+    pub const AXIS_ALIGNED: FogVolume = FogVolume {
+        centre: [0.0; 4],
+        half_size: [0.0; 4],
+        albedo_density: [0.0; 4],
+        emission_falloff: [0.0; 4],
+        axis_x: [1.0, 0.0, 0.0, 0.0],
+        axis_y: [0.0, 1.0, 0.0, 0.0],
+        axis_z: [0.0, 0.0, 1.0, 0.0],
+    };
+
+    /// Sets the rotation from yaw (about world y), pitch (about the yawed x) and roll (about the
+    /// resulting z), in degrees: local-to-world R = R_y(yaw) R_x(pitch) R_z(roll), whose columns
+    /// are the local axes. Keeps the phase g in `axis_x.w`.
+    pub fn set_rotation_deg(&mut self, yaw: f32, pitch: f32, roll: f32) {
+        let r = glam::DMat3::from_euler(
+            glam::EulerRot::YXZ,
+            (yaw as f64).to_radians(),
+            (pitch as f64).to_radians(),
+            (roll as f64).to_radians(),
+        );
+        let g = self.axis_x[3];
+        let axis = |c: DVec3, w: f32| [c.x as f32, c.y as f32, c.z as f32, w];
+        self.axis_x = axis(r.x_axis, g);
+        self.axis_y = axis(r.y_axis, 0.0);
+        self.axis_z = axis(r.z_axis, 0.0);
+    }
+
+    pub fn centre(&self) -> DVec3 {
+        DVec3::new(self.centre[0] as f64, self.centre[1] as f64, self.centre[2] as f64)
+    }
+
+    /// Half extents (m), at least 1 mm as the shaders take them.
+    pub fn half(&self) -> DVec3 {
+        DVec3::new(self.half_size[0] as f64, self.half_size[1] as f64, self.half_size[2] as f64).max(DVec3::splat(1e-3))
+    }
+
+    /// The local axes in world space (rows of the world-to-local rotation).
+    pub fn axes(&self) -> [DVec3; 3] {
+        let a = |v: [f32; 4]| DVec3::new(v[0] as f64, v[1] as f64, v[2] as f64);
+        [a(self.axis_x), a(self.axis_y), a(self.axis_z)]
+    }
+
+    /// A world direction in the local frame.
+    pub fn to_local_dir(&self, d: DVec3) -> DVec3 {
+        let [x, y, z] = self.axes();
+        DVec3::new(x.dot(d), y.dot(d), z.dot(d))
+    }
+
+    /// A world point in the local frame (origin at the centre).
+    pub fn to_local(&self, p: DVec3) -> DVec3 {
+        self.to_local_dir(p - self.centre())
+    }
+
+    pub fn shape(&self) -> f32 {
+        self.centre[3]
+    }
+
+    /// The reference height y₀ of the height falloff (m): the bottom of the unrotated shape.
+    pub fn base_height(&self) -> f64 {
+        self.centre[1] as f64 - self.half().y
+    }
+
+    // ANCHOR: weight
+    /// The share of the volume's density at p (0 outside; the edge fade times the height falloff
+    /// inside), as `fog_volume_weight` in common/fog_volume.wgsl: distances from the surface
+    /// inwards in metres, the ellipsoid's along its smallest axis, the cylinder's the smaller of
+    /// the distance to a cap and the radial one.
+    pub fn weight_at(&self, p: DVec3) -> f64 {
+        let half = self.half();
+        let q = self.to_local(p);
+        let shape = self.shape();
+        let inside = if shape > 1.5 {
+            let radial = (1.0 - (DVec3::new(q.x / half.x, 0.0, q.z / half.z)).length()) * half.x.min(half.z);
+            radial.min(half.y - q.y.abs())
+        } else if shape > 0.5 {
+            (1.0 - (q / half).length()) * half.min_element()
+        } else {
+            (half - q.abs()).min_element()
+        };
+        if inside <= 0.0 {
+            return 0.0;
+        }
+        let fade_m = self.half_size[3] as f64;
+        let fade = if fade_m > 0.0 { (inside / fade_m).clamp(0.0, 1.0) } else { 1.0 };
+        let above = p.y - self.base_height();
+        // The exponent capped at 80, as the shader caps it (see FOG_MAX_EXPONENT).
+        fade * (-(self.emission_falloff[3] as f64).max(0.0) * above).min(80.0).exp()
+    }
+    // ANCHOR_END: weight
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rotation_axes_are_orthonormal_and_yaw_turns_x_towards_minus_z() {
+        let mut v = FogVolume::AXIS_ALIGNED;
+        v.set_rotation_deg(90.0, 0.0, 0.0);
+        let [x, y, z] = v.axes();
+        assert!((x - DVec3::new(0.0, 0.0, -1.0)).length() < 1e-6, "{x}");
+        assert!((y - DVec3::Y).length() < 1e-6);
+        v.set_rotation_deg(31.0, -17.0, 64.0);
+        let [x, y, z2] = v.axes();
+        for (a, b) in [(x, y), (y, z2), (x, z2)] {
+            assert!(a.dot(b).abs() < 1e-6);
+        }
+        assert!((x.cross(y) - z2).length() < 1e-6, "right-handed");
+        let _ = z;
+    }
+
+    #[test]
+    fn weight_is_zero_outside_and_falls_with_height() {
+        let v = FogVolume {
+            centre: [0.0, 2.0, 0.0, SHAPE_CYLINDER],
+            half_size: [1.0, 2.0, 1.0, 0.0],
+            emission_falloff: [0.0, 0.0, 0.0, 0.5],
+            ..FogVolume::AXIS_ALIGNED
+        };
+        assert_eq!(v.weight_at(DVec3::new(0.8, 1.0, 0.8)), 0.0, "outside the cylinder, inside its box");
+        assert!((v.weight_at(DVec3::new(0.0, 1.0, 0.0)) - (-0.5f64).exp()).abs() < 1e-12);
+    }
+}

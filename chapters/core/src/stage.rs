@@ -195,7 +195,7 @@ pub const RESOURCE_TABLE: &[ResourceRow] = &[
         resource: Resource::FogVolumes,
         name: "fog volumes",
         made_by: "chapter 5 (local fog volumes), in publish",
-        holds: "up to 32 boxes and ellipsoids: albedo, extinction, falloff, edge fade, emission",
+        holds: "up to 32 boxes, ellipsoids and cylinders, rotated: albedo, extinction, falloff, edge fade, emission, phase g",
         without_maker: "an empty list",
     },
     ResourceRow {

@@ -1,0 +1,305 @@
+//! Chapter 5 — local fog volumes: bounded fog placed in the world (boxes, ellipsoids and
+//! cylinders, rotated, each with its density, height falloff, edge fade, albedo, emission and
+//! phase g). The chapter publishes its volumes to the stack (`Chapter::publish`), where chapter
+//! 4's media pass injects them into its froxels; its own pass integrates them per pixel in
+//! closed form (ray–shape intersection, the optical depth of a constant or height-falloff
+//! density), lit by the sun and the ambient light — over the whole ray when chapter 4 is not in
+//! the stack, and beyond its grid's far end when it is. It runs in the height-fog stage, before
+//! the froxel fog, which lays the nearer part over it.
+
+pub mod params;
+pub mod reference;
+pub mod volumes;
+
+use bytemuck::{Pod, Zeroable};
+use fogbook_core::fog_volumes::{FogVolume, MAX_FOG_VOLUMES};
+use fogbook_core::frame::{FrameLayouts, SCREEN_TILE, storage_buffer_entry, uniform_entry};
+use fogbook_core::gpu::GpuContext;
+use fogbook_core::params::{DynParameters, finite_in};
+use fogbook_core::plot::{Series, line_chart};
+use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
+use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Publish, Resource, Stage, StageIo, ViewInfo};
+pub use params::{LocalFogParams, Shape};
+pub use volumes::check_volumes;
+
+pub const SHADER: &str = "05-local-fog/analytic.wgsl";
+
+// ANCHOR: views
+pub const VIEWS: &[ViewInfo] = &[
+    ViewInfo::color(
+        "final",
+        "The colour so far through the volumes (beyond the froxel grid when chapter 4 is stacked)",
+    ),
+    ViewInfo::color("volume-mask", "The colour of the nearest volume the ray crosses before the surface"),
+    ViewInfo::scalar("overlap-count", "How many volumes the ray crosses before the surface", 0.0, 4.0, ""),
+    ViewInfo::scalar("optical-depth", "Optical depth τ of the volumes alone, eye to surface", 1e-3, 10.0, "")
+        .log_scale(),
+    ViewInfo::fraction("transmittance", "Transmittance e^(−τ) of the volumes alone, eye to surface"),
+    ViewInfo::color("inscattering", "Radiance the volumes scatter and emit towards the eye, eye to surface"),
+    ViewInfo::fraction(
+        "sun-transmittance",
+        "The nearest volume's own transmittance towards the sun at its median scattering point",
+    ),
+    ViewInfo::color("path", "Blue: volumes drawn by chapter 4's froxels; orange: integrated here; both: split"),
+];
+// ANCHOR_END: views
+
+// ANCHOR: uniform
+/// Mirrors `struct LocalFogParams` in shaders/05-local-fog/analytic.wgsl.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+pub struct LocalFogUniform {
+    /// x: volumes; y: the debug view; z: 1 = apply the fog; w: 1 = the scene shadows the sun.
+    pub counts: [u32; 4],
+    /// x: factor on the sun; y: factor on the ambient light.
+    pub light: [f32; 4],
+}
+
+impl LocalFogUniform {
+    pub fn new(p: &LocalFogParams, volumes: usize, view: usize) -> Self {
+        Self {
+            counts: [
+                volumes.min(MAX_FOG_VOLUMES) as u32,
+                view as u32,
+                p.local_fog as u32,
+                p.volume_scene_shadows as u32,
+            ],
+            light: [
+                finite_in(p.volume_sun_scale, 0.0, 1e4, 0.0),
+                finite_in(p.volume_ambient_scale, 0.0, 1e4, 0.0),
+                0.0,
+                0.0,
+            ],
+        }
+    }
+}
+// ANCHOR_END: uniform
+
+pub struct LocalFogGpu {
+    pipeline: wgpu::ComputePipeline,
+    uniform: wgpu::Buffer,
+    volumes: wgpu::Buffer,
+    group: wgpu::BindGroup,
+}
+
+#[derive(Default)]
+pub struct LocalFog {
+    pub params: LocalFogParams,
+    /// A list set whole (`set_volumes`), used instead of the parameters' volumes.
+    list: Option<Vec<FogVolume>>,
+    status: Option<String>,
+}
+
+impl LocalFog {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    // ANCHOR: set_volumes
+    /// Replaces the volumes by `list` (instead of the parameters' three), or refuses it with a
+    /// message (`status`) and keeps the volumes in use.
+    pub fn set_volumes(&mut self, list: Vec<FogVolume>) -> Result<(), String> {
+        match check_volumes(&list) {
+            Ok(()) => {
+                self.list = Some(list);
+                self.status = None;
+                Ok(())
+            }
+            Err(e) => {
+                let message = format!("{e}; keeping the {} volumes in use", self.volumes().len());
+                self.status = Some(message.clone());
+                Err(message)
+            }
+        }
+    }
+    // ANCHOR_END: set_volumes
+
+    /// The volumes this frame: the list set whole, or the parameters'.
+    pub fn volumes(&self) -> Vec<FogVolume> {
+        self.list.clone().unwrap_or_else(|| self.params.volumes())
+    }
+}
+
+impl Chapter for LocalFog {
+    type Gpu = LocalFogGpu;
+
+    fn info(&self) -> ChapterInfo {
+        ChapterInfo {
+            id: "local-fog",
+            number: 5,
+            title: "Local fog volumes",
+            summary: "Boxes, ellipsoids and cylinders of fog placed in the world: injected into the froxel grid, or integrated in closed form per pixel",
+        }
+    }
+
+    // ANCHOR: stage
+    fn stage_io(&self) -> StageIo {
+        StageIo {
+            prepare: "",
+            stage: Stage::HeightFog,
+            reads: &[
+                Resource::Color,
+                Resource::SceneDistance,
+                Resource::SceneLight,
+                Resource::ShadowMap,
+                Resource::SkyTables,
+                Resource::Handover,
+            ],
+            writes: &[Resource::Color, Resource::FogVolumes],
+        }
+    }
+    // ANCHOR_END: stage
+
+    fn params(&mut self) -> &mut dyn DynParameters {
+        &mut self.params
+    }
+
+    // ANCHOR: publish
+    /// The volumes go to every chapter of the stack (chapter 4 injects them into its froxels).
+    fn publish(&mut self, out: &mut Publish) {
+        out.fog_volumes.extend(self.volumes());
+    }
+    // ANCHOR_END: publish
+
+    fn views(&self) -> &'static [ViewInfo] {
+        VIEWS
+    }
+
+    fn shader_files(&self) -> &'static [&'static str] {
+        &[SHADER]
+    }
+
+    fn status(&self) -> Option<String> {
+        self.status.clone()
+    }
+
+    fn create_gpu(
+        &mut self,
+        gpu: &GpuContext,
+        layouts: &FrameLayouts,
+        shaders: &ShaderStore,
+    ) -> anyhow::Result<LocalFogGpu> {
+        let device = &gpu.device;
+        let module = create_module(device, &shaders.load(SHADER)?)?;
+        let c = wgpu::ShaderStages::COMPUTE;
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("local fog"),
+            entries: &[uniform_entry(0, c), storage_buffer_entry(1, c, true)],
+        });
+        let uniform = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("local fog params"),
+            size: std::mem::size_of::<LocalFogUniform>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let volumes = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("local fog volumes"),
+            size: (MAX_FOG_VOLUMES * std::mem::size_of::<FogVolume>()) as u64,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("local fog"),
+            layout: &layout,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 1, resource: volumes.as_entire_binding() },
+            ],
+        });
+        let groups = [Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&layout), Some(&layouts.shared_sky)];
+        let pipeline = compute_pipeline(device, &module, "analytic", &groups)?;
+        Ok(LocalFogGpu { pipeline, uniform, volumes, group })
+    }
+
+    // ANCHOR: render
+    fn render(&mut self, g: &mut LocalFogGpu, ctx: &mut ChapterContext) {
+        // This chapter's own volumes (what it published), at most MAX_FOG_VOLUMES.
+        let volumes = self.volumes();
+        let volumes = &volumes[..volumes.len().min(MAX_FOG_VOLUMES)];
+        let uniform = LocalFogUniform::new(&self.params, volumes.len(), ctx.view);
+        ctx.gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
+        if !volumes.is_empty() {
+            ctx.gpu.queue.write_buffer(&g.volumes, 0, bytemuck::cast_slice(volumes));
+        }
+        let [w, h] = ctx.frame.size;
+        ctx.passes.compute("local fog: analytic", |pass| {
+            pass.set_pipeline(&g.pipeline);
+            pass.set_bind_group(0, ctx.inputs, &[]);
+            pass.set_bind_group(1, ctx.output, &[]);
+            pass.set_bind_group(2, &g.group, &[]);
+            pass.set_bind_group(3, ctx.sky, &[]);
+            pass.dispatch_workgroups(w.div_ceil(SCREEN_TILE), h.div_ceil(SCREEN_TILE), 1);
+        });
+    }
+    // ANCHOR_END: render
+
+    fn book(&self) -> Book {
+        Book { figures: Self::figures(), plots: Self::plots, ..Default::default() }
+    }
+}
+
+/// What the tests and the book do with this chapter (`Chapter::book`); none of it runs in the
+/// viewer.
+impl LocalFog {
+    // ANCHOR: figures
+    fn figures() -> Vec<Figure> {
+        let fig = |name, view, settings: &[&'static str], camera| Figure::new(name, view, settings, camera);
+        // Chapter 4 at a small grid ending at 30 m: the mist is in its froxels, the sphere
+        // (27–35 m away) is cut by its far end, the cylinder (57–63 m) lies beyond it.
+        const FROXELS: &[&str] = &[
+            "froxel-fog.grid_width=64",
+            "froxel-fog.grid_height=36",
+            "froxel-fog.grid_depth=32",
+            "froxel-fog.fog_distance_m=30",
+            "froxel-fog.constant_density=0",
+            "froxel-fog.layer_density=0",
+        ];
+        vec![
+            fig("no-edge-fade", "final", &["v1_edge_fade_m=0", "v2_edge_fade_m=0", "v3_edge_fade_m=0"], None),
+            fig("from-above-optical-depth", "optical-depth", &[], Some("-5,25,-5,0,-35,60")),
+            // Without the sun: the ambient light and the sphere's own glow.
+            fig("glow-at-dusk", "final", &["scene.sun_illuminance=0", "scene.ambient=0.02,0.025,0.04"], None),
+            fig("overlap", "overlap-count", &["v2_x_m=-3", "v2_y_m=3", "v2_size_x_m=12"], None),
+            fig("with-froxel-fog", "final", FROXELS, None).with(&["froxel-fog"]),
+            fig("with-froxel-fog-path", "local-fog/path", FROXELS, None).with(&["froxel-fog"]),
+        ]
+    }
+    // ANCHOR_END: figures
+
+    fn plots() -> Vec<(&'static str, String)> {
+        // Optical depth through a 10 m box of density 0.2 /m whose density falls with height,
+        // along rays at several slopes, against the falloff.
+        use fogbook_core::fog_volumes::SHAPE_BOX;
+        use glam::DVec3;
+        let v = |k: f64| FogVolume {
+            centre: [0.0, 5.0, -20.0, SHAPE_BOX],
+            half_size: [50.0, 5.0, 5.0, 0.0],
+            albedo_density: [1.0, 1.0, 1.0, 0.2],
+            emission_falloff: [0.0, 0.0, 0.0, k as f32],
+            ..FogVolume::AXIS_ALIGNED
+        };
+        let slopes = [(0.0, "#1f77b4"), (0.15, "#d62728"), (0.4, "#2ca02c")];
+        let chart = line_chart(
+            "Optical depth through a 10 m box (ρ₀ = 0.2 /m at its bottom), eye at 1 m",
+            "height falloff k (1/m)",
+            "τ",
+            (0.0, 1.0),
+            (0.0, 2.2),
+            &slopes
+                .iter()
+                .map(|&(slope, color)| Series {
+                    label: format!("ray slope v_y = {slope}"),
+                    color,
+                    points: (0..=100)
+                        .map(|i| {
+                            let k = i as f64 * 0.01;
+                            let d = DVec3::new(0.0, slope, -1.0).normalize();
+                            (k, reference::optical_depth(&v(k), DVec3::new(0.0, 1.0, 0.0), d, 0.0, 1e3))
+                        })
+                        .collect(),
+                })
+                .collect::<Vec<_>>(),
+        );
+        vec![("optical-depth-vs-falloff", chart)]
+    }
+}

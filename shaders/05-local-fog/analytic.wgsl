@@ -1,0 +1,253 @@
+// Local fog volumes, the analytic path: per pixel, every volume the view ray crosses before the
+// surface, integrated in closed form (shapes.wgsl) from `start` to the surface — from the eye
+// when chapter 4 is not in the stack, else from its grid's far end (`frame.froxel_far_m`), where
+// the froxels' injection of the same volumes stops — and applied as colour · T + L_in.
+// Overlapping volumes add: the crossings' ends split the ray into pieces; in each piece the
+// extinctions add, and the in-scattering is the energy-conserving step of Hillaire 2015,
+//   L = T_before · (Σ_i S_i W_i) · (1 − e^(−τ)) / τ,   τ = Σ_i ρ_i W_i,
+// W_i the piece's optical depth of volume i at unit density and S_i its source per unit density:
+//   S_i = ρ_i a_i (L_sun · p_HG(g_i, v·l) · T_sun,i · shadow + L_ambient) + E_i.
+// T_sun,i, the volume's own transmittance towards the sun, is taken at one point of its crossing
+// (the median scattering point, where half of the crossing's opacity lies in front), in closed
+// form along the sun's ray; the scene's shadow map at the same point.
+// After Wronski 2014 and Hillaire 2015 (the froxel fog this complements) and the engines' local
+// fog volumes (Unreal's Local Fog Volumes, Godot's FogVolume).
+// Stage: height fog (after the sky and distance fog, before chapter 4's froxel fog, which covers
+// the nearer part). Output: the colour, or the debug view, into `view_out`.
+// #import common/scene_inputs.wgsl
+// #import common/shadow.wgsl
+// #import 03-sky/sky_light.wgsl
+// #import 05-local-fog/shapes.wgsl
+
+// ANCHOR: uniform
+struct LocalFogParams {
+    counts: vec4<u32>, // x: volumes; y: the debug view; z: 1 = apply the fog; w: 1 = scene shadows
+    light: vec4<f32>,  // x: sun factor; y: ambient factor
+}
+// ANCHOR_END: uniform
+
+@group(2) @binding(0) var<uniform> local_fog: LocalFogParams;
+@group(2) @binding(1) var<storage, read> volumes: array<FogVolume>;
+
+// Views, in the order of `LocalFog::views()`.
+const VIEW_FINAL: u32 = 0u;
+const VIEW_VOLUME_MASK: u32 = 1u;
+const VIEW_OVERLAP_COUNT: u32 = 2u;
+const VIEW_OPTICAL_DEPTH: u32 = 3u;
+const VIEW_TRANSMITTANCE: u32 = 4u;
+const VIEW_INSCATTERING: u32 = 5u;
+const VIEW_SUN_TRANSMITTANCE: u32 = 6u;
+const VIEW_PATH: u32 = 7u;
+
+const MAX_VOLUMES: u32 = 32u; // fogbook_core::fog_volumes::MAX_FOG_VOLUMES
+const SHADOW_BIAS: f32 = 0.0005;
+const INV_FOUR_PI: f32 = 0.07957747154594767;
+
+// A volume the ray crosses before the surface: its index and the crossing [ta, tb].
+struct Hit {
+    index: u32,
+    ta: f32,
+    tb: f32,
+}
+
+var<private> hits: array<Hit, MAX_VOLUMES>;
+var<private> hit_count: u32;
+
+fn henyey_greenstein(g_in: f32, cos_theta: f32) -> f32 {
+    let g = clamp(g_in, -0.999, 0.999);
+    let denom = max(1.0 + g * g - 2.0 * g * cos_theta, 1e-6);
+    return (1.0 - g * g) * INV_FOUR_PI / (denom * sqrt(denom));
+}
+
+// ANCHOR: collect
+// Every volume the ray o + t·dir crosses within [0, d].
+fn collect_hits(o: vec3<f32>, dir: vec3<f32>, d: f32) {
+    hit_count = 0u;
+    for (var i = 0u; i < min(local_fog.counts.x, MAX_VOLUMES); i++) {
+        let c = fog_volume_chord(volumes[i], o, dir);
+        let ta = max(c.x, 0.0);
+        let tb = min(c.y, d);
+        if tb > ta {
+            hits[hit_count] = Hit(i, ta, tb);
+            hit_count++;
+        }
+    }
+}
+// ANCHOR_END: collect
+
+// ANCHOR: source
+struct Source {
+    radiance: vec3<f32>, // S_i: radiance scattered or emitted towards the eye per unit density
+    sun_transmittance: f32,
+}
+
+// The source of a crossing [a, b] of volume v: lit at its median scattering point t_m, where
+// τ(a, t_m) = −ln((1 + e^(−τ)) / 2) (half of the crossing's opacity 1 − e^(−τ) lies before it),
+// placed as if the density were constant along the crossing.
+fn volume_source(v: FogVolume, o: vec3<f32>, dir: vec3<f32>, a: f32, b: f32) -> Source {
+    let rho = max(v.albedo_density.w, 0.0);
+    let tau = rho * fog_volume_unit_depth(v, o, dir, a, b);
+    var fraction = 0.5;
+    if tau > 1e-4 {
+        fraction = -log(0.5 * (1.0 + exp(-tau))) / tau;
+    }
+    let p = o + dir * mix(a, b, fraction);
+    let sun = frame.sun_dir.xyz;
+    let exit = fog_volume_chord(v, p, sun).y;
+    var src: Source;
+    src.sun_transmittance = exp(-rho * fog_volume_unit_depth(v, p, sun, 0.0, max(exit, 0.0)));
+    var shadow = 1.0;
+    if local_fog.counts.w == 1u {
+        shadow = shadow_visibility(shadow_map, shadow_sampler, frame.sun_view_proj, p, SHADOW_BIAS);
+    }
+    let sun_light = sun_light_at(p) * frame.sun_dir.w * local_fog.light.x
+        * henyey_greenstein(v.axis_x.w, dot(dir, sun)) * src.sun_transmittance * shadow;
+    let ambient = sky_light_at(p) * local_fog.light.y;
+    let albedo = clamp(v.albedo_density.rgb, vec3(0.0), vec3(1.0));
+    src.radiance = rho * albedo * (sun_light + ambient) + max(v.emission_falloff.rgb, vec3(0.0));
+    return src;
+}
+// ANCHOR_END: source
+
+// ANCHOR: integrate
+struct Integrated {
+    inscattering: vec3<f32>,
+    transmittance: f32,
+    optical_depth: f32,
+}
+
+// The crossings from `start` on, cut into pieces at their ends, integrated front to back.
+fn integrate_from(o: vec3<f32>, dir: vec3<f32>, start: f32) -> Integrated {
+    var ends: array<f32, 64>;
+    var sources: array<vec3<f32>, MAX_VOLUMES>;
+    var n = 0u;
+    for (var j = 0u; j < hit_count; j++) {
+        let h = hits[j];
+        let a = max(h.ta, start);
+        if h.tb > a {
+            // Insertion into the sorted ends.
+            for (var e = 0; e < 2; e++) {
+                let t = select(h.tb, a, e == 0);
+                var k = n;
+                while k > 0u && ends[k - 1u] > t {
+                    ends[k] = ends[k - 1u];
+                    k--;
+                }
+                ends[k] = t;
+                n++;
+            }
+            sources[j] = volume_source(volumes[h.index], o, dir, a, h.tb).radiance;
+        }
+    }
+    var out: Integrated;
+    out.inscattering = vec3(0.0);
+    out.transmittance = 1.0;
+    out.optical_depth = 0.0;
+    for (var k = 0u; k + 1u < n; k++) {
+        let s0 = ends[k];
+        let s1 = ends[k + 1u];
+        if s1 <= s0 {
+            continue;
+        }
+        var tau = 0.0;
+        var source = vec3(0.0);
+        for (var j = 0u; j < hit_count; j++) {
+            let h = hits[j];
+            let a = max(max(h.ta, start), s0);
+            let b = min(h.tb, s1);
+            if b > a {
+                let v = volumes[h.index];
+                let w = fog_volume_unit_depth(v, o, dir, a, b);
+                tau += max(v.albedo_density.w, 0.0) * w;
+                source += sources[j] * w;
+            }
+        }
+        // (1 − e^(−τ)) / τ, its series below 1e-4.
+        var step = 1.0 - 0.5 * tau;
+        if tau >= 1e-4 {
+            step = (1.0 - exp(-tau)) / tau;
+        }
+        out.inscattering += out.transmittance * source * step;
+        out.transmittance *= exp(-tau);
+        out.optical_depth += tau;
+    }
+    return out;
+}
+// ANCHOR_END: integrate
+
+// A colour per volume for the mask view.
+fn volume_color(i: u32) -> vec3<f32> {
+    let palette = array<vec3<f32>, 6>(
+        vec3(0.95, 0.35, 0.2), vec3(0.2, 0.75, 0.3), vec3(0.25, 0.45, 0.95),
+        vec3(0.95, 0.8, 0.15), vec3(0.8, 0.3, 0.85), vec3(0.2, 0.8, 0.85),
+    );
+    return palette[i % 6u];
+}
+
+@compute @workgroup_size(8, 8, 1)
+fn analytic(@builtin(global_invocation_id) id: vec3<u32>) {
+    let size = textureDimensions(view_out);
+    if id.x >= size.x || id.y >= size.y {
+        return;
+    }
+    // ANCHOR: per_pixel
+    let pixel = vec2<i32>(id.xy);
+    let d = textureLoad(scene_distance, pixel, 0).r;
+    let scene = textureLoad(scene_color, pixel, 0).rgb;
+    let o = frame.camera_pos.xyz;
+    let dir = view_ray_dir(frame, vec2<f32>(id.xy));
+    collect_hits(o, dir, d);
+    // The froxel grid (chapter 4) covers the eye up to froxel_far_m (0 without it).
+    let start = max(frame.froxel_far_m, 0.0);
+    let view = local_fog.counts.y;
+    // The final colour integrates from `start`; the views show the volumes along the whole ray.
+    let fog = integrate_from(o, dir, select(0.0, start, view == VIEW_FINAL));
+    var color = scene;
+    if local_fog.counts.z == 1u {
+        color = scene * fog.transmittance + fog.inscattering;
+    }
+    // ANCHOR_END: per_pixel
+    switch view {
+        case VIEW_FINAL: { write_color(id.xy, color); }
+        case VIEW_VOLUME_MASK: {
+            var nearest = 3.0e38;
+            var c = vec3(0.0);
+            for (var j = 0u; j < hit_count; j++) {
+                if hits[j].ta < nearest {
+                    nearest = hits[j].ta;
+                    c = volume_color(hits[j].index);
+                }
+            }
+            write_color(id.xy, c);
+        }
+        case VIEW_OVERLAP_COUNT: { write_scalar(id.xy, f32(hit_count)); }
+        case VIEW_OPTICAL_DEPTH: { write_scalar(id.xy, fog.optical_depth); }
+        case VIEW_TRANSMITTANCE: { write_scalar(id.xy, fog.transmittance); }
+        case VIEW_INSCATTERING: { write_color(id.xy, fog.inscattering); }
+        case VIEW_SUN_TRANSMITTANCE: {
+            // Of the nearest volume crossed (1 where none is).
+            var nearest = 3.0e38;
+            var t = 1.0;
+            for (var j = 0u; j < hit_count; j++) {
+                let h = hits[j];
+                if h.ta < nearest {
+                    nearest = h.ta;
+                    t = volume_source(volumes[h.index], o, dir, h.ta, h.tb).sun_transmittance;
+                }
+            }
+            write_scalar(id.xy, t);
+        }
+        case VIEW_PATH: {
+            // Blue: a crossing (or part of it) nearer than the grid's far end, drawn by the
+            // froxels; orange: beyond it, integrated here; both where a crossing straddles it.
+            var froxel = 0.0;
+            var analytic = 0.0;
+            for (var j = 0u; j < hit_count; j++) {
+                froxel = max(froxel, select(0.0, 1.0, hits[j].ta < start));
+                analytic = max(analytic, select(0.0, 1.0, hits[j].tb > start));
+            }
+            write_color(id.xy, froxel * vec3(0.2, 0.45, 1.0) + analytic * vec3(1.0, 0.55, 0.1));
+        }
+        default: { write_scalar(id.xy, 0.0); }
+    }
+}

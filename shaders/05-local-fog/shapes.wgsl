@@ -1,0 +1,84 @@
+// Local fog volumes, shapes: where a ray crosses a box, an ellipsoid or a cylinder, and the
+// optical depth along a piece of the crossing.
+// Intersection in the volume's local frame scaled to unit size (the unit cube, sphere, cylinder),
+// where t is unchanged: the slab test (Kay & Kajiya 1986; Williams et al. 2005) and the quadrics
+// from the closest point to the centre or axis first (Haines et al., "Precision Improvements for
+// Ray/Sphere Intersection", Ray Tracing Gems 2019), which avoids the cancellation in b² − ac.
+// Optical depth: the closed form of a height falloff along the ray (chapter 2's
+// `layer_optical_depth`, after Wenzel 2006) where the volume has no edge fade, else the midpoint
+// rule in FADE_STEPS steps of `fog_volume_weight`. Mirrors chapters/05-local-fog/src/reference.rs.
+// #import common/fog_volume.wgsl
+// #import 02-height-fog/layer.wgsl
+
+const FADE_STEPS: u32 = 32u;
+const NO_HIT: vec2<f32> = vec2(1.0, -1.0);
+
+// ANCHOR: chord
+// The interval of t where o + t·d lies inside the volume (x > y when the line misses it).
+fn fog_volume_chord(v: FogVolume, o: vec3<f32>, d: vec3<f32>) -> vec2<f32> {
+    let half = fog_volume_half(v);
+    let lo = fog_volume_local_dir(v, o - v.centre.xyz) / half;
+    let ld = fog_volume_local_dir(v, d) / half;
+    var t = vec2(-3.0e38, 3.0e38);
+    let cylinder = fog_volume_is(v, FOG_SHAPE_CYLINDER);
+    let ellipsoid = fog_volume_is(v, FOG_SHAPE_ELLIPSOID);
+    // Slabs |x| ≤ 1: all three axes of a box, the caps (y) of a cylinder.
+    for (var a = 0; a < 3; a++) {
+        if ellipsoid || (cylinder && a != 1) {
+            continue;
+        }
+        if ld[a] == 0.0 {
+            if abs(lo[a]) > 1.0 {
+                return NO_HIT;
+            }
+            continue;
+        }
+        let ta = (-1.0 - lo[a]) / ld[a];
+        let tb = (1.0 - lo[a]) / ld[a];
+        t = vec2(max(t.x, min(ta, tb)), min(t.y, max(ta, tb)));
+    }
+    // The unit sphere, or the cylinder's side x² + z² ≤ 1.
+    if ellipsoid || cylinder {
+        let mask = select(vec3(1.0), vec3(1.0, 0.0, 1.0), cylinder);
+        let po = lo * mask;
+        let pd = ld * mask;
+        let a = dot(pd, pd);
+        if a == 0.0 {
+            if dot(po, po) > 1.0 {
+                return NO_HIT;
+            }
+        } else {
+            let tm = -dot(po, pd) / a;
+            let c = po + pd * tm; // the closest point to the centre (axis)
+            let k = 1.0 - dot(c, c);
+            if k < 0.0 {
+                return NO_HIT;
+            }
+            let h = sqrt(k / a);
+            t = vec2(max(t.x, tm - h), min(t.y, tm + h));
+        }
+    }
+    return t;
+}
+// ANCHOR_END: chord
+
+// ANCHOR: unit_depth
+// ∫ weight dt over [a, b] (a piece of the crossing): the optical depth at unit density.
+// Without an edge fade the weight is e^(−k (y − y₀)) along the whole crossing, in closed form;
+// with one, the midpoint rule.
+fn fog_volume_unit_depth(v: FogVolume, o: vec3<f32>, d: vec3<f32>, a: f32, b: f32) -> f32 {
+    if b <= a {
+        return 0.0;
+    }
+    if v.half_size.w <= 0.0 {
+        let y0 = v.centre.y - fog_volume_half(v).y;
+        return layer_optical_depth(vec4(1.0, max(v.emission_falloff.w, 0.0), y0, 0.0), o.y, d.y, a, b);
+    }
+    let h = (b - a) / f32(FADE_STEPS);
+    var sum = 0.0;
+    for (var i = 0u; i < FADE_STEPS; i++) {
+        sum += fog_volume_weight(v, o + d * (a + (f32(i) + 0.5) * h));
+    }
+    return min(sum * h, MAX_OPTICAL_DEPTH); // as the closed form caps it
+}
+// ANCHOR_END: unit_depth

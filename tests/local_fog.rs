@@ -1,0 +1,352 @@
+//! Chapter 5 on the GPU against its f64 reference, and its handling of bad input.
+//!
+//! The optical-depth view (raw floats) is compared per pixel with the closed form evaluated in
+//! f64 along rays built from the camera pose alone, up to the GPU's own surface distance (the
+//! volumes float in the air, so the distance only decides which are hidden behind the boxes).
+
+mod common;
+
+use common::*;
+use fogbook_core::Chapter;
+use fogbook_core::fog_volumes::FogVolume;
+use fogbook_core::params::set_by_name;
+use fogbook_local_fog::reference::optical_depth;
+use fogbook_local_fog::{LocalFog, LocalFogParams};
+use glam::DVec3;
+
+const SIZE: [u32; 2] = [160, 90];
+const CAMERA: &str = "-2,3.5,-14,0,-3,50";
+
+/// One volume in front of the camera, no edge fade (its closed form), with `extra` settings.
+fn settings<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut s = vec![
+        "volume_count=1",
+        "v1_x_m=-2",
+        "v1_y_m=3.5",
+        "v1_z_m=-30",
+        "v1_size_x_m=9",
+        "v1_size_y_m=4",
+        "v1_size_z_m=7",
+        "v1_yaw_deg=0",
+        "v1_falloff=0",
+        "v1_edge_fade_m=0",
+        "v1_density=0.2",
+        "v2_edge_fade_m=0",
+    ];
+    s.extend_from_slice(extra);
+    s
+}
+
+/// τ of every volume along the pose's ray through pixel (x, y), up to distance d.
+fn reference_tau(volumes: &[FogVolume], o: DVec3, v: DVec3, d: f64) -> f64 {
+    volumes.iter().map(|vol| optical_depth(vol, o, v, 0.0, d)).sum()
+}
+
+/// A unit vector perpendicular to v and another to both.
+fn perpendiculars(v: DVec3) -> [DVec3; 2] {
+    let a = v.cross(DVec3::Y).normalize();
+    [a, a.cross(v)]
+}
+
+/// Holds the optical-depth view to the f64 closed form; returns (worst relative error over
+/// pixels with τ > 1e-3 off the silhouettes, pixels inside a volume, pixels on a silhouette).
+fn check(extra: &[&str]) -> (f64, usize, usize) {
+    let sets = settings(extra);
+    let img = render("local-fog", "optical-depth", &sets, Some(CAMERA), SIZE).raw;
+    let distance = render("distance-fog", "distance", &[] as &[&str], Some(CAMERA), SIZE).raw;
+    let (params, _) = typed_settings::<LocalFogParams>(&sets);
+    let volumes = params.volumes();
+    let (mut worst, mut inside, mut silhouette) = (0.0f64, 0, 0);
+    for y in 0..SIZE[1] {
+        for x in 0..SIZE[0] {
+            let (o, v) = pose_ray(CAMERA, SIZE, x, y);
+            let d = distance.pixel(x, y)[0] as f64;
+            let got = img.pixel(x, y)[0] as f64;
+            let want = reference_tau(&volumes, o, v, d);
+            // The GPU's ray is the f32 camera basis: its direction is good to a few 1e-7. Where
+            // τ changes faster than 1e-4 relative under a 1e-6 rad turn of the ray (at a
+            // silhouette, where the crossing shrinks to nothing), that change is added to the bound.
+            let turned = perpendiculars(v)
+                .iter()
+                .flat_map(|&p| [1.0, -1.0].map(|s| (v + p * (s * 1e-6)).normalize()))
+                .map(|w| (reference_tau(&volumes, o, w, d) - want).abs())
+                .fold(0.0f64, f64::max);
+            // 1e-4 relative with an absolute floor of 1e-6 in τ (the bound).
+            let bound = 1e-4 * want + 1e-6;
+            let on_silhouette = turned > bound;
+            silhouette += on_silhouette as usize;
+            let err = (got - want).abs();
+            assert!(
+                err <= bound + turned,
+                "{extra:?} ({x},{y}) d={d:.3}: GPU {got}, CPU {want} (error {err:.3e}, turn {turned:.3e})"
+            );
+            if want > 1e-3 {
+                inside += 1;
+                if !on_silhouette {
+                    worst = worst.max(err / want);
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{extra:?}: worst relative error {worst:.2e} off the silhouettes; {inside} pixels inside, {silhouette} on a silhouette"
+    );
+    assert!(inside > 800, "{extra:?}: the volume covers too little of the image ({inside} pixels)");
+    assert!(silhouette * 10 < inside, "{extra:?}: {silhouette} silhouette pixels of {inside}");
+    (worst, inside, silhouette)
+}
+
+// ANCHOR: optical_depth_test
+/// A box, a sphere and a cylinder, each rotated, with constant density and with a height
+/// falloff; and two overlapping volumes, whose optical depths add.
+#[test]
+fn optical_depth_matches_the_closed_form() {
+    let rotated = ["v1_yaw_deg=30", "v1_pitch_deg=10", "v1_roll_deg=-15"];
+    let cases: Vec<Vec<&str>> = vec![
+        ["v1_shape=box"].iter().chain(&rotated).copied().collect(),
+        vec!["v1_shape=box", "v1_falloff=0.6"],
+        vec!["v1_shape=ellipsoid", "v1_size_x_m=7", "v1_size_y_m=7", "v1_size_z_m=7"],
+        ["v1_shape=ellipsoid", "v1_falloff=0.5"].iter().chain(&rotated).copied().collect(),
+        ["v1_shape=cylinder"].iter().chain(&rotated).copied().collect(),
+        vec!["v1_shape=cylinder", "v1_falloff=0.4", "v1_roll_deg=70"],
+        // Overlapping: a sphere inside the box's right half.
+        vec![
+            "volume_count=2",
+            "v2_x_m=0",
+            "v2_y_m=4",
+            "v2_z_m=-29",
+            "v2_size_x_m=6",
+            "v2_size_y_m=6",
+            "v2_size_z_m=6",
+            "v2_falloff=0.3",
+            "v2_density=0.3",
+        ],
+    ];
+    let mut worst = 0.0f64;
+    for case in &cases {
+        worst = worst.max(check(case).0);
+    }
+    eprintln!("optical depth, all cases: worst relative error {worst:.2e}");
+}
+// ANCHOR_END: optical_depth_test
+
+/// Nothing non-finite reaches the frame: every view of the default scene, from outside and from
+/// inside a volume, and of a volume at the parameters' limits (densest, steepest falloff, 1 km
+/// long, turned on end 100–1100 m up, so that it reaches 500 m below its reference height, where
+/// its density would be e^5000 times larger), seen from below, alone and injected into chapter
+/// 4's froxels.
+#[test]
+fn no_view_writes_a_non_finite_value() {
+    const EXTREME: &[&str] = &["v1_pitch_deg=90", "v1_size_z_m=1000", "v1_falloff=10", "v1_density=10", "v1_y_m=600"];
+    const BELOW: &str = "-6,2,-22,0,85,60";
+    for view in fogbook_local_fog::VIEWS {
+        for (camera, sets) in [(CAMERA, &[][..]), ("-6,1,-22,0,0,60", &[][..]), (BELOW, EXTREME)] {
+            for fade in ["v1_edge_fade_m=0", "v1_edge_fade_m=1"] {
+                let sets: Vec<&str> = sets.iter().copied().chain([fade]).collect();
+                let img = render("local-fog", view.name, &sets, Some(camera), [64, 36]).raw;
+                let (_, _, non_finite) = img.red_stats();
+                assert_eq!(non_finite, 0, "{} from {camera} with {sets:?}", view.name);
+            }
+        }
+    }
+    let grid = ["froxel-fog.grid_width=64", "froxel-fog.grid_height=36", "froxel-fog.grid_depth=32"];
+    for view in ["final", "froxel-fog/density-slice", "froxel-fog/inscattering"] {
+        let sets: Vec<&str> = EXTREME.iter().chain(&grid).copied().collect();
+        let img = render("froxel-fog,local-fog", view, &sets, Some(BELOW), [64, 36]).raw;
+        assert_eq!(img.red_stats().2, 0, "{view} with chapter 4");
+    }
+}
+
+// ANCHOR: bad_input_test
+/// A NaN, zero or negative size, or a NaN position is refused with a message and the value kept;
+/// a list of 300 volumes, or one with a NaN or a zero size, too, keeping the volumes in use.
+#[test]
+fn bad_input_is_refused_and_the_state_kept() {
+    let mut chapter = LocalFog::new();
+    let before = chapter.params.clone();
+    for (name, value) in [
+        ("v1_size_x_m", "0"),
+        ("v1_size_y_m", "-2"),
+        ("v2_size_z_m", "NaN"),
+        ("v3_x_m", "nan"),
+        ("volume_count", "300"),
+    ] {
+        let e = set_by_name(&mut chapter.params, name, value).expect_err(value);
+        eprintln!("{name}={value}: {e}");
+        assert!(e.to_string().contains(name), "the message names the parameter: {e}");
+    }
+    assert_eq!(chapter.params, before, "every refused value left the parameters as they were");
+
+    let kept = chapter.volumes();
+    let too_many = vec![kept[0]; 300];
+    let e = chapter.set_volumes(too_many).unwrap_err();
+    assert!(e.contains("300"), "{e}");
+    let mut nan = kept[0];
+    nan.centre[1] = f32::NAN;
+    let mut flat = kept[1];
+    flat.half_size[2] = 0.0;
+    for bad in [nan, flat] {
+        let e = chapter.set_volumes(vec![bad]).unwrap_err();
+        eprintln!("{e}");
+        assert_eq!(chapter.status(), Some(e));
+        assert_eq!(chapter.volumes(), kept, "the volumes in use are kept");
+    }
+    // A good list replaces them and clears the message.
+    chapter.set_volumes(vec![kept[2]]).unwrap();
+    assert_eq!(chapter.volumes(), vec![kept[2]]);
+    assert_eq!(chapter.status(), None);
+}
+// ANCHOR_END: bad_input_test
+
+/// The snapshot comparison must notice the volumes breaking, each change in the view that shows
+/// it: the `final` image with a 10 % denser mist or the mist's height falloff ignored (its
+/// bottom's density everywhere), the `optical-depth` view with the smoke column turned 5°, and
+/// the `inscattering` view with the sphere's phase g 0.4 instead of 0.5. (In `final` the column
+/// turned 5° moves only 0.14 % of the pixels by more than 2 steps: grey smoke over a grey sky.)
+#[test]
+fn snapshot_comparison_rejects_small_changes_to_a_volume() {
+    let tolerance = fogbook::registry::find("local-fog").unwrap().book().snapshot_tolerance;
+    for (view, change) in [
+        ("final", "v1_density=0.66"),
+        ("final", "v1_falloff=0"),
+        ("optical-depth", "v3_roll_deg=15"),
+        ("inscattering", "v2_phase_g=0.4"),
+    ] {
+        let base = render("local-fog", view, &[] as &[&str], None, SNAPSHOT_SIZE).display;
+        let changed = render("local-fog", view, &[change], None, SNAPSHOT_SIZE).display;
+        let d = image_diff(&base, &changed, tolerance);
+        eprintln!("{view} with {change}: {d:?}");
+        assert!(!d.passes, "{view} with {change} passes the snapshot comparison: {d:?}");
+    }
+}
+
+// ANCHOR: handover_test
+/// With chapter 4 in the stack, the grid draws the volumes up to its far end f and this chapter
+/// from f on: the `path` view per pixel against the crossings computed on the CPU (blue where a
+/// crossing starts before f, orange where one ends beyond it), for the default volumes and a grid
+/// ending at 30 m, which cuts the sphere (about 27–35 m away), draws the mist and leaves the
+/// cylinder (about 57–63 m) beyond.
+/// Pixels whose classification changes under a 1e-6 rad turn of the ray, or with a crossing's end
+/// within 1 mm of f, are left out (they are counted and must be few).
+#[test]
+fn the_grid_draws_volumes_up_to_its_far_end_and_this_chapter_beyond() {
+    use fogbook_local_fog::reference::chord;
+    const FAR: f64 = 30.0;
+    let sets = [
+        "froxel-fog.grid_width=64",
+        "froxel-fog.grid_height=36",
+        "froxel-fog.grid_depth=32",
+        "froxel-fog.fog_distance_m=30",
+    ];
+    // The default camera, spelled out.
+    let camera = "0,2,0,0,-2,60";
+    let img = render("froxel-fog,local-fog", "local-fog/path", &sets, Some(camera), [160, 90]).raw;
+    let distance = render("distance-fog", "distance", &[] as &[&str], Some(camera), [160, 90]).raw;
+    let volumes = LocalFogParams::default().volumes();
+    let classify = |o: DVec3, v: DVec3, d: f64| {
+        let (mut froxel, mut analytic, mut near_edge) = (false, false, false);
+        for vol in &volumes {
+            if let Some((a, b)) = chord(vol, o, v) {
+                let (a, b) = (a.max(0.0), b.min(d));
+                if b > a {
+                    froxel |= a < FAR;
+                    analytic |= b > FAR;
+                    near_edge |= (a - FAR).abs() < 1e-3 || (b - FAR).abs() < 1e-3;
+                }
+            }
+        }
+        (froxel, analytic, near_edge)
+    };
+    let (mut counts, mut skipped) = ([0usize; 4], 0);
+    for y in 0..90 {
+        for x in 0..160 {
+            let (o, v) = pose_ray(camera, [160, 90], x, y);
+            let d = distance.pixel(x, y)[0] as f64;
+            let (froxel, analytic, near_edge) = classify(o, v, d);
+            let stable = perpendiculars(v)
+                .iter()
+                .flat_map(|&p| [1.0, -1.0].map(|s| (v + p * (s * 1e-6)).normalize()))
+                .all(|w| {
+                    let c = classify(o, w, d);
+                    (c.0, c.1) == (froxel, analytic)
+                });
+            if near_edge || !stable {
+                skipped += 1;
+                continue;
+            }
+            let p = img.pixel(x, y);
+            let (f, a) = (froxel as u8 as f32, analytic as u8 as f32);
+            let want = [0.2 * f + 1.0 * a, 0.45 * f + 0.55 * a, 1.0 * f + 0.1 * a];
+            assert!(
+                (0..3).all(|c| (p[c] - want[c]).abs() < 1e-6),
+                "({x},{y}): GPU {:?}, CPU froxel {froxel} analytic {analytic}",
+                &p[..3]
+            );
+            counts[froxel as usize * 2 + analytic as usize] += 1;
+        }
+    }
+    eprintln!(
+        "path: none {}, analytic {}, froxel {}, both {}; {skipped} skipped",
+        counts[0], counts[1], counts[2], counts[3]
+    );
+    assert!(counts[1] > 100 && counts[2] > 100 && counts[3] > 20, "every path occurs: {counts:?}");
+    assert!(skipped * 50 < 160 * 90, "{skipped} pixels left out");
+}
+// ANCHOR_END: handover_test
+
+// ANCHOR: ambient_test
+/// The in-scattering against the closed form where it is exact: ambient light alone (the sun
+/// off, no emission), where every volume's source per unit extinction is albedo × L_amb, so the
+/// radiance is albedo × L_amb × (1 − e^(−τ)) whatever the densities' profiles and overlaps. A
+/// rotated cylinder with falloff; a box and a sphere overlapping, with different falloffs. Each
+/// channel per pixel within 1e-4 relative plus 1e-6, plus the silhouette allowance of
+/// `optical_depth_matches_the_closed_form`.
+#[test]
+fn ambient_inscattering_matches_the_closed_form() {
+    let ambient = fogbook_core::scene_settings::SceneSettings::default().ambient;
+    let albedo = [0.8, 0.6, 0.4];
+    let cases: [&[&str]; 2] = [
+        &["v1_shape=cylinder", "v1_falloff=0.4", "v1_roll_deg=30", "v1_yaw_deg=20"],
+        &["volume_count=2", "v1_falloff=0.3", "v2_x_m=0", "v2_y_m=4", "v2_z_m=-29", "v2_size_x_m=6", "v2_size_y_m=6"],
+    ];
+    for extra in cases {
+        let mut sets = settings(extra);
+        sets.extend(["volume_sun_scale=0", "v1_emission=0,0,0", "v2_emission=0,0,0"]);
+        sets.extend(["v1_albedo=0.8,0.6,0.4", "v2_albedo=0.8,0.6,0.4", "v2_size_z_m=6", "v2_density=0.3"]);
+        let img = render("local-fog", "inscattering", &sets, Some(CAMERA), SIZE).raw;
+        let distance = render("distance-fog", "distance", &[] as &[&str], Some(CAMERA), SIZE).raw;
+        let (params, _) = typed_settings::<LocalFogParams>(&sets);
+        let volumes = params.volumes();
+        let radiance = |tau: f64, c: usize| albedo[c] * ambient[c] as f64 * -(-tau).exp_m1();
+        let (mut worst, mut inside) = (0.0f64, 0);
+        for y in 0..SIZE[1] {
+            for x in 0..SIZE[0] {
+                let (o, v) = pose_ray(CAMERA, SIZE, x, y);
+                let d = distance.pixel(x, y)[0] as f64;
+                let tau = reference_tau(&volumes, o, v, d);
+                let turned: Vec<f64> = perpendiculars(v)
+                    .iter()
+                    .flat_map(|&p| [1.0, -1.0].map(|s| (v + p * (s * 1e-6)).normalize()))
+                    .map(|w| reference_tau(&volumes, o, w, d))
+                    .collect();
+                for c in 0..3 {
+                    let want = radiance(tau, c);
+                    let slack = turned.iter().map(|&t| (radiance(t, c) - want).abs()).fold(0.0, f64::max);
+                    let got = img.pixel(x, y)[c] as f64;
+                    let err = (got - want).abs();
+                    assert!(
+                        err <= 1e-4 * want + 1e-6 + slack,
+                        "{extra:?} ({x},{y}) channel {c}: GPU {got}, CPU {want} (τ {tau})"
+                    );
+                    if want > 1e-3 && slack <= 1e-4 * want {
+                        worst = worst.max(err / want);
+                    }
+                }
+                inside += (tau > 1e-3) as usize;
+            }
+        }
+        eprintln!("{extra:?}: ambient in-scattering, worst relative error {worst:.2e} on {inside} pixels");
+        assert!(inside > 800, "{inside}");
+    }
+}
+// ANCHOR_END: ambient_test
