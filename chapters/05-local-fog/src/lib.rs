@@ -234,7 +234,8 @@ impl Chapter for LocalFog {
     // ANCHOR_END: render
 
     fn book(&self) -> Book {
-        Book { figures: Self::figures(), plots: Self::plots, ..Default::default() }
+        // Nothing carries over from one frame to the next.
+        Book { figures: Self::figures(), plots: Self::plots, warmup_steps_only: true, ..Default::default() }
     }
 }
 
