@@ -132,6 +132,7 @@ pub fn run(args: &FiguresArgs) -> Result<PathBuf> {
                 for chapter in setup.stack.chapters_mut() {
                     chapter.params().reset();
                 }
+                setup.scene = Default::default();
                 setup.camera = Default::default();
                 setup.apply(None, &job.settings, job.camera.as_deref())?;
             }
