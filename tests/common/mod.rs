@@ -57,10 +57,10 @@ pub fn render_with<S: AsRef<str>>(
     h.capture().unwrap()
 }
 
-/// Renders each of `views` of `chapter` with `sets` and `camera`, after `frames` steps. A chapter whose state
-/// evolves in `update` alone (`Book::warmup_steps_only`, the simulations) is stepped once and
-/// every view drawn from that state with time paused — the image each view gets on its own; the
-/// others are rendered afresh for each view.
+/// Renders each of `views` of `chapter` with `sets` and `camera`, after `frames` steps. When
+/// every chapter of the stack keeps no history (`Book::warmup_steps_only`) the stack is stepped
+/// once and each view drawn from that state with time paused: the image each view gets on its
+/// own. A stack with a history (temporal accumulation) is rendered afresh for each view.
 pub fn render_views<S: AsRef<str>>(
     h: &mut Headless,
     chapter: &str,
