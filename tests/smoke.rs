@@ -1102,9 +1102,7 @@ fn smoke_in(setup: &mut fogbook::state::Setup) -> &mut Loaded<Smoke> {
 /// Renders `view` once with time paused (no step: the fields stay as uploaded).
 fn render_paused(h: &mut Headless, setup: &mut fogbook::state::Setup, view: &str) -> fogbook_core::capture::FloatImage {
     let view = setup.stack.find_view(view).unwrap();
-    let mut time = fogbook_core::time::TimeControl::fixed(0.0);
-    time.paused = true;
-    h.run(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, 1);
+    h.redraw(&mut setup.stack, &setup.camera, &setup.scene, view);
     h.capture().unwrap().raw
 }
 

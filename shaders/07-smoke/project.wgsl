@@ -1,8 +1,9 @@
 // Subtracts the pressure gradient on its own: u ← u − ∇q, on every face inside the box (the face
 // gradient, the difference of the two cells it separates; the wall faces stay 0 — see
-// common.wgsl for the staggered layout). The simulation folds this into the
-// next step's first pass; this standalone pass serves tests of the projection identities and
-// the "velocity after projection" readback.
+// common.wgsl for the staggered layout). MacCormack advection runs it first and stores V for both
+// of its passes (maccormack.wgsl); semi-Lagrangian advection folds it into its one pass
+// (advect.wgsl). It also serves tests of the projection identities and the "velocity after
+// projection" readback.
 // Inputs: velocity, q (read side). Output: velocity (write side).
 // #import 07-smoke/common.wgsl
 

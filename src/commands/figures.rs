@@ -143,9 +143,7 @@ pub fn run(args: &FiguresArgs) -> Result<PathBuf> {
                     headless.run_warmed(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, steps);
                 }
                 _ => {
-                    let mut paused = TimeControl::fixed(0.0);
-                    paused.paused = true;
-                    headless.run(&mut setup.stack, &setup.camera, &setup.scene, &mut paused, view, 1);
+                    headless.redraw(&mut setup.stack, &setup.camera, &setup.scene, view);
                 }
             }
             let capture = headless.capture()?;

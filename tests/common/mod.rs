@@ -80,12 +80,11 @@ pub fn render_views<S: AsRef<str>>(
     let mut captures = Vec::new();
     for (i, name) in views.iter().enumerate() {
         let view = setup.stack.find_view(name).unwrap();
-        let mut time = TimeControl::fixed(0.0);
         if i == 0 {
+            let mut time = TimeControl::fixed(0.0);
             h.run_warmed(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, frames);
         } else {
-            time.paused = true;
-            h.run(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, 1);
+            h.redraw(&mut setup.stack, &setup.camera, &setup.scene, view);
         }
         captures.push(h.capture().unwrap());
     }

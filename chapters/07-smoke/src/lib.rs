@@ -238,9 +238,12 @@ pub struct SmokeGpu {
     pub sampler: wgpu::Sampler,
     pub fields: Fields,
     /// The smoke's shadow on the scene: the core's volume-shadow uniform, a sampler, and the
-    /// group over the current light volume (made in prepare each frame; `None` when off).
+    /// group over the light volume, made again only when the light volume is a new texture (a
+    /// new grid size or loaded fields).
     shadow_uniform: wgpu::Buffer,
     shadow_sampler: wgpu::Sampler,
+    shadow_bind: Option<(wgpu::Texture, wgpu::BindGroup)>,
+    /// What the scene binds this frame: the group above, or `None` when the shadow is off.
     shadow_group: Option<wgpu::BindGroup>,
 }
 
@@ -480,6 +483,7 @@ impl Chapter for Smoke {
             fields,
             shadow_uniform,
             shadow_sampler,
+            shadow_bind: None,
             shadow_group: None,
         };
         self.light_for = None;
@@ -541,19 +545,25 @@ impl Chapter for Smoke {
             passes::record_light(ctx.gpu, ctx.passes, &g.pipelines, &g.params_group, &g.fields);
             self.light_for = Some(key);
         }
-        g.shadow_group = self.params.cast_shadow.then(|| {
+        g.shadow_group = None;
+        if self.params.cast_shadow {
             let u = self.uniform(g.fields.n);
             let shadow =
                 VolumeShadowUniform { box_min: u.box_min, box_side_m: u.box_m, tint: u.extinction_tint, enabled: 1 };
             ctx.gpu.queue.write_buffer(&g.shadow_uniform, 0, bytemuck::bytes_of(&shadow));
-            volume_shadow::bind_group(
-                &ctx.gpu.device,
-                &ctx.frame.layouts.volume_shadow,
-                &g.shadow_uniform,
-                &g.fields.light.view,
-                &g.shadow_sampler,
-            )
-        });
+            let light = &g.fields.light.texture;
+            if g.shadow_bind.as_ref().is_none_or(|(bound, _)| bound != light) {
+                let group = volume_shadow::bind_group(
+                    &ctx.gpu.device,
+                    &ctx.frame.layouts.volume_shadow,
+                    &g.shadow_uniform,
+                    &g.fields.light.view,
+                    &g.shadow_sampler,
+                );
+                g.shadow_bind = Some((light.clone(), group));
+            }
+            g.shadow_group = g.shadow_bind.as_ref().map(|(_, group)| group.clone());
+        }
     }
     // ANCHOR_END: light_scene
 

@@ -265,7 +265,7 @@ pub fn record_step(
             );
             dispatch(passes, "smoke: advect + project", &p.advect, params, &g, n);
         }
-        Advection::MacCormack => record_maccormack(d, passes, p, params, f),
+        Advection::MacCormack => record_maccormack(gpu, passes, p, params, f),
     }
     f.velocity.swap();
     f.fluid.swap();
@@ -291,16 +291,14 @@ pub fn record_step(
 /// the two scratch fields, and the correction writes the new velocity and fluid to the write
 /// sides (the caller swaps them).
 fn record_maccormack(
-    d: &wgpu::Device,
+    gpu: &GpuContext,
     passes: &mut PassRecorder,
     p: &Pipelines,
     params: &wgpu::BindGroup,
     f: &mut Fields,
 ) {
-    let g =
-        p.project.bind(d, &[Res::Tex(f.velocity.read()), Res::Tex(&f.pressure_texture), Res::Tex(f.velocity.write())]);
-    dispatch(passes, "smoke: project", &p.project, params, &g, f.n);
-    f.velocity.swap();
+    let d = &gpu.device;
+    record_project(gpu, passes, p, params, f);
     let g = p.maccormack_forward.bind(
         d,
         &[
@@ -400,7 +398,7 @@ fn record_store_pressure(
     });
 }
 
-/// u ← u − ∇q on its own (tests, tools).
+/// u ← u − ∇q on its own: MacCormack's first pass, and tests and tools.
 pub fn record_project(
     gpu: &GpuContext,
     passes: &mut PassRecorder,

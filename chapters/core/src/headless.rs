@@ -119,6 +119,20 @@ impl Headless {
         self.run(stack, camera, scene, time, view, 1)
     }
 
+    /// Draws the current state once more with time standing still (no step): another view of
+    /// the frame just rendered, or the same view under settings that change only how it is shown.
+    pub fn redraw(
+        &mut self,
+        stack: &mut Stack,
+        camera: &CameraPose,
+        scene: &SceneSettings,
+        view: StackView,
+    ) -> Option<PassTimes> {
+        let mut paused = TimeControl::fixed(0.0);
+        paused.paused = true;
+        self.run(stack, camera, scene, &mut paused, view, 1)
+    }
+
     /// Reads back the last rendered frame.
     pub fn capture(&mut self) -> Result<Capture> {
         let auto_range = self.renderer.auto_range.read_now(&self.gpu, &self.renderer.frame.view_range);
