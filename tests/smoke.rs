@@ -1377,12 +1377,9 @@ fn touches_solid(mask: &[f32], i: usize, c: usize) -> bool {
     mask[i] > 0.5 || (index > 0 && mask[i - step] > 0.5)
 }
 
-#[test]
-fn a_jet_at_the_sphere_goes_round_it() {
-    // A jet of 1 m/s upwards in a 7 × 7 column below the sphere, projected with 20 V-cycles and
-    // the sphere in place: no flow may cross the sphere's faces, and the jet must turn aside.
-    let (h, mut s) = smoke(&[QUIET, EXACT_SOLVE, SPHERE].concat());
-    let cell = s.chapter.params.box_size_m as f64 / N as f64;
+/// A jet of 1 m/s upwards in a 7 × 7 column below the box's centre, and its total inflow (the
+/// number of faces it sets).
+fn jet_below_the_centre() -> (Vec<f32>, f64) {
     let mut u = vec![0.0f32; N * N * N * 4];
     let mut inflow = 0.0;
     for z in 0..N {
@@ -1395,20 +1392,36 @@ fn a_jet_at_the_sphere_goes_round_it() {
             }
         }
     }
-    s.upload(&h.gpu, FieldId::Velocity, &u).unwrap();
-    s.run_now(&h, |s, g, p| s.project_solved(g, &h.gpu, p));
-    let mask = s.download(&h.gpu, FieldId::Solid).unwrap();
-    let v = s.download(&h.gpu, FieldId::Velocity).unwrap();
-    let solid_cells = mask.iter().filter(|&&m| m > 0.5).count();
+    (u, inflow)
+}
+
+/// The total |u| through the faces that touch a solid cell of `mask`, and their number.
+fn flux_through_solid_faces(mask: &[f32], v: &[f32]) -> (f64, usize) {
     let (mut through, mut faces) = (0.0f64, 0);
     for i in 0..N * N * N {
         for c in 0..3 {
-            if touches_solid(&mask, i, c) {
+            if touches_solid(mask, i, c) {
                 through += v[4 * i + c].abs() as f64;
                 faces += 1;
             }
         }
     }
+    (through, faces)
+}
+
+#[test]
+fn a_jet_at_the_sphere_goes_round_it() {
+    // A jet of 1 m/s upwards in a 7 × 7 column below the sphere, projected with 20 V-cycles and
+    // the sphere in place: no flow may cross the sphere's faces, and the jet must turn aside.
+    let (h, mut s) = smoke(&[QUIET, EXACT_SOLVE, SPHERE].concat());
+    let cell = s.chapter.params.box_size_m as f64 / N as f64;
+    let (u, inflow) = jet_below_the_centre();
+    s.upload(&h.gpu, FieldId::Velocity, &u).unwrap();
+    s.run_now(&h, |s, g, p| s.project_solved(g, &h.gpu, p));
+    let mask = s.download(&h.gpu, FieldId::Solid).unwrap();
+    let v = s.download(&h.gpu, FieldId::Velocity).unwrap();
+    let solid_cells = mask.iter().filter(|&&m| m > 0.5).count();
+    let (through, faces) = flux_through_solid_faces(&mask, &v);
     // The fluid cells' divergence after the projection (solid faces as stored), and the flow
     // beside the sphere.
     let div = face_divergence(&v, cell);
@@ -1430,6 +1443,38 @@ fn a_jet_at_the_sphere_goes_round_it() {
     assert!(through <= 1e-5 * inflow, "flux {through} through the sphere");
     assert!(left < 2e-3 * start, "fluid divergence {left} left of {start}");
     assert!(sideways > 0.05, "the jet does not turn aside ({sideways} m/s)");
+}
+
+#[test]
+fn a_sphere_switched_on_and_off_mid_run_takes_effect_at_once() {
+    // Without an obstacle the passes run a variant compiled without the obstacle code; switching
+    // the sphere on swaps in the variant with it, and off again swaps back. The jet above is
+    // projected three times from the same start: without, with and without the sphere.
+    let (h, mut s) = smoke(&[QUIET, EXACT_SOLVE, SPHERE, &["sphere_enabled=false"]].concat());
+    let (u, inflow) = jet_below_the_centre();
+    let project = |s: &mut Loaded<Smoke>, sphere: bool| {
+        s.chapter.params.sphere_enabled = sphere;
+        s.upload(&h.gpu, FieldId::Velocity, &u).unwrap();
+        s.run_now(&h, |s, g, p| s.project_solved(g, &h.gpu, p));
+        let with_obstacles = s.gpu.as_ref().unwrap().pipelines.with_obstacles;
+        (s.download(&h.gpu, FieldId::Solid).unwrap(), s.download(&h.gpu, FieldId::Velocity).unwrap(), with_obstacles)
+    };
+    let (_, free, variant_before) = project(&mut s, false);
+    let (mask, blocked, variant_on) = project(&mut s, true);
+    let (_, free_again, variant_after) = project(&mut s, false);
+    assert_eq!((variant_before, variant_on, variant_after), (false, true, false), "pipeline variants");
+    let sphere = |v: &[f32]| flux_through_solid_faces(&mask, v).0 / inflow;
+    eprintln!(
+        "flux through the sphere's faces, of the inflow: off {:.3}, on {:.2e}, off again {:.3}",
+        sphere(&free),
+        sphere(&blocked),
+        sphere(&free_again)
+    );
+    assert!(sphere(&blocked) <= 1e-5, "the sphere switched on lets {} through", sphere(&blocked));
+    assert!(sphere(&free) > 0.05, "without the sphere the jet should cross its place");
+    // The pressure solve starts from the last one's result, so "the same" is within its residual.
+    let largest_change = free.iter().zip(&free_again).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
+    assert!(largest_change < 1e-3, "switched off again, the projection differs by {largest_change} m/s");
 }
 
 #[test]

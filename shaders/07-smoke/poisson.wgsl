@@ -14,8 +14,11 @@ struct Level {
     h: f32,         // cell size (m)
     omega: f32,     // over-relaxation ω of the Gauss–Seidel update (1: plain)
     open_top: u32,  // 1: q = 0 on the top face (Dirichlet)
-    solids: u32,    // 1: an obstacle is enabled; with 0 the masks are not read
 }
+
+// Whether the pipeline handles obstacles (see OBSTACLES in common.wgsl): the solver's passes are
+// compiled both ways, and without, the masks are not read.
+override OBSTACLES: bool = true;
 
 @group(3) @binding(0) var<uniform> level: Level;
 // q on this level: the pressure on level 0, a correction on the coarser ones.
@@ -25,7 +28,7 @@ struct Level {
 @group(2) @binding(0) var<storage, read> solid: array<f32>;
 
 fn is_solid(cell: vec3<i32>, n: i32) -> bool {
-    return level.solids == 1u && solid[level_index(cell, n)] > 0.5;
+    return OBSTACLES && solid[level_index(cell, n)] > 0.5;
 }
 
 // q of the neighbour at `at` (already clamped into the box), or of `cell` itself where the

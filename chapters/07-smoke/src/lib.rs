@@ -228,7 +228,13 @@ fn finite_or(v: f32, fallback: f32) -> f32 {
 
 /// GPU state: pipelines, the parameter block and the fields.
 pub struct SmokeGpu {
+    /// The pipelines for the current settings: with the obstacle code when an obstacle is
+    /// enabled, without otherwise (`follow_obstacles`).
     pub pipelines: Pipelines,
+    /// The other variant, once it has been needed, and what compiling it takes.
+    spare_pipelines: Option<Pipelines>,
+    shaders: ShaderStore,
+    frame_layouts: FrameLayouts,
     pub uniform: wgpu::Buffer,
     /// Group 2 of every pass: the parameter block, the sampler and the solid mask (rebuilt when
     /// the uniform is written, since the fields may have been replaced); the obstacles pass, which
@@ -300,15 +306,43 @@ impl Smoke {
         }
     }
 
+    /// Swaps in the pipeline variant the obstacle settings need, compiling it the first time.
+    /// If it cannot be compiled (a broken shader on disk), an obstacle just enabled is switched
+    /// off again with a message; without obstacles the variant with them serves as well.
+    fn follow_obstacles(&mut self, g: &mut SmokeGpu, gpu: &GpuContext) {
+        let wanted = self.params.sphere_enabled || self.params.box_enabled;
+        if g.pipelines.with_obstacles == wanted {
+            return;
+        }
+        let variant = match g.spare_pipelines.take() {
+            Some(p) if p.with_obstacles == wanted => Ok(p),
+            spare => {
+                g.spare_pipelines = spare;
+                Pipelines::new(gpu, &g.frame_layouts, &g.shaders, wanted)
+            }
+        };
+        match variant {
+            Ok(p) => g.spare_pipelines = Some(std::mem::replace(&mut g.pipelines, p)),
+            Err(e) if wanted => {
+                self.status = Some(format!("{e:#}; the obstacles stay off"));
+                self.params.sphere_enabled = false;
+                self.params.box_enabled = false;
+            }
+            Err(_) => {}
+        }
+    }
+
     /// Writes the parameter block for everything but a step. The block is read when the frame's
     /// commands run, so a step recorded earlier in the same submission reads this one: it keeps
     /// that step's noise clock.
-    fn write_uniform(&self, g: &mut SmokeGpu, gpu: &GpuContext) {
+    fn write_uniform(&mut self, g: &mut SmokeGpu, gpu: &GpuContext) {
         self.write_uniform_at(g, gpu, self.steps.wrapping_sub(1));
     }
 
-    /// Writes the parameter block with the emitter noise's clock at `clock`.
-    fn write_uniform_at(&self, g: &mut SmokeGpu, gpu: &GpuContext, clock: u32) {
+    /// Writes the parameter block with the emitter noise's clock at `clock`, with the pipelines
+    /// that match the obstacle settings.
+    fn write_uniform_at(&mut self, g: &mut SmokeGpu, gpu: &GpuContext, clock: u32) {
+        self.follow_obstacles(g, gpu);
         let uniform = SmokeUniform { step_index: clock, ..self.uniform(g.fields.n) };
         gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
         g.params_group = passes::params_group(gpu, &g.pipelines, &g.uniform, &g.sampler, &g.fields);
@@ -443,7 +477,8 @@ impl Chapter for Smoke {
 
     fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> Result<SmokeGpu> {
         check_grid(gpu, self.params.grid_size)?;
-        let pipelines = Pipelines::new(gpu, layouts, shaders)?;
+        let with_obstacles = self.params.sphere_enabled || self.params.box_enabled;
+        let pipelines = Pipelines::new(gpu, layouts, shaders, with_obstacles)?;
         let device = &gpu.device;
         let uniform = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("smoke params"),
@@ -476,6 +511,9 @@ impl Chapter for Smoke {
         let shadow_sampler = volume_shadow::sampler(device);
         let mut state = SmokeGpu {
             pipelines,
+            spare_pipelines: None,
+            shaders: shaders.clone(),
+            frame_layouts: layouts.clone(),
             uniform,
             params_group,
             params_basic,

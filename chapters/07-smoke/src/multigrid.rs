@@ -7,12 +7,12 @@
 
 use crate::fields::Fields;
 use crate::params::{PressureSolver, SmokeParams, TopBoundary};
-use crate::passes::{Pass, Res, Slot, layout};
+use crate::passes::{Pass, Res, Slot, layout, obstacle_constants};
 use crate::reference::poisson::{COARSE_SWEEPS, POST_SMOOTH, PRE_SMOOTH, level_sizes};
 use anyhow::Result;
 use bytemuck::{Pod, Zeroable};
 use fogbook_core::gpu::GpuContext;
-use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
+use fogbook_core::shaders::{ShaderStore, compute_pipeline_with, create_module};
 use fogbook_core::timing::PassRecorder;
 
 /// Mirrors `struct Level` in shaders/07-smoke/poisson.wgsl.
@@ -24,8 +24,6 @@ pub struct LevelUniform {
     pub h: f32,
     pub omega: f32,
     pub open_top: u32,
-    /// 1 when an obstacle is enabled; with 0 the passes do not read the solid masks.
-    pub solids: u32,
 }
 
 /// What one step's pressure solve does.
@@ -73,8 +71,9 @@ pub struct Kernels {
 }
 
 impl Kernels {
-    pub fn new(gpu: &GpuContext, shaders: &ShaderStore) -> Result<Self> {
+    pub fn new(gpu: &GpuContext, shaders: &ShaderStore, with_obstacles: bool) -> Result<Self> {
         let device = &gpu.device;
+        let constants = obstacle_constants(with_obstacles);
         let (read, read_write) = (Slot::Buffer { read_only: true }, Slot::Buffer { read_only: false });
         let mask_layout = layout(device, "smoke solver mask", &[read]);
         let make = |file: &str, entries: &[&str], slots: &[Slot]| -> Result<Vec<Pass>> {
@@ -83,8 +82,13 @@ impl Kernels {
             entries
                 .iter()
                 .map(|entry| {
-                    let pipeline =
-                        compute_pipeline(device, &module, entry, &[None, None, Some(&mask_layout), Some(&textures)])?;
+                    let pipeline = compute_pipeline_with(
+                        device,
+                        &module,
+                        entry,
+                        &[None, None, Some(&mask_layout), Some(&textures)],
+                        &constants,
+                    )?;
                     Ok(Pass { pipeline, textures: textures.clone() })
                 })
                 .collect()
@@ -161,7 +165,6 @@ impl Hierarchy {
             h: solve.h * (1u32 << l) as f32,
             omega,
             open_top: solve.open_top as u32,
-            solids: solve.solids as u32,
         }
     }
 }

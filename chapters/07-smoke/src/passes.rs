@@ -6,7 +6,7 @@ use crate::params::{Advection, PressureSolver};
 use anyhow::Result;
 use fogbook_core::frame::{FrameLayouts, uniform_entry};
 use fogbook_core::gpu::GpuContext;
-use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
+use fogbook_core::shaders::{ShaderStore, compute_pipeline, compute_pipeline_with, create_module};
 use fogbook_core::timing::PassRecorder;
 
 /// How a pass binds one resource.
@@ -87,6 +87,9 @@ impl Pass {
 }
 
 pub struct Pipelines {
+    /// Whether these were compiled with the obstacle code (`OBSTACLES` in common.wgsl); the
+    /// smoke keeps a variant of each kind and steps with the one its settings need.
+    pub with_obstacles: bool,
     /// Group 2: the parameter block, the sampler, the solid mask; and without the mask, for the
     /// pass that writes it.
     pub params_layout: wgpu::BindGroupLayout,
@@ -107,14 +110,25 @@ pub struct Pipelines {
     pub solvers: Kernels,
 }
 
+/// The value of the shaders' `OBSTACLES` override (common.wgsl, poisson.wgsl).
+pub fn obstacle_constants(with_obstacles: bool) -> [(&'static str, f64); 1] {
+    [("OBSTACLES", if with_obstacles { 1.0 } else { 0.0 })]
+}
+
 /// Workgroup size of the 3D passes (shaders use 8 × 8 × 4). Measured on an H200 at 128³: the
 /// Jacobi sweep takes 19.6–19.7 µs with 8×8×4, 32×4×2, 16×8×2, 64×4×1, 16×16×1 or 8×8×8 alike
 /// (22.6 µs with 4×4×4): it is bound by memory traffic, not by the shape.
 pub const WORKGROUP: [u32; 3] = [8, 8, 4];
 
 impl Pipelines {
-    pub fn new(gpu: &GpuContext, frame_layouts: &FrameLayouts, shaders: &ShaderStore) -> Result<Self> {
+    pub fn new(
+        gpu: &GpuContext,
+        frame_layouts: &FrameLayouts,
+        shaders: &ShaderStore,
+        with_obstacles: bool,
+    ) -> Result<Self> {
         let device = &gpu.device;
+        let constants = obstacle_constants(with_obstacles);
         let basic = [
             uniform_entry(0, wgpu::ShaderStages::COMPUTE),
             wgpu::BindGroupLayoutEntry {
@@ -167,7 +181,7 @@ impl Pipelines {
             } else {
                 [None, None, Some(&params_layout), Some(&textures)]
             };
-            let pipeline = compute_pipeline(device, &module, entry, &groups)?;
+            let pipeline = compute_pipeline_with(device, &module, entry, &groups, &constants)?;
             Ok(Pass { pipeline, textures })
         };
         use Slot::*;
@@ -196,7 +210,8 @@ impl Pipelines {
             project: make("project.wgsl", "project", &[Sampled, Sampled, vel], false)?,
             light: make("light.wgsl", "light", &[Sampled, Storage(LIGHT_FORMAT)], false)?,
             view: make("view.wgsl", "smoke_view", &[Sampled, Sampled, Sampled, Sampled, Sampled], true)?,
-            solvers: Kernels::new(gpu, shaders)?,
+            solvers: Kernels::new(gpu, shaders, with_obstacles)?,
+            with_obstacles,
             params_layout,
             params_basic_layout,
             obstacles,

@@ -118,6 +118,7 @@ pub fn sun_view_proj(towards_sun: Vec3) -> Mat4 {
 }
 
 /// Bind group layouts chapters build their pipelines against.
+#[derive(Clone)]
 pub struct FrameLayouts {
     /// Group 0: frame uniform, scene colour, scene distance, shadow map, comparison sampler.
     pub scene_inputs: wgpu::BindGroupLayout,

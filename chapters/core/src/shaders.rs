@@ -187,6 +187,18 @@ pub fn compute_pipeline(
     entry: &str,
     groups: &[Option<&wgpu::BindGroupLayout>],
 ) -> anyhow::Result<wgpu::ComputePipeline> {
+    compute_pipeline_with(device, module, entry, groups, &[])
+}
+
+/// `compute_pipeline` with values for the shader's pipeline-overridable constants (WGSL
+/// `override`), by name.
+pub fn compute_pipeline_with(
+    device: &wgpu::Device,
+    module: &wgpu::ShaderModule,
+    entry: &str,
+    groups: &[Option<&wgpu::BindGroupLayout>],
+    constants: &[(&str, f64)],
+) -> anyhow::Result<wgpu::ComputePipeline> {
     checked(device, &format!("pipeline {entry}"), || {
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some(entry),
@@ -198,7 +210,7 @@ pub fn compute_pipeline(
             layout: Some(&layout),
             module,
             entry_point: Some(entry),
-            compilation_options: Default::default(),
+            compilation_options: wgpu::PipelineCompilationOptions { constants, ..Default::default() },
             cache: None,
         })
     })
