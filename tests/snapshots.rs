@@ -68,7 +68,8 @@ fn every_view_of_every_chapter_matches_its_reference() {
             // The chapters a figure brings along run with their test settings too (the sky's coarse
             // tables: the full ones take 45 s on a software driver).
             let with_settings = first.with.iter().flat_map(|w| registry::find(w).unwrap().book().test_settings);
-            let settings: Vec<&str> = base.iter().copied().chain(with_settings).chain(first.settings.iter().copied()).collect();
+            let settings: Vec<&str> =
+                base.iter().copied().chain(with_settings).chain(first.settings.iter().copied()).collect();
             let spec = std::iter::once(id).chain(first.with.iter().copied()).collect::<Vec<_>>().join(",");
             let names: Vec<&str> = group.iter().map(|f| f.view).collect();
             let captures = render_views(&mut h, &spec, &names, &settings, first.camera, frames);

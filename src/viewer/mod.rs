@@ -149,11 +149,25 @@ struct Script {
     shown: u32,
 }
 
+/// The window opens at 1440 × 810 (logical pixels), or at nine tenths of a smaller screen, in
+/// the same 16:9 shape.
+fn window_size(event_loop: &ActiveEventLoop) -> winit::dpi::Size {
+    let wanted = winit::dpi::LogicalSize::new(1440.0, 810.0);
+    let Some(monitor) = event_loop.primary_monitor().or_else(|| event_loop.available_monitors().next()) else {
+        return wanted.into();
+    };
+    let screen = monitor.size().to_logical::<f64>(monitor.scale_factor());
+    let fit = (0.9 * screen.width / wanted.width).min(0.9 * screen.height / wanted.height);
+    if fit.is_finite() && fit > 0.0 && fit < 1.0 {
+        winit::dpi::LogicalSize::new((wanted.width * fit).round(), (wanted.height * fit).round()).into()
+    } else {
+        wanted.into()
+    }
+}
+
 impl App {
     fn init(&mut self, event_loop: &ActiveEventLoop) -> Result<Gfx> {
-        let attrs = Window::default_attributes()
-            .with_title("fogbook")
-            .with_inner_size(winit::dpi::LogicalSize::new(1440.0, 810.0));
+        let attrs = Window::default_attributes().with_title("fogbook").with_inner_size(window_size(event_loop));
         let window = Arc::new(event_loop.create_window(attrs)?);
         let instance = new_instance(Some(Box::new(event_loop.owned_display_handle())));
         let surface = instance.create_surface(window.clone())?;
