@@ -5,7 +5,8 @@
 //!    (root and apt-get), or prints the one-line install command and stops.
 //! 2. Checks that the core and every chapter still build for the browser
 //!    (`wasm32-unknown-unknown`), adding that target with rustup when it is missing.
-//! 3. Runs `cargo test --release --workspace --all-targets` (sharing the app's release build): unit tests, GPU and snapshot tests, naga
+//! 3. Runs `cargo test --release --workspace --tests --bench chapters` (sharing the app's release
+//!    build): unit tests, GPU and snapshot tests, naga
 //!    validation, book checks, and every criterion bench once in test mode.
 //!
 //! `cargo xtask book` builds the book and checks every page in a browser (see `book.rs`).
@@ -117,7 +118,10 @@ fn main() -> ExitCode {
     }
     let mut cmd = cargo();
     // `--release`: the app's build (`cargo run --release`) and the tests share every dependency.
-    cmd.args(["test", "--release", "--workspace", "--all-targets", "--no-fail-fast"]).args(&args[1..]);
+    // `--tests` rather than `--all-targets`: it leaves out the targets marked `test = false` (the
+    // app's library and binary, and this runner, which have no unit tests), each of which
+    // `--all-targets` would compile once more in test mode.
+    cmd.args(["test", "--release", "--workspace", "--tests", "--bench", "chapters", "--no-fail-fast"]).args(&args[1..]);
     // A private runtime dir silences a harmless warning that Mesa prints per device.
     if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
         let dir = std::env::temp_dir().join(format!("fogbook-xdg-{}", std::process::id()));
