@@ -8,24 +8,25 @@
 // Output: the scattering density J_n.
 // #import 03-sky/atmosphere.wgsl
 
-struct Order {
-    order: vec4<u32>, // x: the scattering order n being computed
-}
-
 @group(0) @binding(0) var<uniform> atm: AtmosphereParams;
-@group(0) @binding(1) var<uniform> order: Order;
-@group(0) @binding(2) var transmittance_lut: texture_2d<f32>;
-@group(0) @binding(3) var lut_sampler: sampler;
-@group(0) @binding(4) var delta_rayleigh: texture_3d<f32>;
-@group(0) @binding(5) var delta_mie: texture_3d<f32>;
-@group(0) @binding(6) var delta_irradiance: texture_2d<f32>;
-@group(0) @binding(7) var density_out: texture_storage_3d<rgba32float, write>;
+@group(0) @binding(1) var transmittance_lut: texture_2d<f32>;
+@group(0) @binding(2) var lut_sampler: sampler;
+@group(0) @binding(3) var delta_rayleigh: texture_3d<f32>;
+@group(0) @binding(4) var delta_mie: texture_3d<f32>;
+@group(0) @binding(5) var delta_irradiance: texture_2d<f32>;
+@group(0) @binding(6) var density_out: texture_storage_3d<rgba32float, write>;
+
+// True for order 2, which reads single scattering; false for the higher orders. A constant of
+// the pipeline (luts.rs compiles the pass both ways) rather than a uniform: a software driver
+// runs both sides of a branch on a uniform, and the Mie lookups of order 2 would then cost the
+// higher orders their time too (the precomputation took about twice as long on lavapipe).
+override FROM_SINGLE_SCATTERING: bool = true;
 
 const SAMPLES: u32 = 16u;
 
 // Radiance of order n − 1 arriving at (r, μ) with the sun at (μ_s, ν).
 fn previous_order(r: f32, mu: f32, mu_s: f32, nu: f32, ground: bool) -> vec3<f32> {
-    if order.order.x == 2u {
+    if FROM_SINGLE_SCATTERING {
         let rayleigh = get_scattering(atm, delta_rayleigh, lut_sampler, r, mu, mu_s, nu, ground);
         let mie = get_scattering(atm, delta_mie, lut_sampler, r, mu, mu_s, nu, ground);
         return rayleigh * rayleigh_phase(nu) + mie * mie_phase(atm.mie.w, nu);

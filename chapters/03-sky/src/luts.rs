@@ -123,7 +123,9 @@ pub struct PrecomputePipelines {
     transmittance: wgpu::ComputePipeline,
     direct_irradiance: wgpu::ComputePipeline,
     single_scattering: wgpu::ComputePipeline,
-    scattering_density: wgpu::ComputePipeline,
+    /// Order 2 (from single scattering) and the higher orders: `FROM_SINGLE_SCATTERING` in
+    /// the shader.
+    scattering_density: [wgpu::ComputePipeline; 2],
     indirect_irradiance: wgpu::ComputePipeline,
     multiple_scattering: wgpu::ComputePipeline,
     order: Vec<wgpu::Buffer>,
@@ -131,6 +133,16 @@ pub struct PrecomputePipelines {
 }
 
 fn auto_pipeline(device: &wgpu::Device, shaders: &ShaderStore, file: &str) -> anyhow::Result<wgpu::ComputePipeline> {
+    auto_pipeline_with(device, shaders, file, &[])
+}
+
+/// `auto_pipeline` with values for the shader's `override` constants.
+fn auto_pipeline_with(
+    device: &wgpu::Device,
+    shaders: &ShaderStore,
+    file: &str,
+    constants: &[(&str, f64)],
+) -> anyhow::Result<wgpu::ComputePipeline> {
     let shader = shaders.load(file)?;
     let module = fogbook_core::shaders::create_module(device, &shader)?;
     let entry = file.trim_start_matches("03-sky/").trim_end_matches(".wgsl");
@@ -140,7 +152,7 @@ fn auto_pipeline(device: &wgpu::Device, shaders: &ShaderStore, file: &str) -> an
             layout: None,
             module: &module,
             entry_point: Some(entry),
-            compilation_options: Default::default(),
+            compilation_options: wgpu::PipelineCompilationOptions { constants, ..Default::default() },
             cache: None,
         })
     })
@@ -154,17 +166,21 @@ impl PrecomputePipelines {
             transmittance: auto_pipeline(device, shaders, TRANSMITTANCE_SHADER)?,
             direct_irradiance: auto_pipeline(device, shaders, DIRECT_IRRADIANCE_SHADER)?,
             single_scattering: auto_pipeline(device, shaders, SINGLE_SCATTERING_SHADER)?,
-            scattering_density: auto_pipeline(device, shaders, SCATTERING_DENSITY_SHADER)?,
+            scattering_density: [
+                auto_pipeline_with(device, shaders, SCATTERING_DENSITY_SHADER, &[("FROM_SINGLE_SCATTERING", 1.0)])?,
+                auto_pipeline_with(device, shaders, SCATTERING_DENSITY_SHADER, &[("FROM_SINGLE_SCATTERING", 0.0)])?,
+            ],
             indirect_irradiance: auto_pipeline(device, shaders, INDIRECT_IRRADIANCE_SHADER)?,
             multiple_scattering: auto_pipeline(device, shaders, MULTIPLE_SCATTERING_SHADER)?,
         })
     }
 }
 
-/// Uniform buffers holding each scattering order (the density and irradiance passes read it).
+/// Uniform buffers holding each scattering order (the indirect irradiance pass reads it).
 fn order_buffers(device: &wgpu::Device) -> Vec<wgpu::Buffer> {
     use wgpu::util::DeviceExt;
-    (0..=MAX_SCATTERING_ORDERS)
+    // The irradiance pass of order n integrates light of order n − 1 (1 ..= max − 1).
+    (0..MAX_SCATTERING_ORDERS)
         .map(|n| {
             device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some("sky: scattering order"),
@@ -253,12 +269,12 @@ pub fn record_precompute(
     // Order n writes the sums into texture (n − 1) % 2 and reads them from the other.
     for n in 2..=orders.min(MAX_SCATTERING_ORDERS) {
         let (read, write) = ((n % 2) as usize, ((n - 1) % 2) as usize);
+        let density = &p.scattering_density[usize::from(n > 2)];
         let g = group(
             d,
-            &p.scattering_density,
+            density,
             &[
                 atm.clone(),
-                order[n as usize].as_entire_binding(),
                 Tex(&t.transmittance.1),
                 Sampler(sampler),
                 Tex(&t.delta_rayleigh.1),
@@ -267,7 +283,7 @@ pub fn record_precompute(
                 Tex(&t.density.1),
             ],
         );
-        dispatch(passes, "sky LUT: scattering density", &p.scattering_density, &g, s3);
+        dispatch(passes, "sky LUT: scattering density", density, &g, s3);
         let g = group(
             d,
             &p.indirect_irradiance,
