@@ -278,7 +278,7 @@ fn every_uniform_matches_its_wgsl_layout() {
     check(
         "07-smoke/rbgs.wgsl",
         "Level",
-        rust_layout!(fogbook_smoke::multigrid::LevelUniform { n, coarse_n, h, omega, open_top }),
+        rust_layout!(fogbook_smoke::multigrid::LevelUniform { n, coarse_n, h, omega, open_top, sweeps }),
     );
 }
 

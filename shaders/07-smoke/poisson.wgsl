@@ -14,6 +14,7 @@ struct Level {
     h: f32,         // cell size (m)
     omega: f32,     // over-relaxation ω of the Gauss–Seidel update (1: plain)
     open_top: u32,  // 1: q = 0 on the top face (Dirichlet)
+    sweeps: u32,    // red–black sweeps of one smoothing in rbgs_sweeps_in_one_group
 }
 
 // Whether the pipeline handles obstacles (see OBSTACLES in common.wgsl): the solver's passes are

@@ -39,3 +39,27 @@ fn rbgs_black(@builtin(global_invocation_id) id: vec3<u32>) {
     relax(id, 1u);
 }
 // ANCHOR_END: rbgs
+
+// ANCHOR: rbgs_one_group
+// The small levels of a V-cycle (16³ and below): all `level.sweeps` sweeps of one smoothing in a
+// single workgroup, its threads striding over each colour's cells, a barrier between colours.
+// There the work of a pass is a few thousand cells and launching it takes longer than doing it:
+// two dispatches a sweep become one a smoothing. The same updates in the same order as the passes
+// above, so the same values.
+const ONE_GROUP: u32 = 256u;
+
+@compute @workgroup_size(256, 1, 1)
+fn rbgs_sweeps_in_one_group(@builtin(local_invocation_index) thread: u32) {
+    let n = level.n;
+    let half_row = (n + 1u) / 2u; // threads of relax() along x
+    let count = half_row * n * n;
+    for (var sweep = 0u; sweep < level.sweeps; sweep++) {
+        for (var colour = 0u; colour < 2u; colour++) {
+            for (var k = thread; k < count; k += ONE_GROUP) {
+                relax(vec3(k % half_row, (k / half_row) % n, k / (half_row * n)), colour);
+            }
+            storageBarrier();
+        }
+    }
+}
+// ANCHOR_END: rbgs_one_group

@@ -24,6 +24,8 @@ pub struct LevelUniform {
     pub h: f32,
     pub omega: f32,
     pub open_top: u32,
+    /// Sweeps of one smoothing on this level, for the one-workgroup pass of the small levels.
+    pub sweeps: u32,
 }
 
 /// What one step's pressure solve does.
@@ -62,6 +64,8 @@ impl Solve {
 pub struct Kernels {
     pub red: Pass,
     pub black: Pass,
+    /// Every sweep of one smoothing of a small level, in one workgroup.
+    pub sweeps_in_one_group: Pass,
     pub restrict: Pass,
     pub prolong: Pass,
     /// The solid mask of the next coarser level (coarsen.wgsl).
@@ -93,7 +97,12 @@ impl Kernels {
                 })
                 .collect()
         };
-        let mut rbgs = make("rbgs.wgsl", &["rbgs_red", "rbgs_black"], &[Slot::Uniform, read, read_write])?;
+        let mut rbgs = make(
+            "rbgs.wgsl",
+            &["rbgs_red", "rbgs_black", "rbgs_sweeps_in_one_group"],
+            &[Slot::Uniform, read, read_write],
+        )?;
+        let sweeps_in_one_group = rbgs.pop().unwrap();
         let black = rbgs.pop().unwrap();
         let red = rbgs.pop().unwrap();
         let restrict =
@@ -102,7 +111,7 @@ impl Kernels {
                 .unwrap();
         let prolong = make("prolong.wgsl", &["prolong"], &[Slot::Uniform, read, read_write])?.pop().unwrap();
         let coarsen = make("coarsen.wgsl", &["coarsen_mask"], &[Slot::Uniform, read_write])?.pop().unwrap();
-        Ok(Self { red, black, restrict, prolong, coarsen, mask_layout })
+        Ok(Self { red, black, sweeps_in_one_group, restrict, prolong, coarsen, mask_layout })
     }
 }
 
@@ -165,9 +174,17 @@ impl Hierarchy {
             h: solve.h * (1u32 << l) as f32,
             omega,
             open_top: solve.open_top as u32,
+            sweeps: if l + 1 == self.sizes.len() { COARSE_SWEEPS } else { PRE_SMOOTH } as u32,
         }
     }
 }
+
+// The one-workgroup smoothing takes its sweep count from the level: the same before and after.
+const _: () = assert!(PRE_SMOOTH == POST_SMOOTH);
+
+/// Levels of at most this many cells a side are smoothed in one workgroup
+/// (`rbgs_sweeps_in_one_group`): one dispatch a smoothing instead of two a sweep.
+pub const ONE_GROUP_LEVEL_MAX: u32 = 16;
 
 /// One dispatch of a solver pass.
 struct Op<'a> {
@@ -324,36 +341,30 @@ pub fn record_multigrid(gpu: &GpuContext, passes: &mut PassRecorder, k: &Kernels
             _ => format!("smoke: mg V-cycles 2–{}", solve.cycles),
         };
         let coarsest = count - 1;
-        for (l, g) in groups_of.iter().enumerate().take(coarsest) {
-            for _ in 0..PRE_SMOOTH {
-                let name = label(l, format!("smooth L{l} (pre)"));
-                ops.extend(sweep(k, &masks[l], &g.smooth, h.sizes[l], [name.clone(), name]));
+        // One smoothing of level l: two passes a sweep, or one pass on a small level.
+        let smooth = |l: usize, sweeps: usize, name: String| -> Vec<Op> {
+            let (mask, group) = (&masks[l], &groups_of[l].smooth);
+            if h.sizes[l] <= ONE_GROUP_LEVEL_MAX {
+                vec![Op { label: name, pass: &k.sweeps_in_one_group, mask, group, groups: [1, 1, 1] }]
+            } else {
+                (0..sweeps).flat_map(|_| sweep(k, mask, group, h.sizes[l], [name.clone(), name.clone()])).collect()
             }
+        };
+        for (l, g) in groups_of.iter().enumerate().take(coarsest) {
+            ops.extend(smooth(l, PRE_SMOOTH, label(l, format!("smooth L{l} (pre)"))));
             let nc = h.sizes[l + 1];
             let group = g.restrict.as_ref().unwrap();
             let name = label(l + 1, format!("restrict L{}", l + 1));
             ops.push(Op { label: name, pass: &k.restrict, mask: &masks[l], group, groups: groups(nc, nc) });
         }
-        for _ in 0..COARSE_SWEEPS {
-            let name = label(coarsest, format!("coarse solve L{coarsest}"));
-            ops.extend(sweep(
-                k,
-                &masks[coarsest],
-                &groups_of[coarsest].smooth,
-                h.sizes[coarsest],
-                [name.clone(), name],
-            ));
-        }
+        ops.extend(smooth(coarsest, COARSE_SWEEPS, label(coarsest, format!("coarse solve L{coarsest}"))));
         for l in (0..coarsest).rev() {
             let g = &groups_of[l];
             let n = h.sizes[l];
             let name = label(l + 1, format!("prolong L{}", l + 1));
             let group = g.prolong.as_ref().unwrap();
             ops.push(Op { label: name, pass: &k.prolong, mask: &masks[l], group, groups: groups(n, n) });
-            for _ in 0..POST_SMOOTH {
-                let name = label(l, format!("smooth L{l} (post)"));
-                ops.extend(sweep(k, &masks[l], &g.smooth, n, [name.clone(), name]));
-            }
+            ops.extend(smooth(l, POST_SMOOTH, label(l, format!("smooth L{l} (post)"))));
         }
     }
     emit(passes, &ops);
