@@ -143,15 +143,15 @@ fn air_to(dir: vec3<f32>, d_in: f32) -> Air {
 // ANCHOR_END: aerial_perspective
 
 // ANCHOR: noise_views
-// A slice (at `noise slice`) of a noise texture, tiled twice across each panel so that its
-// seams would show: the image is cut into four panels (r | g over b | a). The detail's fourth
+// A slice (at `noise slice`) of a noise texture, half a tile square around a corner where four
+// tiles meet, so that a seam would cross the middle of each of four panels (r | g over b | a). The detail's fourth
 // panel is its r channel two mip levels down; the weather map's, the coverage after the
 // `coverage` parameter's remap.
 fn noise_panel(pixel: vec2<u32>, size: vec2<u32>, which: u32) -> f32 {
     let half = max(size / 2u, vec2(1u));
     let panel = min(pixel / half, vec2(1u));
     let channel = panel.x + 2u * panel.y;
-    let uv = (vec2<f32>(pixel % half) + 0.5) / f32(half.y) * 2.0; // square tiles
+    let uv = (vec2<f32>(pixel % half) + 0.5) / f32(half.y) * 0.5 + 0.75; // square texels
     let uvw = vec3(uv, clouds.light.z);
     switch which {
         case 0u: { return textureSampleLevel(base_noise, noise_sampler, uvw, 0.0)[channel]; }

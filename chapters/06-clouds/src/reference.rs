@@ -126,7 +126,7 @@ impl Slab {
             (-sigma * (t - t0)).exp() * sun
         };
         // Composite Simpson's rule; the integrand is smooth inside the layer.
-        let n = 2048;
+        let n = 512;
         let h = (t1 - t0) / n as f64;
         let mut sum = source(t0) + source(t1);
         for i in 1..n {

@@ -19,7 +19,8 @@ pub const NOISE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 pub struct NoiseUniform {
     pub seed: u32,
     pub size: u32,
-    pub _pad: [u32; 2],
+    pub _pad0: u32,
+    pub _pad1: u32,
 }
 
 /// One generation pass: its pipeline, its uniform and bind group, and the texels it covers.
@@ -177,7 +178,7 @@ impl NoiseTextures {
     /// after the level it reads.
     pub fn generate(&mut self, gpu: &GpuContext, passes: &mut PassRecorder, seed: u32) {
         for pass in &self.passes {
-            let uniform = NoiseUniform { seed, size: pass.size, _pad: [0; 2] };
+            let uniform = NoiseUniform { seed, size: pass.size, _pad0: 0, _pad1: 0 };
             gpu.queue.write_buffer(&pass.uniform, 0, bytemuck::bytes_of(&uniform));
             passes.compute(pass.label, |p| {
                 p.set_pipeline(&pass.pipeline);
