@@ -25,7 +25,7 @@ pub struct NoiseUniform {
 
 /// One generation pass: its pipeline, its uniform and bind group, and the texels it covers.
 struct Pass {
-    label: &'static str,
+    label: String,
     pipeline: wgpu::ComputePipeline,
     uniform: wgpu::Buffer,
     group: wgpu::BindGroup,
@@ -113,14 +113,14 @@ impl NoiseTextures {
         let weather = texture(gpu, "weather map", weather_n, wgpu::TextureDimension::D2, 1);
 
         let mut passes = Vec::new();
-        let mut add = |label,
+        let mut add = |label: String,
                        entry: &str,
                        layout: &wgpu::BindGroupLayout,
                        size: u32,
                        bindings: Vec<(u32, wgpu::TextureView)>|
          -> anyhow::Result<()> {
             let uniform = device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(label),
+                label: Some(&label),
                 size: std::mem::size_of::<NoiseUniform>() as u64,
                 usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
                 mapped_at_creation: false,
@@ -133,20 +133,20 @@ impl NoiseTextures {
                 }),
             );
             let group =
-                device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(label), layout, entries: &entries });
+                device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(&label), layout, entries: &entries });
             let pipeline = compute_pipeline(device, module, entry, &[Some(layout)])?;
             let workgroups =
                 if entry == "weather" { [size.div_ceil(8), size.div_ceil(8), 1] } else { [size.div_ceil(4); 3] };
             passes.push(Pass { label, pipeline, uniform, group, size, workgroups });
             Ok(())
         };
-        add("clouds: noise base shape", "base_shape", &volume_layout, base_n, vec![(1, mip_view(&base, 0))])?;
-        add("clouds: noise detail", "detail", &volume_layout, detail_n, vec![(1, mip_view(&detail, 0))])?;
+        add("clouds: noise base shape".into(), "base_shape", &volume_layout, base_n, vec![(1, mip_view(&base, 0))])?;
+        add("clouds: noise detail".into(), "detail", &volume_layout, detail_n, vec![(1, mip_view(&detail, 0))])?;
         for level in 1..mip_count(detail_n) {
             let views = vec![(1, mip_view(&detail, level)), (3, mip_view(&detail, level - 1))];
-            add("clouds: noise detail mips", "downsample", &mip_layout, detail_n >> level, views)?;
+            add(format!("clouds: noise detail mip {level}"), "downsample", &mip_layout, detail_n >> level, views)?;
         }
-        add("clouds: weather map", "weather", &map_layout, weather_n, vec![(2, mip_view(&weather, 0))])?;
+        add("clouds: weather map".into(), "weather", &map_layout, weather_n, vec![(2, mip_view(&weather, 0))])?;
 
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("cloud noise"),
@@ -180,7 +180,7 @@ impl NoiseTextures {
         for pass in &self.passes {
             let uniform = NoiseUniform { seed, size: pass.size, _pad0: 0, _pad1: 0 };
             gpu.queue.write_buffer(&pass.uniform, 0, bytemuck::bytes_of(&uniform));
-            passes.compute(pass.label, |p| {
+            passes.compute(&pass.label, |p| {
                 p.set_pipeline(&pass.pipeline);
                 p.set_bind_group(0, &pass.group, &[]);
                 let [x, y, z] = pass.workgroups;
