@@ -12,7 +12,7 @@ struct CloudParams {
     shell: vec4<f32>,   // x: planet radius (m); y: layer bottom altitude (m); z: thickness (m); w: march cap (m)
     shape: vec4<f32>,   // x: coverage; y: cloud type; z: type variation; w: detail erosion
     scales: vec4<f32>,  // x, y, z: 1 / tile size of the base shape, detail and weather map (1/m); w: unused
-    wind: vec4<f32>,    // xy: the field's offset along x and z (m); z: shear (m per metre of height); w: time (s)
+    wind: vec4<f32>,    // xy: the field's offset along x and z (m); z: shear (m per metre of height); w: heading (rad)
     medium: vec4<f32>,  // x: extinction σt at density 1 (1/m); y: albedo; z: ambient factor; w: sun factor
     phase: vec4<f32>,   // x: forward g; y: backward g; z: forward weight; w: 1 = powder
     octaves: vec4<f32>, // x: a (extinction); y: b (contribution); z: c (eccentricity); w: cone spread
@@ -128,8 +128,8 @@ fn height_gradient(h: f32, cloud_type: f32) -> f32 {
 // wind, the top leaning downwind (shear).
 fn noise_position(p: vec3<f32>, height_m: f32) -> vec3<f32> {
     let shift = vec3(clouds.wind.x, 0.0, clouds.wind.y);
-    let lean = normalize(vec3(clouds.wind.x, 0.0, clouds.wind.y) + vec3(1e-6, 0.0, 0.0)) * clouds.wind.z * height_m;
-    return vec3(p.x, height_m, p.z) - shift - lean;
+    let downwind = vec3(cos(clouds.wind.w), 0.0, sin(clouds.wind.w));
+    return vec3(p.x, height_m, p.z) - shift - downwind * (clouds.wind.z * height_m);
 }
 
 fn weather_at(q: vec3<f32>) -> vec4<f32> {

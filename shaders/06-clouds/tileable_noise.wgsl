@@ -6,9 +6,11 @@
 // #import common/gradient_noise.wgsl
 
 // ANCHOR: hash
-// Three 32-bit hashes of a wrapped lattice cell, decorrelated per key (seed and channel).
+// Three 32-bit hashes of a wrapped lattice cell, decorrelated per key (seed and channel). Every
+// period is a power of two, so the wrap is a mask (in two's complement it also wraps −1 to
+// period − 1), not two integer divisions per axis.
 fn cell_hash(cell: vec3<i32>, period: i32, key: u32) -> vec3<u32> {
-    let wrapped = bitcast<vec3<u32>>(((cell % period) + period) % period);
+    let wrapped = bitcast<vec3<u32>>(cell) & vec3(u32(period - 1));
     return pcg3d(wrapped + vec3(key * 0x9E3779B9u, key * 0x85EBCA6Bu, key * 0xC2B2AE35u));
 }
 // ANCHOR_END: hash

@@ -69,7 +69,7 @@ pub struct CloudUniform {
 
 impl CloudUniform {
     /// The parameters as the shader reads them, every float finite and in its range, at time
-    /// `time_s` (the wind's offset).
+    /// `time_s` (the wind's offset, speed × time along its heading).
     pub fn new(p: &CloudParams, view: usize, time_s: f64) -> Self {
         let f = |v: f32, lo: f32, hi: f32, fallback: f32| finite_in(v, lo, hi, fallback);
         let per_km = |km: f32, lo: f32, hi: f32| 1.0 / (f(km, lo, hi, hi) * 1000.0);
@@ -100,7 +100,7 @@ impl CloudUniform {
                 (travelled * heading.cos()) as f32,
                 (travelled * heading.sin()) as f32,
                 f(p.wind_shear, 0.0, 5.0, 0.0),
-                time_s as f32,
+                heading as f32,
             ],
             medium: [
                 f(p.extinction, 0.0, 1.0, 0.0),

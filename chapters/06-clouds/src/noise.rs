@@ -7,8 +7,10 @@ use fogbook_core::noise::pcg3d;
 use glam::DVec3;
 
 // ANCHOR: hash
-/// Three hashes of a lattice cell wrapped to `period`, decorrelated per `key` (seed and channel).
+/// Three hashes of a lattice cell wrapped to `period` (a power of two), decorrelated per `key`
+/// (seed and channel).
 pub fn cell_hash(cell: [i32; 3], period: i32, key: u32) -> [u32; 3] {
+    debug_assert!(period > 0 && (period & (period - 1)) == 0, "period {period} is not a power of two");
     let w = cell.map(|c| c.rem_euclid(period) as u32);
     pcg3d([
         w[0].wrapping_add(key.wrapping_mul(0x9E3779B9)),
