@@ -262,9 +262,9 @@ impl Chapter for Clouds {
     /// The noise, generated in the prepare stage of the first frame and again only when its
     /// seed or resolution changes (or every frame when asked to, for timing).
     fn light_scene(&mut self, g: &mut CloudsGpu, ctx: &mut ChapterContext) {
-        let p = self.params.clone();
-        if g.noise.resolution != p.noise_resolution {
-            match NoiseTextures::new(ctx.gpu, &g.noise_module, p.noise_resolution) {
+        let (resolution, seed) = (self.params.noise_resolution, self.params.noise_seed);
+        if g.noise.resolution != resolution {
+            match NoiseTextures::new(ctx.gpu, &g.noise_module, resolution) {
                 Ok(noise) => {
                     g.noise = noise;
                     g.group = march_group(&ctx.gpu.device, &g.layout, &g.uniform, &g.noise);
@@ -273,8 +273,8 @@ impl Chapter for Clouds {
                 Err(e) => self.status = Some(format!("keeping the noise textures in use: {e:#}")),
             }
         }
-        if g.noise.generated != Some(p.noise_seed) || p.noise_every_frame {
-            g.noise.generate(ctx.gpu, ctx.passes, p.noise_seed);
+        if g.noise.generated != Some(seed) || self.params.noise_every_frame {
+            g.noise.generate(ctx.gpu, ctx.passes, seed);
         }
     }
     // ANCHOR_END: prepare

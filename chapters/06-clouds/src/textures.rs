@@ -190,12 +190,6 @@ impl NoiseTextures {
         self.generated = Some(seed);
     }
     // ANCHOR_END: generate
-
-    /// GPU memory of the three textures (bytes).
-    pub fn bytes(&self) -> u64 {
-        let [b, d, w] = self.resolution.sizes().map(|n| n as u64);
-        4 * (b * b * b + d * d * d * 8 / 7 + w * w)
-    }
 }
 
 /// Reads mip level 0 of a 3D rgba8 texture back: texels in x-fastest order.
