@@ -32,6 +32,12 @@ fn frames(c: &mut Criterion) {
             if setup.stack.position("sky").is_some() && (!setup.stack.is_single() || checking_only()) {
                 setup.set("lut_resolution=quarter").unwrap();
             }
+            // The clouds' full-resolution march at 1080p takes seconds on a software driver: the
+            // check runs it with low-resolution noise and a few steps.
+            if setup.stack.position("clouds").is_some() && checking_only() {
+                setup.set("clouds.noise_resolution=low").unwrap();
+                setup.set("clouds.view_steps=8").unwrap();
+            }
             headless.prepare_stack(&mut setup.stack).unwrap();
             let view = setup.stack.views()[0].at;
             let mut time = TimeControl::fixed(0.0);
@@ -136,5 +142,29 @@ fn sky_precompute(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, frames, cpu_reference, smoke_step, smoke_2d_step, sky_precompute);
+/// The clouds' noise textures made again (base shape, detail and its mips, weather map),
+/// submitted and waited for, at full size (128³, 32³, 512²; the low size alone under `cargo
+/// test`). Per-pass GPU times come from `fogbook bench --chapters sky,clouds --set
+/// clouds.noise_every_frame=true`.
+fn clouds_noise(c: &mut Criterion) {
+    use fogbook_clouds::NoiseResolution;
+    let headless =
+        Headless::new(&fogbook_clouds::Clouds::new().requirements(), [64, 36]).unwrap_or_else(|e| panic!("{e:#}"));
+    let resolutions =
+        if checking_only() { vec![NoiseResolution::Low] } else { vec![NoiseResolution::Low, NoiseResolution::Full] };
+    for resolution in resolutions {
+        let mut clouds = Loaded::new(fogbook_clouds::Clouds::new());
+        clouds.chapter.params.noise_resolution = resolution;
+        headless.prepare(&mut clouds).unwrap();
+        let (_, state) = clouds.parts().unwrap();
+        let mut group = c.benchmark_group(format!("clouds/noise-{resolution:?}").to_lowercase());
+        group.sample_size(10).measurement_time(Duration::from_secs(5)).warm_up_time(Duration::from_secs(1));
+        group.bench_function("generate", |b| {
+            b.iter(|| run_now(&headless.gpu, |p| state.noise.generate(&headless.gpu, p, 1)))
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, frames, cpu_reference, smoke_step, smoke_2d_step, sky_precompute, clouds_noise);
 criterion_main!(benches);

@@ -13,6 +13,7 @@ pub fn chapters() -> Vec<Box<dyn DynChapter>> {
         Box::new(Loaded::new(fogbook_sky::Sky::new())),
         Box::new(Loaded::new(fogbook_froxel_fog::FroxelFog::new())),
         Box::new(Loaded::new(fogbook_local_fog::LocalFog::new())),
+        Box::new(Loaded::new(fogbook_clouds::Clouds::new())),
         Box::new(Loaded::new(fogbook_smoke_2d::Smoke2d::new())),
         Box::new(Loaded::new(fogbook_smoke::Smoke::new())),
     ]
@@ -42,7 +43,7 @@ pub const STACKS: &[(&str, &[&str], &str)] = &[
     ("smoke-in-sky", &["sky", "height-fog", "smoke"], "the atmosphere with the smoke drawn over it"),
     (
         "everything",
-        &["distance-fog", "height-fog", "sky", "froxel-fog", "local-fog", "smoke"],
+        &["distance-fog", "height-fog", "sky", "clouds", "froxel-fog", "local-fog", "smoke"],
         "every chapter that draws into the scene, at once",
     ),
 ];

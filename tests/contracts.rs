@@ -138,6 +138,27 @@ fn every_uniform_matches_its_wgsl_layout() {
         }),
     );
     check(
+        "06-clouds/march.wgsl",
+        "CloudParams",
+        rust_layout!(fogbook_clouds::CloudUniform {
+            shell,
+            shape,
+            scales,
+            wind,
+            medium,
+            phase,
+            octaves,
+            light,
+            counts,
+            flags
+        }),
+    );
+    check(
+        "06-clouds/noise_generate.wgsl",
+        "NoiseParams",
+        rust_layout!(fogbook_clouds::textures::NoiseUniform { seed, size, _pad0, _pad1 }),
+    );
+    check(
         "05-local-fog/analytic.wgsl",
         "LocalFogParams",
         rust_layout!(fogbook_local_fog::LocalFogUniform { counts, light }),
@@ -332,8 +353,8 @@ fn every_view_constant_names_its_view() {
     }
     assert_eq!(
         checked,
-        9 + 10 + 12 + 14 + 8 + 12 + 9,
-        "every VIEW_ constant of the seven chapters (chapter 4's history view twice)"
+        9 + 10 + 12 + 14 + 8 + 11 + 12 + 9,
+        "every VIEW_ constant of the eight chapters (chapter 4's history view twice)"
     );
 }
 

@@ -58,6 +58,7 @@ const BROWSER_CRATES: &[&str] = &[
     "fogbook-sky",
     "fogbook-froxel-fog",
     "fogbook-local-fog",
+    "fogbook-clouds",
     "fogbook-smoke",
     "fogbook-smoke-2d",
 ];

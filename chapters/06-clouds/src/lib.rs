@@ -1,0 +1,336 @@
+//! Chapter 6 — volumetric clouds, part 1: a layer of clouds in a spherical shell on chapter 3's
+//! planet, ray-marched at full resolution through Perlin–Worley and Worley noise generated once
+//! on the GPU (Schneider & Vos 2015), lit by the sun through the sky's transmittance and a short
+//! light march, a dual-lobe phase function and octaves of multiple scattering, with the sky's
+//! ambient light from above and the ground's from below, integrated with Hillaire's (2016)
+//! energy-conserving step. In a stack it runs after the sky, takes its planet, light and aerial
+//! perspective from the sky's tables, and stops at the scene's surfaces; alone it uses the
+//! scene's constant sun and ambient light on an Earth-sized planet.
+
+pub mod noise;
+pub mod params;
+pub mod plots;
+pub mod reference;
+pub mod textures;
+
+use bytemuck::{Pod, Zeroable};
+use fogbook_core::frame::{FrameLayouts, SCREEN_TILE, texture_3d_entry, texture_entry, uniform_entry};
+use fogbook_core::gpu::GpuContext;
+use fogbook_core::params::{DynParameters, finite_in};
+use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
+use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Resource, Stage, StageIo, ViewInfo};
+pub use params::{CloudParams, DensityModel, NoiseResolution};
+use textures::NoiseTextures;
+
+pub const SHADER: &str = "06-clouds/march.wgsl";
+const SHADER_FILES: &[&str] = &[
+    SHADER,
+    "06-clouds/density.wgsl",
+    "06-clouds/lighting.wgsl",
+    "06-clouds/tileable_noise.wgsl",
+    textures::GENERATE_SHADER,
+];
+
+// ANCHOR: views
+pub const VIEWS: &[ViewInfo] = &[
+    ViewInfo::color("final", "The colour so far with the clouds over it, in the sky's aerial perspective"),
+    ViewInfo::fraction("density", "The largest cloud density the view ray meets (0..1)"),
+    ViewInfo::fraction("transmittance", "Transmittance e^(−τ) of the clouds along the view ray"),
+    ViewInfo::fraction(
+        "light-transmittance",
+        "Transmittance towards the sun from the cloud the eye sees (opacity-weighted mean of the light march)",
+    ),
+    ViewInfo::scalar("step-count", "Steps the view march took before it stopped (early exit)", 0.0, 128.0, "steps"),
+    ViewInfo::fraction("base-noise", "A slice of the base shape, tiled: r Perlin–Worley | g; b | a Worley sums"),
+    ViewInfo::fraction("detail-noise", "A slice of the detail noise, tiled: r | g; b Worley sums | r at mip 2"),
+    ViewInfo::fraction("weather-map", "The weather map, tiled: coverage | type; density | coverage after the remap"),
+    ViewInfo::color("octave0", "Sun light of octave 0 (single scattering) reaching the eye"),
+    ViewInfo::color("octave1", "Sun light of octave 1 (multiple-scattering approximation)"),
+    ViewInfo::color("octave2", "Sun light of octave 2 (multiple-scattering approximation)"),
+];
+// ANCHOR_END: views
+
+// ANCHOR: uniform
+/// Mirrors `struct CloudParams` in shaders/06-clouds/density.wgsl.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+pub struct CloudUniform {
+    pub shell: [f32; 4],
+    pub shape: [f32; 4],
+    pub scales: [f32; 4],
+    pub wind: [f32; 4],
+    pub medium: [f32; 4],
+    pub phase: [f32; 4],
+    pub octaves: [f32; 4],
+    pub light: [f32; 4],
+    pub counts: [u32; 4],
+    pub flags: [u32; 4],
+}
+
+impl CloudUniform {
+    /// The parameters as the shader reads them, every float finite and in its range, at time
+    /// `time_s` (the wind's offset, speed × time along its heading).
+    pub fn new(p: &CloudParams, view: usize, time_s: f64) -> Self {
+        let f = |v: f32, lo: f32, hi: f32, fallback: f32| finite_in(v, lo, hi, fallback);
+        let per_km = |km: f32, lo: f32, hi: f32| 1.0 / (f(km, lo, hi, hi) * 1000.0);
+        let speed = f(p.wind_speed_m_s, 0.0, 100.0, 0.0) as f64;
+        let heading = (f(p.wind_direction_deg, -180.0, 180.0, 0.0) as f64).to_radians();
+        // Computed in f64: the offset grows without bound (the noise repeats, so it need not wrap).
+        let travelled = speed * time_s;
+        Self {
+            shell: [
+                f(p.planet_radius_km, 100.0, 1e5, 6360.0) * 1000.0,
+                f(p.layer_bottom_m, 0.0, 20000.0, 1500.0),
+                f(p.layer_thickness_m, 100.0, 10000.0, 2500.0),
+                f(p.max_march_km, 1.0, 1000.0, 60.0) * 1000.0,
+            ],
+            shape: [
+                f(p.coverage, 0.0, 1.0, 0.5),
+                f(p.cloud_type, 0.0, 1.0, 0.5),
+                f(p.type_variation, 0.0, 2.0, 0.0),
+                f(p.detail_erosion, 0.0, 1.0, 0.0),
+            ],
+            scales: [
+                per_km(p.shape_tile_km, 0.5, 200.0),
+                per_km(p.detail_tile_km, 0.05, 20.0),
+                per_km(p.weather_tile_km, 1.0, 1000.0),
+                0.0,
+            ],
+            wind: [
+                (travelled * heading.cos()) as f32,
+                (travelled * heading.sin()) as f32,
+                f(p.wind_shear, 0.0, 5.0, 0.0),
+                heading as f32,
+            ],
+            medium: [
+                f(p.extinction, 0.0, 1.0, 0.0),
+                f(p.albedo, 0.0, 1.0, 1.0),
+                f(p.ambient_scale, 0.0, 100.0, 0.0),
+                f(p.sun_scale, 0.0, 100.0, 0.0),
+            ],
+            phase: [
+                f(p.phase_forward_g, -0.99, 0.99, 0.0),
+                f(p.phase_backward_g, -0.99, 0.99, 0.0),
+                f(p.phase_forward_weight, 0.0, 1.0, 1.0),
+                p.powder as u32 as f32,
+            ],
+            octaves: [
+                f(p.octave_extinction, 0.0, 1.0, 0.5),
+                f(p.octave_contribution, 0.0, 1.0, 0.5),
+                f(p.octave_eccentricity, 0.0, 1.0, 0.5),
+                f(p.light_cone_spread, 0.0, 1.0, 0.0),
+            ],
+            light: [
+                f(p.light_march_m, 10.0, 20000.0, 1500.0),
+                f(p.ground_albedo, 0.0, 1.0, 0.1),
+                f(p.noise_slice, 0.0, 1.0, 0.5),
+                p.aerial_perspective as u32 as f32,
+            ],
+            counts: [p.view_steps.clamp(1, 512), p.light_steps.clamp(1, 32), p.octaves.clamp(1, 3), view as u32],
+            flags: [(p.density_model == DensityModel::Slab) as u32, p.jitter as u32, p.clouds as u32, 0],
+        }
+    }
+}
+// ANCHOR_END: uniform
+
+pub struct CloudsGpu {
+    pipeline: wgpu::ComputePipeline,
+    layout: wgpu::BindGroupLayout,
+    uniform: wgpu::Buffer,
+    group: wgpu::BindGroup,
+    pub noise: NoiseTextures,
+    /// The generation shader, kept to make textures of another resolution.
+    noise_module: wgpu::ShaderModule,
+}
+
+#[derive(Default)]
+pub struct Clouds {
+    pub params: CloudParams,
+    status: Option<String>,
+}
+
+impl Clouds {
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+fn march_group(
+    device: &wgpu::Device,
+    layout: &wgpu::BindGroupLayout,
+    uniform: &wgpu::Buffer,
+    n: &NoiseTextures,
+) -> wgpu::BindGroup {
+    let view = |binding, v| wgpu::BindGroupEntry { binding, resource: wgpu::BindingResource::TextureView(v) };
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("clouds"),
+        layout,
+        entries: &[
+            wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
+            view(1, &n.base_view),
+            view(2, &n.detail_view),
+            view(3, &n.weather_view),
+            wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::Sampler(&n.sampler) },
+        ],
+    })
+}
+
+impl Chapter for Clouds {
+    type Gpu = CloudsGpu;
+
+    fn info(&self) -> ChapterInfo {
+        ChapterInfo {
+            id: "clouds",
+            number: 6,
+            title: "Volumetric clouds",
+            summary: "A cloud layer on the sky's planet, ray-marched through Perlin–Worley noise and lit by the sun and sky",
+        }
+    }
+
+    // ANCHOR: stage
+    fn stage_io(&self) -> StageIo {
+        StageIo {
+            prepare: "noise textures, once",
+            stage: Stage::Clouds,
+            reads: &[Resource::Color, Resource::SceneDistance, Resource::SceneLight, Resource::SkyTables],
+            writes: &[Resource::Color],
+        }
+    }
+    // ANCHOR_END: stage
+
+    fn params(&mut self) -> &mut dyn DynParameters {
+        &mut self.params
+    }
+
+    fn views(&self) -> &'static [ViewInfo] {
+        VIEWS
+    }
+
+    fn view_range(&mut self, view: usize) -> Option<(f32, f32)> {
+        // The step-count heat map up to the steps asked for.
+        (VIEWS[view].name == "step-count").then(|| (0.0, self.params.view_steps.clamp(1, 512) as f32))
+    }
+
+    fn shader_files(&self) -> &'static [&'static str] {
+        SHADER_FILES
+    }
+
+    fn status(&self) -> Option<String> {
+        self.status.clone()
+    }
+
+    fn create_gpu(
+        &mut self,
+        gpu: &GpuContext,
+        layouts: &FrameLayouts,
+        shaders: &ShaderStore,
+    ) -> anyhow::Result<CloudsGpu> {
+        let device = &gpu.device;
+        let module = create_module(device, &shaders.load(SHADER)?)?;
+        let c = wgpu::ShaderStages::COMPUTE;
+        let float = wgpu::TextureSampleType::Float { filterable: true };
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("clouds"),
+            entries: &[
+                uniform_entry(0, c),
+                texture_3d_entry(1, c, float),
+                texture_3d_entry(2, c, float),
+                texture_entry(3, c, float),
+                wgpu::BindGroupLayoutEntry {
+                    binding: 4,
+                    visibility: c,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                    count: None,
+                },
+            ],
+        });
+        let uniform = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("clouds params"),
+            size: std::mem::size_of::<CloudUniform>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let noise_module = create_module(device, &shaders.load(textures::GENERATE_SHADER)?)?;
+        let noise = NoiseTextures::new(gpu, &noise_module, self.params.noise_resolution)?;
+        let group = march_group(device, &layout, &uniform, &noise);
+        let groups = [Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&layout), Some(&layouts.shared_sky)];
+        let pipeline = compute_pipeline(device, &module, "clouds_march", &groups)?;
+        Ok(CloudsGpu { pipeline, layout, uniform, group, noise, noise_module })
+    }
+
+    // ANCHOR: prepare
+    /// The noise, generated in the prepare stage of the first frame and again only when its
+    /// seed or resolution changes (or every frame when asked to, for timing).
+    fn light_scene(&mut self, g: &mut CloudsGpu, ctx: &mut ChapterContext) {
+        let (resolution, seed) = (self.params.noise_resolution, self.params.noise_seed);
+        if g.noise.resolution != resolution {
+            match NoiseTextures::new(ctx.gpu, &g.noise_module, resolution) {
+                Ok(noise) => {
+                    g.noise = noise;
+                    g.group = march_group(&ctx.gpu.device, &g.layout, &g.uniform, &g.noise);
+                    self.status = None;
+                }
+                Err(e) => self.status = Some(format!("keeping the noise textures in use: {e:#}")),
+            }
+        }
+        if g.noise.generated != Some(seed) || self.params.noise_every_frame {
+            g.noise.generate(ctx.gpu, ctx.passes, seed);
+        }
+    }
+    // ANCHOR_END: prepare
+
+    // ANCHOR: render
+    fn render(&mut self, g: &mut CloudsGpu, ctx: &mut ChapterContext) {
+        let uniform = CloudUniform::new(&self.params, ctx.view, ctx.time.time);
+        ctx.gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
+        let [w, h] = ctx.frame.size;
+        ctx.passes.compute("clouds: march", |pass| {
+            pass.set_pipeline(&g.pipeline);
+            pass.set_bind_group(0, ctx.inputs, &[]);
+            pass.set_bind_group(1, ctx.output, &[]);
+            pass.set_bind_group(2, &g.group, &[]);
+            pass.set_bind_group(3, ctx.sky, &[]);
+            pass.dispatch_workgroups(w.div_ceil(SCREEN_TILE), h.div_ceil(SCREEN_TILE), 1);
+        });
+    }
+    // ANCHOR_END: render
+
+    fn book(&self) -> Book {
+        Book {
+            // Nothing accumulates from frame to frame (the noise is regenerated identically).
+            warmup_steps_only: true,
+            // Without jitter the images are smooth: small references, steady across GPUs.
+            test_settings: vec!["noise_resolution=low", "view_steps=24", "light_steps=4", "jitter=false"],
+            figures: Self::figures(),
+            plots: plots::plots,
+            ..Default::default()
+        }
+    }
+}
+
+impl Clouds {
+    // ANCHOR: figures
+    fn figures() -> Vec<Figure> {
+        // From the ground looking up at 20°: first alone, in the scene's constant sun and ambient
+        // light, each figure continuing from the first one's frame with its own settings (the
+        // noise is made once); then under the sky, whose tables at a quarter of their size keep
+        // the figures quick on a software driver.
+        const LOOK_UP: Option<&str> = Some("0,2,0,0,20,70");
+        let alone = |name, settings: &[&'static str]| Figure::new(name, "final", settings, LOOK_UP);
+        let sky = |name, settings: &[&'static str], camera| {
+            let mut all = vec!["sky.lut_resolution=quarter"];
+            all.extend_from_slice(settings);
+            Figure::new(name, "final", &all, camera).with(&["sky"])
+        };
+        vec![
+            alone("single-scattering", &["octaves=1"]),
+            alone("three-octaves", &[]).continuing(),
+            alone("powder", &["powder=true"]).continuing(),
+            alone("stratus", &["cloud_type=0", "type_variation=0", "coverage=0.7"]).continuing(),
+            sky("clouds-in-sky", &[], LOOK_UP),
+            sky("low-sun", &["scene.sun_elevation_deg=4"], LOOK_UP).continuing(),
+            sky("from-above", &[], Some("0,6000,0,0,-25,70")).continuing(),
+        ]
+    }
+    // ANCHOR_END: figures
+}

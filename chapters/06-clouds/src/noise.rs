@@ -1,0 +1,174 @@
+//! The cloud noise in f64: the CPU reference of shaders/06-clouds/tileable_noise.wgsl and
+//! noise_generate.wgsl, with the same integer hash (PCG3D, `fogbook_core::noise::pcg3d`) and
+//! the same formulas, so that the GPU's textures can be checked texel by texel and their tiling
+//! shown on the exact function.
+
+use fogbook_core::noise::pcg3d;
+use glam::DVec3;
+
+// ANCHOR: hash
+/// Three hashes of a lattice cell wrapped to `period` (a power of two), decorrelated per `key`
+/// (seed and channel).
+pub fn cell_hash(cell: [i32; 3], period: i32, key: u32) -> [u32; 3] {
+    debug_assert!(period > 0 && (period & (period - 1)) == 0, "period {period} is not a power of two");
+    let w = cell.map(|c| c.rem_euclid(period) as u32);
+    pcg3d([
+        w[0].wrapping_add(key.wrapping_mul(0x9E3779B9)),
+        w[1].wrapping_add(key.wrapping_mul(0x85EBCA6B)),
+        w[2].wrapping_add(key.wrapping_mul(0xC2B2AE35)),
+    ])
+}
+// ANCHOR_END: hash
+
+/// The twelve edge directions of a cube (Perlin 2002), in the order of
+/// common/gradient_noise.wgsl's `noise_gradient`.
+const GRADIENTS: [[f64; 3]; 12] = [
+    [1.0, 1.0, 0.0],
+    [-1.0, 1.0, 0.0],
+    [1.0, -1.0, 0.0],
+    [-1.0, -1.0, 0.0],
+    [1.0, 0.0, 1.0],
+    [-1.0, 0.0, 1.0],
+    [1.0, 0.0, -1.0],
+    [-1.0, 0.0, -1.0],
+    [0.0, 1.0, 1.0],
+    [0.0, -1.0, 1.0],
+    [0.0, 1.0, -1.0],
+    [0.0, -1.0, -1.0],
+];
+
+fn fade(t: f64) -> f64 {
+    t * t * t * (t * (t * 6.0 - 15.0) + 10.0)
+}
+
+/// Gradient noise at p (lattice spacing 1, `period` cells per tile), in [−1, 1].
+pub fn tile_gradient_noise(p: DVec3, period: i32, key: u32) -> f64 {
+    let cell = p.floor();
+    let f = p - cell;
+    let i = [cell.x as i32, cell.y as i32, cell.z as i32];
+    let u = [fade(f.x), fade(f.y), fade(f.z)];
+    let mut sum = 0.0;
+    for corner in 0..8 {
+        let c = [corner & 1, (corner >> 1) & 1, (corner >> 2) & 1];
+        let g = GRADIENTS[(cell_hash([i[0] + c[0], i[1] + c[1], i[2] + c[2]], period, key)[0] % 12) as usize];
+        let d = f - DVec3::new(c[0] as f64, c[1] as f64, c[2] as f64);
+        let w = |k: usize| if c[k] == 1 { u[k] } else { 1.0 - u[k] };
+        sum += w(0) * w(1) * w(2) * (g[0] * d.x + g[1] * d.y + g[2] * d.z);
+    }
+    sum
+}
+
+/// `octaves` octaves of tileable gradient noise from `period` cells per tile over tile
+/// coordinates uvw in [0, 1)³, mapped to [0, 1].
+pub fn perlin_fbm(uvw: DVec3, period: i32, octaves: u32, key: u32) -> f64 {
+    let (mut sum, mut amplitude, mut total, mut n) = (0.0, 1.0, 0.0, period);
+    for o in 0..octaves {
+        sum += amplitude * tile_gradient_noise(uvw * n as f64, n, key + o);
+        total += amplitude;
+        amplitude *= 0.5;
+        n *= 2;
+    }
+    (0.5 + 0.5 * sum / total).clamp(0.0, 1.0)
+}
+
+// ANCHOR: worley
+/// Inverted cellular noise (Worley 1996): 1 − min(F1, 1), F1 the distance (in cells) to the
+/// nearest of one feature point per cell of a `period`³ grid over the tile.
+pub fn worley(uvw: DVec3, period: i32, key: u32) -> f64 {
+    let p = uvw * period as f64;
+    let cell = p.floor();
+    let f = p - cell;
+    let i = [cell.x as i32, cell.y as i32, cell.z as i32];
+    let mut nearest = 1.0f64;
+    for k in 0..27 {
+        let o = [k % 3 - 1, (k / 3) % 3 - 1, k / 9 - 1];
+        let h = cell_hash([i[0] + o[0], i[1] + o[1], i[2] + o[2]], period, key);
+        let feature = DVec3::new(o[0] as f64, o[1] as f64, o[2] as f64)
+            + DVec3::new((h[0] >> 8) as f64, (h[1] >> 8) as f64, (h[2] >> 8) as f64) / 16_777_216.0;
+        nearest = nearest.min((feature - f).length_squared());
+    }
+    1.0 - nearest.sqrt().min(1.0)
+}
+// ANCHOR_END: worley
+
+pub fn worley_fbm(w1: f64, w2: f64, w4: f64) -> f64 {
+    0.625 * w1 + 0.25 * w2 + 0.125 * w4
+}
+
+/// Hash streams per seed (as `noise_generate.wgsl`).
+const KEYS_PER_SEED: u32 = 64;
+const KEY_PERLIN: u32 = 0;
+const KEY_WORLEY: u32 = 8;
+const KEY_DETAIL: u32 = 16;
+const KEY_COVERAGE: u32 = 24;
+const KEY_TYPE: u32 = 32;
+const KEY_DENSITY: u32 = 40;
+const BASE_PERLIN_OCTAVES: u32 = 4;
+
+fn key(seed: u32, stream: u32) -> u32 {
+    seed.wrapping_mul(KEYS_PER_SEED).wrapping_add(stream)
+}
+
+/// Tile coordinates of texel `id` of an n-texel side.
+pub fn texel_uvw(id: [u32; 3], n: u32) -> DVec3 {
+    (DVec3::new(id[0] as f64, id[1] as f64, id[2] as f64) + 0.5) / n as f64
+}
+
+// ANCHOR: channels
+/// The base-shape texel at uvw: Perlin–Worley, then Worley sums from 4, 8 and 16 cells per tile.
+pub fn base_shape(uvw: DVec3, seed: u32) -> [f64; 4] {
+    let k = key(seed, KEY_WORLEY);
+    let w = [4, 8, 16, 32, 64].map(|n| worley(uvw, n, k));
+    let perlin = perlin_fbm(uvw, 4, BASE_PERLIN_OCTAVES, key(seed, KEY_PERLIN));
+    let low = worley_fbm(w[0], w[1], w[2]);
+    [low + perlin * (1.0 - low), low, worley_fbm(w[1], w[2], w[3]), worley_fbm(w[2], w[3], w[4])]
+}
+
+/// The detail texel at uvw: Worley sums from 2, 4 and 8 cells per tile.
+pub fn detail(uvw: DVec3, seed: u32) -> [f64; 4] {
+    let k = key(seed, KEY_DETAIL);
+    let w = [2, 4, 8, 16, 32].map(|n| worley(uvw, n, k));
+    [worley_fbm(w[0], w[1], w[2]), worley_fbm(w[1], w[2], w[3]), worley_fbm(w[2], w[3], w[4]), 1.0]
+}
+
+/// The weather-map texel at uv: coverage, cloud type, density.
+pub fn weather(uv: [f64; 2], seed: u32) -> [f64; 4] {
+    let p = DVec3::new(uv[0], uv[1], 0.5);
+    let coverage = ((perlin_fbm(p, 4, 4, key(seed, KEY_COVERAGE)) - 0.5) * 3.0 + 0.5).clamp(0.0, 1.0);
+    [coverage, perlin_fbm(p, 2, 3, key(seed, KEY_TYPE)), perlin_fbm(p, 8, 2, key(seed, KEY_DENSITY)), 1.0]
+}
+// ANCHOR_END: channels
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The functions repeat with their period: the value one tile over is the same.
+    #[test]
+    fn every_channel_repeats_after_one_tile() {
+        for k in 0..50 {
+            let uvw = DVec3::new(k as f64 * 0.0173, (k % 7) as f64 * 0.131, (k % 11) as f64 * 0.087);
+            for shift in [DVec3::X, DVec3::Y, DVec3::Z, -DVec3::ONE] {
+                let (a, b) = (base_shape(uvw, 3), base_shape(uvw + shift, 3));
+                let (c, d) = (detail(uvw, 3), detail(uvw + shift, 3));
+                for i in 0..4 {
+                    assert!((a[i] - b[i]).abs() < 1e-9 && (c[i] - d[i]).abs() < 1e-9, "{uvw} {shift} {i}");
+                }
+            }
+        }
+    }
+
+    /// Values stay in [0, 1] and vary; different seeds give different noise.
+    #[test]
+    fn channels_are_in_range_and_vary_with_the_seed() {
+        let samples: Vec<[f64; 4]> = (0..2000)
+            .map(|k| base_shape(DVec3::new(k as f64 * 0.0137, k as f64 * 0.0071, k as f64 * 0.0029), 1))
+            .collect();
+        for c in 0..4 {
+            let (lo, hi) = samples.iter().fold((1.0f64, 0.0f64), |(lo, hi), s| (lo.min(s[c]), hi.max(s[c])));
+            assert!(lo >= 0.0 && hi <= 1.0 && hi - lo > 0.3, "channel {c}: {lo}..{hi}");
+        }
+        let p = DVec3::new(0.3, 0.6, 0.1);
+        assert_ne!(base_shape(p, 1), base_shape(p, 2));
+    }
+}

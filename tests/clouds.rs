@@ -1,0 +1,306 @@
+//! Chapter 6 on the GPU against its f64 references: the noise textures texel by texel (and their
+//! tiling), the homogeneous slab's single scattering per pixel, and nothing non-finite in any
+//! view from the ground to 100 km, with the sun below the horizon, at coverage 0 and 1.
+
+mod common;
+
+use common::*;
+use fogbook::state::Setup;
+use fogbook_clouds::reference::Slab;
+use fogbook_clouds::textures::read_volume;
+use fogbook_clouds::{CloudParams, Clouds, noise};
+use fogbook_core::Loaded;
+use fogbook_core::camera::CameraPose;
+use fogbook_core::capture::FloatImage;
+use fogbook_core::frame::FrameUniform;
+use fogbook_core::headless::Headless;
+use fogbook_core::time::TimeControl;
+use glam::DVec3;
+
+// ANCHOR: noise_test
+/// Every texel of the three textures (at the tests' low resolution: 32³, 16³ and 128²) is the
+/// f64 noise at its centre, to the rgba8 rounding (±1/255 with a little for f32); and each
+/// texture tiles: across each wrapping edge the step between neighbouring texels is no larger
+/// than the largest step inside the texture (a seam would be a step of any size).
+#[test]
+fn noise_textures_match_the_cpu_noise_and_tile() {
+    let mut h = headless([16, 16]);
+    let mut setup = fogbook::state::Setup::new("clouds").unwrap();
+    setup.apply(None, &["noise_resolution=low".to_string(), "noise_seed=7".to_string()], None).unwrap();
+    h.prepare_stack(&mut setup.stack).unwrap();
+    let view = setup.stack.find_view("base-noise").unwrap();
+    h.run_warmed(&mut setup.stack, &setup.camera, &setup.scene, &mut TimeControl::fixed(0.0), view, 1);
+    let loaded = setup.stack.chapters_mut()[0].as_any_mut().downcast_mut::<Loaded<Clouds>>().unwrap();
+    let noise_gpu = &loaded.gpu.as_ref().unwrap().noise;
+    let base = read_volume(&h.gpu, &noise_gpu.base).unwrap();
+    let detail = read_volume(&h.gpu, &noise_gpu.detail).unwrap();
+    let weather = read_volume(&h.gpu, &noise_gpu.weather).unwrap();
+    let [nb, nd, nw] = fogbook_clouds::NoiseResolution::Low.sizes();
+    let volume = |n: u32, f: &dyn Fn(DVec3) -> [f64; 4]| -> Vec<[f64; 4]> {
+        let mut out = Vec::new();
+        for z in 0..n {
+            for y in 0..n {
+                for x in 0..n {
+                    out.push(f(noise::texel_uvw([x, y, z], n)));
+                }
+            }
+        }
+        out
+    };
+    let cases: [(&str, u32, u32, Vec<[u8; 4]>, Vec<[f64; 4]>); 3] = [
+        ("base shape", nb, nb, base, volume(nb, &|p| noise::base_shape(p, 7))),
+        ("detail", nd, nd, detail, volume(nd, &|p| noise::detail(p, 7))),
+        (
+            "weather map",
+            nw,
+            1,
+            weather,
+            (0..nw * nw)
+                .map(|i| {
+                    let uvw = noise::texel_uvw([i % nw, i / nw, 0], nw);
+                    noise::weather([uvw.x, uvw.y], 7)
+                })
+                .collect(),
+        ),
+    ];
+    for (name, n, depth, gpu, cpu) in &cases {
+        assert_eq!(gpu.len(), cpu.len(), "{name}");
+        let mut worst = 0.0f64;
+        for (i, (g, c)) in gpu.iter().zip(cpu).enumerate() {
+            for k in 0..4 {
+                let err = (g[k] as f64 / 255.0 - c[k]).abs();
+                worst = worst.max(err);
+                assert!(
+                    err <= 0.51 / 255.0 + 1e-4,
+                    "{name} texel {i} channel {k}: GPU {} CPU {:.5}",
+                    g[k],
+                    c[k] * 255.0
+                );
+            }
+        }
+        // Edge continuity along x (and y): the step from the last texel to the first, against
+        // the largest step between neighbours inside.
+        let at = |x: u32, y: u32, z: u32, k: usize| gpu[((z * n + y) * n + x) as usize][k] as i32;
+        for axis in 0..2 {
+            let (mut inside, mut seam) = (0, 0);
+            for z in 0..*depth {
+                for a in 0..*n {
+                    for k in 0..4 {
+                        let v = |i: u32| if axis == 0 { at(i, a, z, k) } else { at(a, i, z, k) };
+                        for i in 0..n - 1 {
+                            inside = inside.max((v(i + 1) - v(i)).abs());
+                        }
+                        seam = seam.max((v(0) - v(n - 1)).abs());
+                    }
+                }
+            }
+            eprintln!(
+                "{name}: worst texel error {:.2}/255; axis {axis}: largest step inside {inside}, across the seam {seam}",
+                worst * 255.0
+            );
+            assert!(seam <= inside && inside > 0, "{name}: a seam along axis {axis} ({seam} > {inside})");
+        }
+    }
+}
+// ANCHOR_END: noise_test
+
+const SIZE: [u32; 2] = [64, 36];
+
+/// A stack made once and reused for several settings and cameras (pipelines, noise and the
+/// sky's tables are made once).
+fn stack(h: &Headless, spec: &str) -> Setup {
+    let mut setup = Setup::new(spec).unwrap();
+    h.prepare_stack(&mut setup.stack).unwrap();
+    setup
+}
+
+/// `views` of `setup` after one step with its parameters and scene reset, then `sets` and
+/// `camera` applied: the raw values.
+fn draw(h: &mut Headless, setup: &mut Setup, sets: &[&str], camera: &str, views: &[&str]) -> Vec<FloatImage> {
+    for chapter in setup.stack.chapters_mut() {
+        chapter.params().reset();
+    }
+    setup.scene = Default::default();
+    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+    setup.apply(None, &sets, Some(camera)).unwrap();
+    let mut out = Vec::new();
+    for (i, name) in views.iter().enumerate() {
+        let view = setup.stack.find_view(name).unwrap();
+        if i == 0 {
+            h.run_warmed(&mut setup.stack, &setup.camera, &setup.scene, &mut TimeControl::fixed(0.0), view, 1);
+        } else {
+            h.redraw(&mut setup.stack, &setup.camera, &setup.scene, view);
+        }
+        out.push(h.capture().unwrap().raw);
+    }
+    out
+}
+
+/// The slab of the reference check: one lobe, one octave, no ambient light, no jitter, no cone,
+/// a light march long enough to leave the layer, and many view steps.
+fn slab_settings<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut s = vec![
+        "density_model=slab",
+        "noise_resolution=low",
+        "layer_bottom_m=1000",
+        "layer_thickness_m=600",
+        "extinction=0.002",
+        "albedo=0.9",
+        "phase_forward_g=0.6",
+        "phase_forward_weight=1",
+        "octaves=1",
+        "ambient_scale=0",
+        "jitter=false",
+        "light_cone_spread=0",
+        "light_steps=4",
+        "light_march_m=20000",
+        "view_steps=128",
+        // At most 2 km of the layer per ray: 128 steps of ≤ 16 m, and τ ≤ 4, so that the march's
+        // early exit (at a transmittance of 10⁻³) never cuts a ray short.
+        "max_march_km=2",
+    ];
+    s.extend_from_slice(extra);
+    s
+}
+
+// ANCHOR: slab_test
+/// The homogeneous slab against the f64 single-scattering integral, per pixel, for cameras
+/// below, inside and above the layer and several suns. The tolerance: 1% of the radiance (plus
+/// 1e-4 of the largest) and 2e-3 in transmittance. The GPU's steps sample the sun's
+/// transmittance once per step (midpoint rule, at σt·Δ ≤ 0.016 here) and its
+/// geometry is f32 on a 6.36e6 m planet (radii to ~0.5 m, so path lengths to ~1 m in 600 m:
+/// ~2e-3 relative in τ); the rest is f32 rounding of the sums.
+#[test]
+fn homogeneous_slab_matches_the_f64_single_scattering_integral() {
+    let cases: [(&str, &str, &str); 6] = [
+        ("below, sun high", "0,2,0,0,35,70", "scene.sun_elevation_deg=60"),
+        ("below, low sun ahead", "0,2,0,20,10,70", "scene.sun_elevation_deg=12"),
+        ("below, looking up", "0,2,0,90,80,60", "scene.sun_elevation_deg=35"),
+        ("inside", "0,1300,0,0,5,80", "scene.sun_elevation_deg=25"),
+        ("above", "0,4000,0,30,-40,70", "scene.sun_elevation_deg=40"),
+        ("above, sun behind", "0,3000,0,200,-20,70", "scene.sun_elevation_deg=8"),
+    ];
+    let mut worst_overall = (0.0f64, 0.0f64);
+    let mut h = headless(SIZE);
+    let mut clouds = stack(&h, "clouds");
+    let mut surfaces = stack(&h, "distance-fog");
+    for (name, camera, sun) in cases {
+        let sets = slab_settings(&[sun]);
+        let views = draw(&mut h, &mut clouds, &sets, camera, &["octave0", "transmittance"]);
+        let (light, transmittance) = (&views[0], &views[1]);
+        // The scene's surfaces end the rays that hit them (the sky distance marks the others).
+        let distance = &draw(&mut h, &mut surfaces, &[], camera, &["distance"])[0];
+        let (p, scene) = typed_settings::<CloudParams>(&sets);
+        let pose = CameraPose::parse(camera).unwrap();
+        let frame = FrameUniform::new(&pose, &scene, SIZE, 0.0, 0);
+        let sun_dir = DVec3::new(frame.sun_dir[0] as f64, frame.sun_dir[1] as f64, frame.sun_dir[2] as f64);
+        let sun = DVec3::new(frame.sun_color[0] as f64, frame.sun_color[1] as f64, frame.sun_color[2] as f64)
+            * frame.sun_dir[3] as f64;
+        let slab = Slab {
+            planet_radius_m: p.planet_radius_km as f64 * 1000.0,
+            bottom_m: p.layer_bottom_m as f64,
+            thickness_m: p.layer_thickness_m as f64,
+            extinction: p.extinction as f64,
+            albedo: p.albedo as f64,
+            g: p.phase_forward_g as f64,
+            light_march_m: p.light_march_m as f64,
+            max_march_m: p.max_march_km as f64 * 1000.0,
+            sun_dir: sun_dir.normalize(),
+            sun,
+        };
+        let want: Vec<_> = (0..SIZE[1])
+            .flat_map(|y| (0..SIZE[0]).map(move |x| (x, y)))
+            .map(|(x, y)| {
+                let (o, v) = pose_ray(camera, SIZE, x, y);
+                let d = distance.pixel(x, y)[0] as f64;
+                let end = if d >= scene.sky_distance_m as f64 * 0.999 { f64::INFINITY } else { d };
+                slab.single_scattering(o, v, end)
+            })
+            .collect();
+        let peak = want.iter().map(|w| w.radiance.max_element()).fold(0.0, f64::max);
+        let (mut worst_l, mut worst_t, mut covered) = (0.0f64, 0.0f64, 0);
+        for y in 0..SIZE[1] {
+            for x in 0..SIZE[0] {
+                let w = want[(y * SIZE[0] + x) as usize];
+                let g = light.pixel(x, y);
+                for c in 0..3 {
+                    let err = (g[c] as f64 - w.radiance[c]).abs();
+                    let bound = 0.01 * w.radiance[c] + 1e-4 * peak;
+                    assert!(err <= bound, "{name} ({x},{y}) channel {c}: GPU {} CPU {}", g[c], w.radiance[c]);
+                    if w.radiance[c] > 0.05 * peak {
+                        worst_l = worst_l.max(err / w.radiance[c]);
+                    }
+                }
+                let t = transmittance.pixel(x, y)[0] as f64;
+                worst_t = worst_t.max((t - w.transmittance).abs());
+                assert!((t - w.transmittance).abs() <= 2e-3, "{name} ({x},{y}): T GPU {t} CPU {}", w.transmittance);
+                covered += (w.transmittance < 0.999) as usize;
+            }
+        }
+        eprintln!(
+            "slab {name}: worst relative radiance error {worst_l:.2e}, transmittance error {worst_t:.2e}, {covered} pixels in the layer"
+        );
+        assert!(covered > 200 && peak > 0.0, "{name}: the layer covers {covered} pixels");
+        worst_overall = (worst_overall.0.max(worst_l), worst_overall.1.max(worst_t));
+    }
+    eprintln!(
+        "slab, all cases: worst relative radiance error {:.2e}, transmittance {:.2e}",
+        worst_overall.0, worst_overall.1
+    );
+}
+// ANCHOR_END: slab_test
+
+/// Nothing non-finite reaches the frame: from the ground, inside the layer, above it, at 10 and
+/// 100 km; the sun below the horizon; coverage 0 and 1; alone and under the sky. One stack per
+/// case list, its settings and camera changed between frames (the sky's tables are made once).
+#[test]
+fn no_view_writes_a_non_finite_value() {
+    let cameras = ["0,0,0,0,10,70", "0,2500,0,0,0,70", "0,10000,0,0,-10,70", "0,100000,0,0,-30,70"];
+    let extremes: [&[&str]; 4] = [
+        &["scene.sun_elevation_deg=-10"],
+        &["coverage=0"],
+        &["coverage=1", "extinction=1", "powder=true"],
+        &["density_model=slab", "layer_bottom_m=0", "scene.sun_elevation_deg=-2"],
+    ];
+    let mut h = headless([48, 27]);
+    for (spec, prefix) in [("clouds", ""), ("sky,clouds", "clouds/")] {
+        let mut setup = stack(&h, spec);
+        let views = ["final".to_string(), format!("{prefix}light-transmittance")];
+        let views: Vec<&str> = views.iter().map(String::as_str).collect();
+        for camera in cameras {
+            for extra in extremes {
+                let mut sets = vec!["noise_resolution=low", "view_steps=16", "light_steps=3"];
+                if spec != "clouds" {
+                    sets.push("sky.lut_resolution=quarter");
+                }
+                sets.extend_from_slice(extra);
+                // The march's result, and the one view that divides by the cloud's opacity.
+                for (view, image) in views.iter().zip(draw(&mut h, &mut setup, &sets, camera, &views)) {
+                    let bad = image.rgba.iter().filter(|v| !v.is_finite()).count();
+                    assert_eq!(bad, 0, "{spec} {view} from {camera} with {extra:?}");
+                }
+            }
+        }
+    }
+}
+
+/// In the stack: with no cloud (coverage 0) the clouds' stage hands the sky's colour on exactly;
+/// with clouds, the sky's aerial perspective changes them (it dims and veils the distant ones).
+#[test]
+fn the_stack_passes_a_clear_sky_through_and_veils_the_clouds() {
+    let mut h = headless([64, 36]);
+    let mut setup = stack(&h, "sky,clouds");
+    let camera = "0,2,0,0,10,70";
+    let sets = |extra: &[&'static str]| {
+        let base = ["sky.lut_resolution=quarter", "noise_resolution=low", "view_steps=16", "light_steps=3"];
+        base.iter().chain(extra).copied().collect::<Vec<&str>>()
+    };
+    let clear = draw(&mut h, &mut setup, &sets(&["coverage=0"]), camera, &["final", "sky/final"]);
+    assert_eq!(clear[0].rgba, clear[1].rgba, "the clouds' stage changed a clear sky");
+    let veiled = &draw(&mut h, &mut setup, &sets(&[]), camera, &["final"])[0];
+    let bare = &draw(&mut h, &mut setup, &sets(&["aerial_perspective=false"]), camera, &["final"])[0];
+    let changed =
+        veiled.rgba.chunks(4).zip(bare.rgba.chunks(4)).filter(|(a, b)| (a[2] - b[2]).abs() > 1e-3 * b[2].abs()).count();
+    eprintln!("aerial perspective changes {changed} of {} pixels", veiled.rgba.len() / 4);
+    assert!(changed > 100, "the aerial perspective changes only {changed} pixels");
+}
