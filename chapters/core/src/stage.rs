@@ -339,8 +339,6 @@ pub fn stage_diagram_svg(chapters: &[(&'static str, u32, StageIo)]) -> String {
 /// Chapters the book plans for a stage, shown greyed in the diagram until they exist.
 fn planned(stage: Stage) -> Option<&'static str> {
     match stage {
-        Stage::Clouds => Some("(chapter 6)"),
-        Stage::FroxelFog => Some("(chapters 4, 5)"),
         Stage::Transparent => Some("(chapter 8)"),
         _ => None,
     }
