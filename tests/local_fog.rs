@@ -17,21 +17,21 @@ use glam::DVec3;
 const SIZE: [u32; 2] = [160, 90];
 const CAMERA: &str = "-2,3.5,-14,0,-3,50";
 
-/// One volume in front of the camera, no edge fade (its closed form), with `extra` settings.
+/// One volume in front of the camera, no edge fade (its closed form), with `extra` settings
+/// (which may grow the list with `volume_count` and then set the new volumes).
 fn settings<'a>(extra: &[&'a str]) -> Vec<&'a str> {
     let mut s = vec![
         "volume_count=1",
-        "v1_x_m=-2",
-        "v1_y_m=3.5",
-        "v1_z_m=-30",
-        "v1_size_x_m=9",
-        "v1_size_y_m=4",
-        "v1_size_z_m=7",
-        "v1_yaw_deg=0",
-        "v1_falloff=0",
-        "v1_edge_fade_m=0",
-        "v1_density=0.2",
-        "v2_edge_fade_m=0",
+        "volumes[0].x_m=-2",
+        "volumes[0].y_m=3.5",
+        "volumes[0].z_m=-30",
+        "volumes[0].size_x_m=9",
+        "volumes[0].size_y_m=4",
+        "volumes[0].size_z_m=7",
+        "volumes[0].yaw_deg=0",
+        "volumes[0].falloff=0",
+        "volumes[0].edge_fade_m=0",
+        "volumes[0].density=0.2",
     ];
     s.extend_from_slice(extra);
     s
@@ -55,7 +55,7 @@ fn check(extra: &[&str]) -> (f64, usize, usize) {
     let img = render("local-fog", "optical-depth", &sets, Some(CAMERA), SIZE).raw;
     let distance = render("distance-fog", "distance", &[] as &[&str], Some(CAMERA), SIZE).raw;
     let (params, _) = typed_settings::<LocalFogParams>(&sets);
-    let volumes = params.volumes();
+    let volumes = params.fog_volumes();
     let (mut worst, mut inside, mut silhouette) = (0.0f64, 0, 0);
     for y in 0..SIZE[1] {
         for x in 0..SIZE[0] {
@@ -101,25 +101,26 @@ fn check(extra: &[&str]) -> (f64, usize, usize) {
 /// falloff; and two overlapping volumes, whose optical depths add.
 #[test]
 fn optical_depth_matches_the_closed_form() {
-    let rotated = ["v1_yaw_deg=30", "v1_pitch_deg=10", "v1_roll_deg=-15"];
+    let rotated = ["volumes[0].yaw_deg=30", "volumes[0].pitch_deg=10", "volumes[0].roll_deg=-15"];
     let cases: Vec<Vec<&str>> = vec![
-        ["v1_shape=box"].iter().chain(&rotated).copied().collect(),
-        vec!["v1_shape=box", "v1_falloff=0.6"],
-        vec!["v1_shape=ellipsoid", "v1_size_x_m=7", "v1_size_y_m=7", "v1_size_z_m=7"],
-        ["v1_shape=ellipsoid", "v1_falloff=0.5"].iter().chain(&rotated).copied().collect(),
-        ["v1_shape=cylinder"].iter().chain(&rotated).copied().collect(),
-        vec!["v1_shape=cylinder", "v1_falloff=0.4", "v1_roll_deg=70"],
+        ["volumes[0].shape=box"].iter().chain(&rotated).copied().collect(),
+        vec!["volumes[0].shape=box", "volumes[0].falloff=0.6"],
+        vec!["volumes[0].shape=ellipsoid", "volumes[0].size_x_m=7", "volumes[0].size_y_m=7", "volumes[0].size_z_m=7"],
+        ["volumes[0].shape=ellipsoid", "volumes[0].falloff=0.5"].iter().chain(&rotated).copied().collect(),
+        ["volumes[0].shape=cylinder"].iter().chain(&rotated).copied().collect(),
+        vec!["volumes[0].shape=cylinder", "volumes[0].falloff=0.4", "volumes[0].roll_deg=70"],
         // Overlapping: a sphere inside the box's right half.
         vec![
             "volume_count=2",
-            "v2_x_m=0",
-            "v2_y_m=4",
-            "v2_z_m=-29",
-            "v2_size_x_m=6",
-            "v2_size_y_m=6",
-            "v2_size_z_m=6",
-            "v2_falloff=0.3",
-            "v2_density=0.3",
+            "volumes[1].edge_fade_m=0",
+            "volumes[1].x_m=0",
+            "volumes[1].y_m=4",
+            "volumes[1].z_m=-29",
+            "volumes[1].size_x_m=6",
+            "volumes[1].size_y_m=6",
+            "volumes[1].size_z_m=6",
+            "volumes[1].falloff=0.3",
+            "volumes[1].density=0.3",
         ],
     ];
     let mut worst = 0.0f64;
@@ -137,11 +138,17 @@ fn optical_depth_matches_the_closed_form() {
 /// 4's froxels.
 #[test]
 fn no_view_writes_a_non_finite_value() {
-    const EXTREME: &[&str] = &["v1_pitch_deg=90", "v1_size_z_m=1000", "v1_falloff=10", "v1_density=10", "v1_y_m=600"];
+    const EXTREME: &[&str] = &[
+        "volumes[0].pitch_deg=90",
+        "volumes[0].size_z_m=1000",
+        "volumes[0].falloff=10",
+        "volumes[0].density=10",
+        "volumes[0].y_m=600",
+    ];
     const BELOW: &str = "-6,2,-22,0,85,60";
     for view in fogbook_local_fog::VIEWS {
         for (camera, sets) in [(CAMERA, &[][..]), ("-6,1,-22,0,0,60", &[][..]), (BELOW, EXTREME)] {
-            for fade in ["v1_edge_fade_m=0", "v1_edge_fade_m=1"] {
+            for fade in ["volumes[0].edge_fade_m=0", "volumes[0].edge_fade_m=1"] {
                 let sets: Vec<&str> = sets.iter().copied().chain([fade]).collect();
                 let img = render("local-fog", view.name, &sets, Some(camera), [64, 36]).raw;
                 let (_, _, non_finite) = img.red_stats();
@@ -158,17 +165,22 @@ fn no_view_writes_a_non_finite_value() {
 }
 
 // ANCHOR: bad_input_test
-/// A NaN, zero or negative size, or a NaN position is refused with a message and the value kept;
-/// a list of 300 volumes, or one with a NaN or a zero size, too, keeping the volumes in use.
+/// A NaN, zero or negative size, a NaN position or 300 volumes is refused with a message naming
+/// the parameter and the value kept; so is a list of 300 volumes, or one with a NaN or a zero
+/// size, given whole (`set_volumes`) or in a preset, keeping the volumes in use; a volume past
+/// the list's end is refused too.
 #[test]
 fn bad_input_is_refused_and_the_state_kept() {
+    use fogbook_core::params::DynParameters;
+    use fogbook_local_fog::VolumeParams;
     let mut chapter = LocalFog::new();
     let before = chapter.params.clone();
     for (name, value) in [
-        ("v1_size_x_m", "0"),
-        ("v1_size_y_m", "-2"),
-        ("v2_size_z_m", "NaN"),
-        ("v3_x_m", "nan"),
+        ("volumes[0].size_x_m", "0"),
+        ("volumes[0].size_y_m", "-2"),
+        ("volumes[1].size_z_m", "NaN"),
+        ("volumes[2].x_m", "nan"),
+        ("volumes[3].x_m", "1"),
         ("volume_count", "300"),
     ] {
         let e = set_by_name(&mut chapter.params, name, value).expect_err(value);
@@ -177,24 +189,62 @@ fn bad_input_is_refused_and_the_state_kept() {
     }
     assert_eq!(chapter.params, before, "every refused value left the parameters as they were");
 
-    let kept = chapter.volumes();
-    let too_many = vec![kept[0]; 300];
-    let e = chapter.set_volumes(too_many).unwrap_err();
+    let kept = chapter.params.volumes.clone();
+    let e = chapter.set_volumes(vec![kept[0].clone(); 300]).unwrap_err();
     assert!(e.contains("300"), "{e}");
-    let mut nan = kept[0];
-    nan.centre[1] = f32::NAN;
-    let mut flat = kept[1];
-    flat.half_size[2] = 0.0;
+    let nan = VolumeParams { y_m: f32::NAN, ..kept[0].clone() };
+    let flat = VolumeParams { size_z_m: 0.0, ..kept[1].clone() };
     for bad in [nan, flat] {
-        let e = chapter.set_volumes(vec![bad]).unwrap_err();
+        let e = chapter.set_volumes(vec![kept[2].clone(), bad]).unwrap_err();
         eprintln!("{e}");
+        assert!(e.contains("volumes[1]"), "the message names the volume: {e}");
         assert_eq!(chapter.status(), Some(e));
-        assert_eq!(chapter.volumes(), kept, "the volumes in use are kept");
+        assert_eq!(chapter.params.volumes, kept, "the volumes in use are kept");
     }
+    // The same in a preset: 300 volumes, a NaN.
+    let mut too_many = chapter.params.clone();
+    too_many.volumes = vec![kept[0].clone(); 300];
+    let text = too_many.to_ron();
+    let e = chapter.params.load_ron(&text).unwrap_err();
+    assert!(e.to_string().contains("volume_count = 300"), "{e}");
+    let text = before.to_ron().replacen("y_m: 1.25", "y_m: NaN", 1);
+    assert!(text.contains("NaN"));
+    let e = chapter.params.load_ron(&text).unwrap_err();
+    assert!(e.to_string().contains("volumes[0].y_m"), "{e}");
+    assert_eq!(chapter.params.volumes, kept);
     // A good list replaces them and clears the message.
-    chapter.set_volumes(vec![kept[2]]).unwrap();
-    assert_eq!(chapter.volumes(), vec![kept[2]]);
+    chapter.set_volumes(vec![kept[2].clone()]).unwrap();
+    assert_eq!(chapter.volumes(), vec![kept[2].to_fog_volume()]);
     assert_eq!(chapter.status(), None);
+}
+
+/// The list's editing operations, as the viewer's panel and `--set` use them: `volume_count`
+/// grows the list with new default volumes and cuts it; presets keep the list; `--set` reaches
+/// volume i by `volumes[i].field`, through a stack too.
+#[test]
+fn the_list_grows_shrinks_and_round_trips() {
+    use fogbook_core::params::DynParameters;
+    use fogbook_local_fog::VolumeParams;
+    let mut p = LocalFogParams::default();
+    set_by_name(&mut p, "volume_count", "5").unwrap();
+    assert_eq!(p.volumes.len(), 5);
+    assert_eq!(p.volumes[4], VolumeParams::default());
+    set_by_name(&mut p, "volumes[4].density", "0.7").unwrap();
+    set_by_name(&mut p, "volumes[4].shape", "cylinder").unwrap();
+    let text = p.to_ron();
+    let mut q = LocalFogParams { volumes: vec![], ..Default::default() };
+    q.load_ron(&text).unwrap();
+    assert_eq!(q, p);
+    assert_eq!(q.fog_volumes().len(), 5);
+    set_by_name(&mut q, "volume_count", "256").unwrap();
+    assert_eq!(q.fog_volumes().len(), 256);
+    set_by_name(&mut q, "volume_count", "1").unwrap();
+    assert_eq!(q.volumes, p.volumes[..1]);
+    let mut setup = fogbook::state::Setup::new("froxel-fog,local-fog").unwrap();
+    setup.set("local-fog.volumes[2].density=0.05").unwrap();
+    setup.set("volumes[1].phase_g=-0.3").unwrap();
+    let e = setup.set("local-fog.volumes[7].density=0.05").unwrap_err();
+    assert!(e.to_string().contains("volumes[7].density"), "{e}");
 }
 // ANCHOR_END: bad_input_test
 
@@ -207,10 +257,10 @@ fn bad_input_is_refused_and_the_state_kept() {
 fn snapshot_comparison_rejects_small_changes_to_a_volume() {
     let tolerance = fogbook::registry::find("local-fog").unwrap().book().snapshot_tolerance;
     for (view, change) in [
-        ("final", "v1_density=0.66"),
-        ("final", "v1_falloff=0"),
-        ("optical-depth", "v3_roll_deg=15"),
-        ("inscattering", "v2_phase_g=0.4"),
+        ("final", "volumes[0].density=0.66"),
+        ("final", "volumes[0].falloff=0"),
+        ("optical-depth", "volumes[2].roll_deg=15"),
+        ("inscattering", "volumes[1].phase_g=0.4"),
     ] {
         let base = render("local-fog", view, &[] as &[&str], None, SNAPSHOT_SIZE).display;
         let changed = render("local-fog", view, &[change], None, SNAPSHOT_SIZE).display;
@@ -242,7 +292,7 @@ fn the_grid_draws_volumes_up_to_its_far_end_and_this_chapter_beyond() {
     let camera = "0,2,0,0,-2,60";
     let img = render("froxel-fog,local-fog", "local-fog/path", &sets, Some(camera), [160, 90]).raw;
     let distance = render("distance-fog", "distance", &[] as &[&str], Some(camera), [160, 90]).raw;
-    let volumes = LocalFogParams::default().volumes();
+    let volumes = LocalFogParams::default().fog_volumes();
     let classify = |o: DVec3, v: DVec3, d: f64| {
         let (mut froxel, mut analytic, mut near_edge) = (false, false, false);
         for vol in &volumes {
@@ -306,17 +356,30 @@ fn ambient_inscattering_matches_the_closed_form() {
     let ambient = fogbook_core::scene_settings::SceneSettings::default().ambient;
     let albedo = [0.8, 0.6, 0.4];
     let cases: [&[&str]; 2] = [
-        &["v1_shape=cylinder", "v1_falloff=0.4", "v1_roll_deg=30", "v1_yaw_deg=20"],
-        &["volume_count=2", "v1_falloff=0.3", "v2_x_m=0", "v2_y_m=4", "v2_z_m=-29", "v2_size_x_m=6", "v2_size_y_m=6"],
+        &["volumes[0].shape=cylinder", "volumes[0].falloff=0.4", "volumes[0].roll_deg=30", "volumes[0].yaw_deg=20"],
+        &[
+            "volume_count=2",
+            "volumes[0].falloff=0.3",
+            "volumes[1].shape=ellipsoid",
+            "volumes[1].edge_fade_m=0",
+            "volumes[1].falloff=0",
+            "volumes[1].x_m=0",
+            "volumes[1].y_m=4",
+            "volumes[1].z_m=-29",
+            "volumes[1].size_x_m=6",
+            "volumes[1].size_y_m=6",
+            "volumes[1].size_z_m=6",
+            "volumes[1].density=0.3",
+            "volumes[1].albedo=0.8,0.6,0.4",
+        ],
     ];
     for extra in cases {
         let mut sets = settings(extra);
-        sets.extend(["volume_sun_scale=0", "v1_emission=0,0,0", "v2_emission=0,0,0"]);
-        sets.extend(["v1_albedo=0.8,0.6,0.4", "v2_albedo=0.8,0.6,0.4", "v2_size_z_m=6", "v2_density=0.3"]);
+        sets.extend(["volume_sun_scale=0", "volumes[0].emission=0,0,0", "volumes[0].albedo=0.8,0.6,0.4"]);
         let img = render("local-fog", "inscattering", &sets, Some(CAMERA), SIZE).raw;
         let distance = render("distance-fog", "distance", &[] as &[&str], Some(CAMERA), SIZE).raw;
         let (params, _) = typed_settings::<LocalFogParams>(&sets);
-        let volumes = params.volumes();
+        let volumes = params.fog_volumes();
         let radiance = |tau: f64, c: usize| albedo[c] * ambient[c] as f64 * -(-tau).exp_m1();
         let (mut worst, mut inside) = (0.0f64, 0);
         for y in 0..SIZE[1] {

@@ -39,7 +39,9 @@ const VIEW_INSCATTERING: u32 = 5u;
 const VIEW_SUN_TRANSMITTANCE: u32 = 6u;
 const VIEW_PATH: u32 = 7u;
 
-const MAX_VOLUMES: u32 = 32u; // fogbook_core::fog_volumes::MAX_FOG_VOLUMES
+// The most volumes one pixel's ray integrates (of up to 256 in the list): further crossings,
+// in list order, are left out.
+const MAX_HITS: u32 = 32u;
 const SHADOW_BIAS: f32 = 0.0005;
 const INV_FOUR_PI: f32 = 0.07957747154594767;
 
@@ -50,7 +52,7 @@ struct Hit {
     tb: f32,
 }
 
-var<private> hits: array<Hit, MAX_VOLUMES>;
+var<private> hits: array<Hit, MAX_HITS>;
 var<private> hit_count: u32;
 
 fn henyey_greenstein(g_in: f32, cos_theta: f32) -> f32 {
@@ -63,7 +65,7 @@ fn henyey_greenstein(g_in: f32, cos_theta: f32) -> f32 {
 // Every volume the ray o + t·dir crosses within [0, d].
 fn collect_hits(o: vec3<f32>, dir: vec3<f32>, d: f32) {
     hit_count = 0u;
-    for (var i = 0u; i < min(local_fog.counts.x, MAX_VOLUMES); i++) {
+    for (var i = 0u; i < local_fog.counts.x && hit_count < MAX_HITS; i++) {
         let c = fog_volume_chord(volumes[i], o, dir);
         let ta = max(c.x, 0.0);
         let tb = min(c.y, d);
@@ -119,7 +121,7 @@ struct Integrated {
 // The crossings from `start` on, cut into pieces at their ends, integrated front to back.
 fn integrate_from(o: vec3<f32>, dir: vec3<f32>, start: f32) -> Integrated {
     var ends: array<f32, 64>;
-    var sources: array<vec3<f32>, MAX_VOLUMES>;
+    var sources: array<vec3<f32>, MAX_HITS>;
     var n = 0u;
     for (var j = 0u; j < hit_count; j++) {
         let h = hits[j];

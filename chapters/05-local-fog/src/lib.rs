@@ -19,7 +19,7 @@ use fogbook_core::params::{DynParameters, finite_in};
 use fogbook_core::plot::{Series, line_chart};
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
 use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Publish, Resource, Stage, StageIo, ViewInfo};
-pub use params::{LocalFogParams, Shape};
+pub use params::{LocalFogParams, Shape, VolumeParams};
 pub use volumes::check_volumes;
 
 pub const SHADER: &str = "05-local-fog/analytic.wgsl";
@@ -85,8 +85,6 @@ pub struct LocalFogGpu {
 #[derive(Default)]
 pub struct LocalFog {
     pub params: LocalFogParams,
-    /// A list set whole (`set_volumes`), used instead of the parameters' volumes.
-    list: Option<Vec<FogVolume>>,
     status: Option<String>,
 }
 
@@ -96,17 +94,22 @@ impl LocalFog {
     }
 
     // ANCHOR: set_volumes
-    /// Replaces the volumes by `list` (instead of the parameters' three), or refuses it with a
-    /// message (`status`) and keeps the volumes in use.
-    pub fn set_volumes(&mut self, list: Vec<FogVolume>) -> Result<(), String> {
-        match check_volumes(&list) {
+    /// Replaces the list of volumes by `list`, or refuses it with one message (`status`, and the
+    /// error) and keeps the volumes in use: more than `MAX_FOG_VOLUMES`, a value out of its range
+    /// (a NaN, a zero size) or a volume the core cannot carry.
+    pub fn set_volumes(&mut self, list: Vec<VolumeParams>) -> Result<(), String> {
+        let mut candidate = LocalFogParams { volumes: list, ..self.params.clone() };
+        let checked = fogbook_core::params::check(&mut candidate)
+            .map_err(|e| e.to_string())
+            .and_then(|()| check_volumes(&candidate.fog_volumes()));
+        match checked {
             Ok(()) => {
-                self.list = Some(list);
+                self.params = candidate;
                 self.status = None;
                 Ok(())
             }
             Err(e) => {
-                let message = format!("{e}; keeping the {} volumes in use", self.volumes().len());
+                let message = format!("{e}; keeping the {} volumes in use", self.params.volumes.len());
                 self.status = Some(message.clone());
                 Err(message)
             }
@@ -114,9 +117,9 @@ impl LocalFog {
     }
     // ANCHOR_END: set_volumes
 
-    /// The volumes this frame: the list set whole, or the parameters'.
+    /// The volumes this frame, as the core carries them.
     pub fn volumes(&self) -> Vec<FogVolume> {
-        self.list.clone().unwrap_or_else(|| self.params.volumes())
+        self.params.fog_volumes()
     }
 }
 
@@ -256,11 +259,16 @@ impl LocalFog {
             "froxel-fog.layer_density=0",
         ];
         vec![
-            fig("no-edge-fade", "final", &["v1_edge_fade_m=0", "v2_edge_fade_m=0", "v3_edge_fade_m=0"], None),
+            fig(
+                "no-edge-fade",
+                "final",
+                &["volumes[0].edge_fade_m=0", "volumes[1].edge_fade_m=0", "volumes[2].edge_fade_m=0"],
+                None,
+            ),
             fig("from-above-optical-depth", "optical-depth", &[], Some("-5,25,-5,0,-35,60")),
             // Without the sun: the ambient light and the sphere's own glow.
             fig("glow-at-dusk", "final", &["scene.sun_illuminance=0", "scene.ambient=0.02,0.025,0.04"], None),
-            fig("overlap", "overlap-count", &["v2_x_m=-3", "v2_y_m=3", "v2_size_x_m=12"], None),
+            fig("overlap", "overlap-count", &["volumes[1].x_m=-3", "volumes[1].y_m=3", "volumes[1].size_x_m=12"], None),
             fig("with-froxel-fog", "final", FROXELS, None).with(&["froxel-fog"]),
             fig("with-froxel-fog-path", "local-fog/path", FROXELS, None).with(&["froxel-fog"]),
         ]

@@ -7,8 +7,9 @@
 use bytemuck::{Pod, Zeroable};
 use glam::DVec3;
 
-/// Most volumes a frame carries; chapter 4's media pass loops over all of them per froxel.
-pub const MAX_FOG_VOLUMES: usize = 32;
+/// Most volumes a frame carries (chapter 4 and 5 bin them to tiles, so a froxel or a pixel tests
+/// only the few that can reach it).
+pub const MAX_FOG_VOLUMES: usize = 256;
 
 /// Shapes, as `FogVolume::centre[3]` encodes them.
 pub const SHAPE_BOX: f32 = 0.0;
