@@ -5,7 +5,9 @@
 //     noise, with the albedo of the fog;
 //   - the local fog volumes the stack publishes (chapter 5): boxes, ellipsoids and cylinders,
 //     rotated, each with its own albedo, density, height falloff, edge fade and emission, summed
-//     (their phase g is not carried per froxel: the grid lights them with its own phase).
+//     (their phase g is not carried per froxel: the grid lights them with its own phase). Only
+//     the volumes binned on the CPU to the froxel's block (chapters/04-froxel-fog/src/binning.rs)
+//     are tested, in list order, so the culling changes no sum.
 // After Wronski 2014 (density injection) and Hillaire 2015 (the media material: σs, σt,
 // emission per froxel).
 // Outputs: `media_out` (rgb: σs, a: σt, 1/m); `emission_out` (rgb: emitted radiance per metre;
@@ -15,6 +17,48 @@
 @group(2) @binding(1) var media_out: texture_storage_3d<rgba32float, write>;
 @group(2) @binding(2) var emission_out: texture_storage_3d<rgba16float, write>;
 @group(2) @binding(3) var<storage, read> fog_volumes: array<FogVolume>;
+// Per block of BIN_COLUMNS² columns × BIN_SLICES slices, a bit mask of the volumes that may
+// reach it (BIN_WORDS words; bit i of word w is volume 32 w + i).
+@group(2) @binding(4) var<storage, read> volume_bins: array<u32>;
+
+const BIN_COLUMNS: u32 = 8u;
+const BIN_SLICES: u32 = 4u;
+const BIN_WORDS: u32 = 8u; // fogbook_core::fog_volumes::BIN_WORDS
+
+// ANCHOR: local_volumes
+struct LocalMedia {
+    sigma_s: vec3<f32>,
+    sigma_t: f32,
+    emission: vec3<f32>,
+}
+
+// The local volumes at p, the froxel `id`'s sample point: the sum over its block's volumes.
+fn local_media(id: vec3<u32>, p: vec3<f32>) -> LocalMedia {
+    var m = LocalMedia(vec3(0.0), 0.0, vec3(0.0));
+    let blocks = (froxel.grid.xy + vec2(BIN_COLUMNS - 1u)) / BIN_COLUMNS;
+    let block = id / vec3(BIN_COLUMNS, BIN_COLUMNS, BIN_SLICES);
+    let first = ((block.z * blocks.y + block.y) * blocks.x + block.x) * BIN_WORDS;
+    for (var word = 0u; word < BIN_WORDS; word++) {
+        var bits = volume_bins[first + word];
+        while bits != 0u {
+            let i = word * 32u + countTrailingZeros(bits);
+            bits &= bits - 1u; // clear the lowest set bit
+            if i >= froxel.debug.w {
+                break;
+            }
+            let v = fog_volumes[i];
+            let w = fog_volume_weight(v, p);
+            if w > 0.0 {
+                let t = max(v.albedo_density.w, 0.0) * w;
+                m.sigma_t += t;
+                m.sigma_s += clamp(v.albedo_density.rgb, vec3(0.0), vec3(1.0)) * t;
+                m.emission += max(v.emission_falloff.rgb, vec3(0.0)) * w;
+            }
+        }
+    }
+    return m;
+}
+// ANCHOR_END: local_volumes
 
 // ANCHOR: media
 @compute @workgroup_size(4, 4, 4)
@@ -25,19 +69,10 @@ fn media(@builtin(global_invocation_id) id: vec3<u32>) {
     let p = froxel_sample_point(id);
     let noise = noise_factor(p);
     let global_t = smooth_extinction_at(p) * noise;
-    var sigma_s = froxel.albedo.rgb * global_t;
-    var sigma_t = global_t;
-    var emission = vec3(0.0);
-    for (var i = 0u; i < froxel.debug.w; i++) {
-        let v = fog_volumes[i];
-        let w = fog_volume_weight(v, p);
-        if w > 0.0 {
-            let t = max(v.albedo_density.w, 0.0) * w;
-            sigma_t += t;
-            sigma_s += clamp(v.albedo_density.rgb, vec3(0.0), vec3(1.0)) * t;
-            emission += max(v.emission_falloff.rgb, vec3(0.0)) * w;
-        }
-    }
+    let local = local_media(id, p);
+    let sigma_s = froxel.albedo.rgb * global_t + local.sigma_s;
+    let sigma_t = global_t + local.sigma_t;
+    let emission = local.emission;
     // Past MAX_EXTINCTION every slice is opaque anyway; the cap keeps σs ≤ σt.
     let cap = min(1.0, MAX_EXTINCTION / max(sigma_t, 1e-30));
     textureStore(media_out, id, vec4(sigma_s * cap, sigma_t * cap));

@@ -3,7 +3,9 @@
 //! a grid size against the device.
 
 use crate::FroxelUniform;
+use crate::binning::bin_size;
 use anyhow::{Result, bail};
+use fogbook_core::fog_volumes::VolumeBins;
 use fogbook_core::frame::{storage_buffer_entry, texture_3d_entry, uniform_entry};
 use fogbook_core::gpu::GpuContext;
 
@@ -38,7 +40,7 @@ pub fn memory_bytes(size: [u32; 3]) -> u64 {
 }
 
 pub struct Layouts {
-    /// Media pass: uniform, media (write), emission (write), fog volumes.
+    /// Media pass: uniform, media (write), emission (write), fog volumes, their bins.
     pub media: wgpu::BindGroupLayout,
     /// Lighting: uniform, scattering (write), media (read), history (read), last frame's eye,
     /// emission (read), history weight (write).
@@ -73,7 +75,13 @@ impl Layouts {
         Self {
             media: layout(
                 "froxel media",
-                &[uniform_entry(0, c), volume(1), storage_3d(2, EMISSION_FORMAT), storage_buffer_entry(3, c, true)],
+                &[
+                    uniform_entry(0, c),
+                    volume(1),
+                    storage_3d(2, EMISSION_FORMAT),
+                    storage_buffer_entry(3, c, true),
+                    storage_buffer_entry(4, c, true),
+                ],
             ),
             lighting: layout(
                 "froxel lighting",
@@ -109,6 +117,9 @@ pub struct Volumes {
     /// Last frame's eye position (xyz), written by the integration for the next frame's
     /// reprojection.
     pub previous_eye: wgpu::Buffer,
+    /// The local fog volumes' bit masks per block of froxels (`binning`), and their CPU copy.
+    pub volume_bins: wgpu::Buffer,
+    pub bins: VolumeBins,
     pub media_group: wgpu::BindGroup,
     pub lighting_group: [wgpu::BindGroup; 2],
     pub integrate_group: [wgpu::BindGroup; 2],
@@ -163,6 +174,13 @@ impl Volumes {
             usage: wgpu::BufferUsages::STORAGE,
             mapped_at_creation: false,
         });
+        let bins = VolumeBins::new(bin_size(size));
+        let volume_bins = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("froxel fog volume bins"),
+            size: (bins.words.len() * 4) as u64,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
         let group = |label, layout, binds: &[Bind]| {
             let mut entries = vec![wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() }];
             for (i, b) in binds.iter().enumerate() {
@@ -178,7 +196,11 @@ impl Volumes {
         let both = |f: &dyn Fn(usize) -> wgpu::BindGroup| [f(0), f(1)];
         Ok(Self {
             size,
-            media_group: group("froxel media", &layouts.media, &[View(&mv), View(&ev), Buffer(fog_volumes)]),
+            media_group: group(
+                "froxel media",
+                &layouts.media,
+                &[View(&mv), View(&ev), Buffer(fog_volumes), Buffer(&volume_bins)],
+            ),
             lighting_group: both(&|c| {
                 group(
                     "froxel lighting",
@@ -202,6 +224,8 @@ impl Volumes {
             integrated,
             history_weight,
             previous_eye,
+            volume_bins,
+            bins,
             frames: 0,
         })
     }

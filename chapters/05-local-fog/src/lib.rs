@@ -7,12 +7,13 @@
 //! the stack, and beyond its grid's far end when it is. It runs in the height-fog stage, before
 //! the froxel fog, which lays the nearer part over it.
 
+pub mod binning;
 pub mod params;
 pub mod reference;
 pub mod volumes;
 
 use bytemuck::{Pod, Zeroable};
-use fogbook_core::fog_volumes::{FogVolume, MAX_FOG_VOLUMES};
+use fogbook_core::fog_volumes::{BIN_WORDS, FogVolume, MAX_FOG_VOLUMES, VolumeBins};
 use fogbook_core::frame::{FrameLayouts, SCREEN_TILE, storage_buffer_entry, uniform_entry};
 use fogbook_core::gpu::GpuContext;
 use fogbook_core::params::{DynParameters, finite_in};
@@ -41,6 +42,7 @@ pub const VIEWS: &[ViewInfo] = &[
         "The nearest volume's own transmittance towards the sun at its median scattering point",
     ),
     ViewInfo::color("path", "Blue: volumes drawn by chapter 4's froxels; orange: integrated here; both: split"),
+    ViewInfo::scalar("tile-volumes", "Volumes binned to the pixel's 16×16 tile: the ones its ray tests", 0.0, 8.0, ""),
 ];
 // ANCHOR_END: views
 
@@ -77,9 +79,53 @@ impl LocalFogUniform {
 
 pub struct LocalFogGpu {
     pipeline: wgpu::ComputePipeline,
+    layout: wgpu::BindGroupLayout,
     uniform: wgpu::Buffer,
     volumes: wgpu::Buffer,
+    /// The volumes' bit masks per screen tile (`binning`), its CPU copy, and the group with both.
+    tile_bins: wgpu::Buffer,
+    bins: VolumeBins,
     group: wgpu::BindGroup,
+}
+
+impl LocalFogGpu {
+    /// Makes the tile masks' buffer (and the group) fit a frame of `size` pixels.
+    fn fit_tiles(&mut self, device: &wgpu::Device, size: [u32; 2]) {
+        let tiles = binning::tile_grid(size);
+        if self.bins.size == tiles {
+            return;
+        }
+        self.bins = VolumeBins::new(tiles);
+        self.tile_bins = tile_bins_buffer(device, &self.bins);
+        self.group = bind_group(device, &self.layout, &self.uniform, &self.volumes, &self.tile_bins);
+    }
+}
+
+fn tile_bins_buffer(device: &wgpu::Device, bins: &VolumeBins) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("local fog tile bins"),
+        size: (bins.words.len().max(BIN_WORDS) * 4) as u64,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
+fn bind_group(
+    device: &wgpu::Device,
+    layout: &wgpu::BindGroupLayout,
+    uniform: &wgpu::Buffer,
+    volumes: &wgpu::Buffer,
+    tile_bins: &wgpu::Buffer,
+) -> wgpu::BindGroup {
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("local fog"),
+        layout,
+        entries: &[
+            wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 1, resource: volumes.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 2, resource: tile_bins.as_entire_binding() },
+        ],
+    })
 }
 
 #[derive(Default)]
@@ -187,7 +233,7 @@ impl Chapter for LocalFog {
         let c = wgpu::ShaderStages::COMPUTE;
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("local fog"),
-            entries: &[uniform_entry(0, c), storage_buffer_entry(1, c, true)],
+            entries: &[uniform_entry(0, c), storage_buffer_entry(1, c, true), storage_buffer_entry(2, c, true)],
         });
         let uniform = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("local fog params"),
@@ -201,17 +247,13 @@ impl Chapter for LocalFog {
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("local fog"),
-            layout: &layout,
-            entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 1, resource: volumes.as_entire_binding() },
-            ],
-        });
+        // Sized for the frame at its first render (`fit_tiles`).
+        let bins = VolumeBins::new([0; 3]);
+        let tile_bins = tile_bins_buffer(device, &bins);
+        let group = bind_group(device, &layout, &uniform, &volumes, &tile_bins);
         let groups = [Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&layout), Some(&layouts.shared_sky)];
         let pipeline = compute_pipeline(device, &module, "analytic", &groups)?;
-        Ok(LocalFogGpu { pipeline, uniform, volumes, group })
+        Ok(LocalFogGpu { pipeline, layout, uniform, volumes, tile_bins, bins, group })
     }
 
     // ANCHOR: render
@@ -225,6 +267,14 @@ impl Chapter for LocalFog {
             ctx.gpu.queue.write_buffer(&g.volumes, 0, bytemuck::cast_slice(volumes));
         }
         let [w, h] = ctx.frame.size;
+        g.fit_tiles(&ctx.gpu.device, [w, h]);
+        if self.params.culling {
+            binning::bin_tiles(volumes, ctx.uniform, [w, h], &mut g.bins);
+        } else {
+            g.bins.clear();
+            g.bins.mark_all(volumes.len());
+        }
+        ctx.gpu.queue.write_buffer(&g.tile_bins, 0, bytemuck::cast_slice(&g.bins.words));
         ctx.passes.compute("local fog: analytic", |pass| {
             pass.set_pipeline(&g.pipeline);
             pass.set_bind_group(0, ctx.inputs, &[]);
