@@ -5,7 +5,12 @@
 //     noise, with the albedo of the fog;
 //   - the local fog volumes the stack publishes (chapter 5): boxes, ellipsoids and cylinders,
 //     rotated, each with its own albedo, density, height falloff, edge fade and emission, summed
-//     (their phase g is not carried per froxel: the grid lights them with its own phase). Only
+//     (their phase g is not carried per froxel: the grid lights them with its own phase). Each
+//     volume enters a froxel as its average over the froxel's slice along the column's ray — its
+//     optical depth there in closed form (05-local-fog/shapes.wgsl) divided by the slice's length
+//     — not as a sample at one point: a box filter in depth, so that a volume's surfaces count
+//     where they are, its column's optical depth is exact, and a volume thinner than a slice
+//     neither vanishes between samples nor flickers as the sample point is jittered. Only
 //     the volumes binned on the CPU to the froxel's block (chapters/04-froxel-fog/src/binning.rs)
 //     are tested, in list order, so the culling changes no sum.
 // After Wronski 2014 (density injection) and Hillaire 2015 (the media material: σs, σt,
@@ -13,6 +18,7 @@
 // Outputs: `media_out` (rgb: σs, a: σt, 1/m); `emission_out` (rgb: emitted radiance per metre;
 // a: the noise factor, for its view).
 // #import 04-froxel-fog/common.wgsl
+// #import 05-local-fog/shapes.wgsl
 
 @group(2) @binding(1) var media_out: texture_storage_3d<rgba32float, write>;
 @group(2) @binding(2) var emission_out: texture_storage_3d<rgba16float, write>;
@@ -24,6 +30,8 @@
 const BIN_COLUMNS: u32 = 8u;
 const BIN_SLICES: u32 = 4u;
 const BIN_WORDS: u32 = 8u; // fogbook_core::fog_volumes::BIN_WORDS
+// Midpoint steps per slice for a volume with an edge fade (the crossing's ends are exact).
+const SLICE_FADE_STEPS: u32 = 8u;
 
 // ANCHOR: local_volumes
 struct LocalMedia {
@@ -32,8 +40,9 @@ struct LocalMedia {
     emission: vec3<f32>,
 }
 
-// The local volumes at p, the froxel `id`'s sample point: the sum over its block's volumes.
-fn local_media(id: vec3<u32>, p: vec3<f32>) -> LocalMedia {
+// The local volumes in froxel `id`: the sum over its block's volumes of each one's average over
+// the piece [a, b] of the ray o + t·dir through the froxel.
+fn local_media(id: vec3<u32>, o: vec3<f32>, dir: vec3<f32>, a: f32, b: f32) -> LocalMedia {
     var m = LocalMedia(vec3(0.0), 0.0, vec3(0.0));
     let blocks = (froxel.grid.xy + vec2(BIN_COLUMNS - 1u)) / BIN_COLUMNS;
     let block = id / vec3(BIN_COLUMNS, BIN_COLUMNS, BIN_SLICES);
@@ -47,7 +56,7 @@ fn local_media(id: vec3<u32>, p: vec3<f32>) -> LocalMedia {
                 break;
             }
             let v = fog_volumes[i];
-            let w = fog_volume_weight(v, p);
+            let w = fog_volume_segment_depth(v, o, dir, a, b, SLICE_FADE_STEPS) / (b - a);
             if w > 0.0 {
                 let t = max(v.albedo_density.w, 0.0) * w;
                 m.sigma_t += t;
@@ -69,7 +78,9 @@ fn media(@builtin(global_invocation_id) id: vec3<u32>) {
     let p = froxel_sample_point(id);
     let noise = noise_factor(p);
     let global_t = smooth_extinction_at(p) * noise;
-    let local = local_media(id, p);
+    // The column's ray as the sample point's (jittered across with temporal accumulation).
+    let dir = normalize(p - frame.camera_pos.xyz);
+    let local = local_media(id, frame.camera_pos.xyz, dir, slice_begin(id.z), slice_end(id.z));
     let sigma_s = froxel.albedo.rgb * global_t + local.sigma_s;
     let sigma_t = global_t + local.sigma_t;
     let emission = local.emission;
