@@ -86,11 +86,4 @@ fn fog_volume_unit_depth(v: FogVolume, o: vec3<f32>, d: vec3<f32>, a: f32, b: f3
     return fog_volume_inside_depth(v, o, d, a, b, FADE_STEPS);
 }
 
-// The same over any piece [a, b] of the ray, which may begin or end outside the volume (chapter
-// 4's slices): clipped to the crossing first, so that the volume's surfaces fall where they are,
-// not at a sample point.
-fn fog_volume_segment_depth(v: FogVolume, o: vec3<f32>, d: vec3<f32>, a: f32, b: f32, steps: u32) -> f32 {
-    let c = fog_volume_chord(v, o, d);
-    return fog_volume_inside_depth(v, o, d, max(a, c.x), min(b, c.y), steps);
-}
 // ANCHOR_END: unit_depth

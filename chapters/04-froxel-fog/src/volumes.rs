@@ -13,9 +13,12 @@ use fogbook_core::gpu::GpuContext;
 pub const VOLUME_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
 /// Emission (and the noise factor) in rgba16float, the history weight in r32float.
 pub const EMISSION_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
+/// How the local fog volumes in a froxel are lit (`local_light`): their share of σs, where in
+/// the slice they lie, their phase g and their own transmittance towards the sun.
+pub const LOCAL_LIGHT_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 pub const WEIGHT_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
-/// Bytes per froxel of all the volumes: four rgba32float, one rgba16float, one r32float.
-pub const BYTES_PER_FROXEL: u64 = 4 * 16 + 8 + 4;
+/// Bytes per froxel of all the volumes: four rgba32float, two rgba16float, one r32float.
+pub const BYTES_PER_FROXEL: u64 = 4 * 16 + 2 * 8 + 4;
 /// The grid's allowed sizes (columns, rows, slices).
 pub const GRID_RANGE: [(u32, u32); 3] = [(64, 256), (36, 144), (32, 128)];
 
@@ -40,10 +43,11 @@ pub fn memory_bytes(size: [u32; 3]) -> u64 {
 }
 
 pub struct Layouts {
-    /// Media pass: uniform, media (write), emission (write), fog volumes, their bins.
+    /// Media pass: uniform, media (write), emission (write), fog volumes, their bins, local
+    /// light (write).
     pub media: wgpu::BindGroupLayout,
     /// Lighting: uniform, scattering (write), media (read), history (read), last frame's eye,
-    /// emission (read), history weight (write).
+    /// emission (read), history weight (write), local light (read).
     pub lighting: wgpu::BindGroupLayout,
     /// Integration: uniform, integrated (write), scattering (read), last frame's eye (write).
     pub integrate: wgpu::BindGroupLayout,
@@ -81,6 +85,7 @@ impl Layouts {
                     storage_3d(2, EMISSION_FORMAT),
                     storage_buffer_entry(3, c, true),
                     storage_buffer_entry(4, c, true),
+                    storage_3d(5, LOCAL_LIGHT_FORMAT),
                 ],
             ),
             lighting: layout(
@@ -93,6 +98,7 @@ impl Layouts {
                     storage_buffer_entry(4, c, true),
                     read(5),
                     storage_3d(6, WEIGHT_FORMAT),
+                    read(7),
                 ],
             ),
             integrate: layout(
@@ -111,6 +117,7 @@ pub struct Volumes {
     pub size: [u32; 3],
     pub media: wgpu::Texture,
     pub emission: wgpu::Texture,
+    pub local_light: wgpu::Texture,
     pub scatter: [wgpu::Texture; 2],
     pub integrated: wgpu::Texture,
     pub history_weight: wgpu::Texture,
@@ -162,11 +169,13 @@ impl Volumes {
         };
         let media = volume("froxel media", VOLUME_FORMAT);
         let emission = volume("froxel emission", EMISSION_FORMAT);
+        let local_light = volume("froxel local light", LOCAL_LIGHT_FORMAT);
         let scatter = [volume("froxel scattering a", VOLUME_FORMAT), volume("froxel scattering b", VOLUME_FORMAT)];
         let integrated = volume("froxel integrated", VOLUME_FORMAT);
         let history_weight = volume("froxel history weight", WEIGHT_FORMAT);
         let view = |t: &wgpu::Texture| t.create_view(&Default::default());
         let (mv, ev, iv, wv) = (view(&media), view(&emission), view(&integrated), view(&history_weight));
+        let lv = view(&local_light);
         let sv = [view(&scatter[0]), view(&scatter[1])];
         let previous_eye = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("froxel previous eye"),
@@ -199,13 +208,21 @@ impl Volumes {
             media_group: group(
                 "froxel media",
                 &layouts.media,
-                &[View(&mv), View(&ev), Buffer(fog_volumes), Buffer(&volume_bins)],
+                &[View(&mv), View(&ev), Buffer(fog_volumes), Buffer(&volume_bins), View(&lv)],
             ),
             lighting_group: both(&|c| {
                 group(
                     "froxel lighting",
                     &layouts.lighting,
-                    &[View(&sv[c]), View(&mv), View(&sv[1 - c]), Buffer(&previous_eye), View(&ev), View(&wv)],
+                    &[
+                        View(&sv[c]),
+                        View(&mv),
+                        View(&sv[1 - c]),
+                        Buffer(&previous_eye),
+                        View(&ev),
+                        View(&wv),
+                        View(&lv),
+                    ],
                 )
             }),
             integrate_group: both(&|c| {
@@ -220,6 +237,7 @@ impl Volumes {
             }),
             media,
             emission,
+            local_light,
             scatter,
             integrated,
             history_weight,
