@@ -10,6 +10,8 @@
 // T_sun,i, the volume's own transmittance towards the sun, is taken at one point of its crossing
 // (the median scattering point, where half of the crossing's opacity lies in front), in closed
 // form along the sun's ray; the scene's shadow map at the same point.
+// Each pixel tests only the volumes binned to its 16×16 tile on the CPU (tiled culling, after
+// Olsson & Assarsson 2011), in list order.
 // After Wronski 2014 and Hillaire 2015 (the froxel fog this complements) and the engines' local
 // fog volumes (Unreal's Local Fog Volumes, Godot's FogVolume).
 // Stage: height fog (after the sky and distance fog, before chapter 4's froxel fog, which covers

@@ -5,7 +5,9 @@
 //! closed form (ray–shape intersection, the optical depth of a constant or height-falloff
 //! density), lit by the sun and the ambient light — over the whole ray when chapter 4 is not in
 //! the stack, and beyond its grid's far end when it is. It runs in the height-fog stage, before
-//! the froxel fog, which lays the nearer part over it.
+//! the froxel fog, which lays the nearer part over it. The volumes are a list of up to
+//! `MAX_FOG_VOLUMES` in the parameters (`params`); both paths test only the volumes binned to
+//! their tile or block of froxels (`binning`, and chapter 4's).
 
 pub mod binning;
 pub mod params;
