@@ -684,16 +684,17 @@ impl fogbook_core::Chapter for PublishesVolumes {
     fn render(&mut self, _: &mut (), _: &mut fogbook_core::ChapterContext) {}
 }
 
-/// The injection hook chapter 5 will use: a chapter of the stack publishes a box and an
-/// ellipsoid (`Chapter::publish`), and the media pass adds them to the froxels. The
-/// density-slice and emission-slice views against the f64 weight of each volume at every
-/// froxel's sample point (edge fade and height falloff included), 1e-4 relative.
+/// The injection hook chapter 5 uses: a chapter of the stack publishes a box and an ellipsoid
+/// (`Chapter::publish`), and the media pass adds them to the froxels, each as its mean over the
+/// froxel's slice along the column's ray. The density-slice and emission-slice views against the
+/// f64 mean of each volume at every froxel (edge fade and height falloff included), 1e-4
+/// relative.
 #[test]
 fn published_fog_volumes_are_injected_into_the_froxels() {
     use fogbook_core::fog_volumes::{FogVolume, SHAPE_BOX, SHAPE_ELLIPSOID};
     use fogbook_core::{Loaded, Stack};
     use fogbook_froxel_fog::FroxelFog;
-    use fogbook_froxel_fog::reference::fog_volume_weight;
+    use fogbook_local_fog::reference::{optical_depth, quadrature_optical_depth};
     let volumes = vec![
         FogVolume {
             centre: [-4.0, 3.0, -30.0, SHAPE_BOX],
@@ -734,11 +735,20 @@ fn published_fog_volumes_are_injected_into_the_froxels() {
             for x in 0..SIZE[0] {
                 let (fx, fy) = ((2 * x + 1) * 64 / (2 * SIZE[0]), (2 * y + 1) * 36 / (2 * SIZE[1]));
                 let (_, col) = pose_ray(CAMERA, [64, 36], fx, fy);
-                let q = eye + col * slices.middle(slice);
+                let (a, b) = (slices.begin(slice), slices.end(slice));
                 let want: f64 = volumes
                     .iter()
                     .map(|v| {
-                        let w = fog_volume_weight(v, q);
+                        // The volume's mean weight over the slice along the column's ray, as
+                        // media.wgsl takes it: clipped to the crossing, 8 midpoint steps inside
+                        // with an edge fade, the closed form without.
+                        let rho = v.albedo_density[3] as f64;
+                        let depth = if v.half_size[3] > 0.0 {
+                            quadrature_optical_depth(v, eye, col, a, b, 8)
+                        } else {
+                            optical_depth(v, eye, col, a, b)
+                        };
+                        let w = depth / rho / (b - a);
                         if emission {
                             // The view shows the luminance of the emission.
                             let e = v.emission_falloff;

@@ -20,6 +20,9 @@
 @group(2) @binding(5) var emission_in: texture_3d<f32>;
 // The history's weight per froxel (−1: rejected), written only while the history view is shown.
 @group(2) @binding(6) var history_weight_out: texture_storage_3d<r32float, write>;
+// How the local fog volumes in the froxel are lit (media.wgsl): x their share of σs, y their
+// centroid in the slice, z their phase g, w their transmittance towards the sun.
+@group(2) @binding(7) var local_light_in: texture_3d<f32>;
 
 // The history view's index, as in composite.wgsl.
 const VIEW_HISTORY: u32 = 10u;
@@ -77,7 +80,25 @@ fn lighting(@builtin(global_invocation_id) id: vec3<u32>) {
         if froxel.light.z > 0.5 {
             visibility = shadow_visibility(shadow_map, shadow_sampler, frame.sun_view_proj, p, VOLUME_SHADOW_BIAS);
         }
-        let sun = sun_light_at(p) * frame.sun_dir.w * froxel.light.x * phase(dot(v, frame.sun_dir.xyz)) * visibility;
+        let cos_sun = dot(v, frame.sun_dir.xyz);
+        var sun = sun_light_at(p) * frame.sun_dir.w * froxel.light.x * phase(cos_sun) * visibility;
+        // ANCHOR: local_sun
+        // The local volumes' share of σs is lit where they lie in the slice (not at the jittered
+        // sample point, which a volume thinner than the slice may not be near), with their own
+        // phase g and their own transmittance towards the sun, as chapter 5's analytic path.
+        let local = textureLoad(local_light_in, id, 0);
+        if local.x > 0.0 {
+            let eye = frame.camera_pos.xyz;
+            let q = eye + normalize(p - eye) * mix(slice_begin(id.z), slice_end(id.z), local.y);
+            var q_visibility = 1.0;
+            if froxel.light.z > 0.5 {
+                q_visibility = shadow_visibility(shadow_map, shadow_sampler, frame.sun_view_proj, q, VOLUME_SHADOW_BIAS);
+            }
+            let local_sun = sun_light_at(q) * frame.sun_dir.w * froxel.light.x * henyey_greenstein(local.z, cos_sun)
+                * q_visibility * local.w;
+            sun = mix(sun, local_sun, local.x);
+        }
+        // ANCHOR_END: local_sun
         radiance += sun + sky_light_at(p) * froxel.light.y;
         emission = textureLoad(emission_in, id, 0).rgb;
     }

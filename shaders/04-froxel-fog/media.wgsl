@@ -4,17 +4,105 @@
 //     two when chapter 2 is in the stack, else this chapter's one), times the drifting fractal
 //     noise, with the albedo of the fog;
 //   - the local fog volumes the stack publishes (chapter 5): boxes, ellipsoids and cylinders,
-//     rotated, each with its own albedo, density, height falloff, edge fade and emission, summed
-//     (their phase g is not carried per froxel: the grid lights them with its own phase).
+//     rotated, each with its own albedo, density, height falloff, edge fade, emission and phase
+//     g, summed. Each
+//     volume enters a froxel as its average over the froxel's slice along the column's ray — its
+//     optical depth there in closed form (05-local-fog/shapes.wgsl) divided by the slice's length
+//     — not as a sample at one point: a box filter in depth, so that a volume's surfaces count
+//     where they are, its column's optical depth is exact, and a volume thinner than a slice
+//     neither vanishes between samples nor flickers as the sample point is jittered. For the
+//     lighting pass, how the volumes are lit (`local_light_out`): their share of σs, their
+//     centroid in the slice (the lighting samples the sun's shadow there, not at the jittered
+//     point, which a thin volume may not be near), their σs-weighted phase g, and their own
+//     transmittance towards the sun (self-shadowing, as chapter 5's analytic path has it). Only
+//     the volumes binned on the CPU to the froxel's block (chapters/04-froxel-fog/src/binning.rs)
+//     are tested, in list order, so the culling changes no sum.
 // After Wronski 2014 (density injection) and Hillaire 2015 (the media material: σs, σt,
 // emission per froxel).
 // Outputs: `media_out` (rgb: σs, a: σt, 1/m); `emission_out` (rgb: emitted radiance per metre;
-// a: the noise factor, for its view).
+// a: the noise factor, for its view); `local_light_out` (x: the volumes' share of σs; y: their
+// centroid in the slice, 0–1; z: their phase g; w: their transmittance towards the sun).
 // #import 04-froxel-fog/common.wgsl
+// #import 05-local-fog/shapes.wgsl
 
 @group(2) @binding(1) var media_out: texture_storage_3d<rgba32float, write>;
 @group(2) @binding(2) var emission_out: texture_storage_3d<rgba16float, write>;
 @group(2) @binding(3) var<storage, read> fog_volumes: array<FogVolume>;
+// Per block of BIN_COLUMNS² columns × BIN_SLICES slices, a bit mask of the volumes that may
+// reach it (BIN_WORDS words; bit i of word w is volume 32 w + i).
+@group(2) @binding(4) var<storage, read> volume_bins: array<u32>;
+@group(2) @binding(5) var local_light_out: texture_storage_3d<rgba16float, write>;
+
+const BIN_COLUMNS: u32 = 8u;
+const BIN_SLICES: u32 = 4u;
+const BIN_WORDS: u32 = 8u; // fogbook_core::fog_volumes::BIN_WORDS
+// Midpoint steps per slice for a volume with an edge fade (the crossing's ends are exact).
+const SLICE_FADE_STEPS: u32 = 8u;
+
+// ANCHOR: local_volumes
+struct LocalMedia {
+    sigma_s: vec3<f32>,
+    sigma_t: f32,
+    emission: vec3<f32>,
+    // y: centroid in the slice (0–1); z: phase g; w: transmittance towards the sun (x unused)
+    light: vec4<f32>,
+}
+
+fn luminance(c: vec3<f32>) -> f32 {
+    return dot(c, vec3(0.2126, 0.7152, 0.0722));
+}
+
+// The local volumes in froxel `id`: the sum over its block's volumes of each one's average over
+// the piece [a, b] of the ray o + t·dir through the froxel, and how they are lit.
+fn local_media(id: vec3<u32>, o: vec3<f32>, dir: vec3<f32>, a: f32, b: f32) -> LocalMedia {
+    var m = LocalMedia(vec3(0.0), 0.0, vec3(0.0), vec4(0.0, 0.5, 0.0, 1.0));
+    var centroid = 0.0; // Σ τ_i · middle_i
+    var lit = vec3(0.0); // Σ lum(σs_i) · (1, g_i, T_sun,i)
+    let blocks = (froxel.grid.xy + vec2(BIN_COLUMNS - 1u)) / BIN_COLUMNS;
+    let block = id / vec3(BIN_COLUMNS, BIN_COLUMNS, BIN_SLICES);
+    let first = ((block.z * blocks.y + block.y) * blocks.x + block.x) * BIN_WORDS;
+    let sun = frame.sun_dir.xyz;
+    for (var word = 0u; word < BIN_WORDS; word++) {
+        var bits = volume_bins[first + word];
+        while bits != 0u {
+            let i = word * 32u + countTrailingZeros(bits);
+            bits &= bits - 1u; // clear the lowest set bit
+            if i >= froxel.debug.w {
+                break;
+            }
+            let v = fog_volumes[i];
+            // The slice's piece of the crossing, its ends exact.
+            let c = fog_volume_chord(v, o, dir);
+            let lo = max(a, c.x);
+            let hi = min(b, c.y);
+            let w = fog_volume_inside_depth(v, o, dir, lo, hi, SLICE_FADE_STEPS) / (b - a);
+            if w > 0.0 {
+                let rho = max(v.albedo_density.w, 0.0);
+                let t = rho * w;
+                let s = clamp(v.albedo_density.rgb, vec3(0.0), vec3(1.0)) * t;
+                m.sigma_t += t;
+                m.sigma_s += s;
+                m.emission += max(v.emission_falloff.rgb, vec3(0.0)) * w;
+                // Lit at the middle of its piece, through itself towards the sun.
+                let middle = 0.5 * (lo + hi);
+                let q = o + dir * middle;
+                let exit = max(fog_volume_chord(v, q, sun).y, 0.0);
+                let t_sun = exp(-rho * fog_volume_inside_depth(v, q, sun, 0.0, exit, SLICE_FADE_STEPS));
+                centroid += t * middle;
+                lit += luminance(s) * vec3(1.0, v.axis_x.w, t_sun);
+            }
+        }
+    }
+    if m.sigma_t > 0.0 {
+        m.light.y = clamp((centroid / m.sigma_t - a) / (b - a), 0.0, 1.0);
+    }
+    if lit.x > 0.0 {
+        m.light.z = lit.y / lit.x;
+        m.light.w = lit.z / lit.x;
+    }
+    return m;
+}
+// ANCHOR_END: local_volumes
 
 // ANCHOR: media
 @compute @workgroup_size(4, 4, 4)
@@ -25,22 +113,17 @@ fn media(@builtin(global_invocation_id) id: vec3<u32>) {
     let p = froxel_sample_point(id);
     let noise = noise_factor(p);
     let global_t = smooth_extinction_at(p) * noise;
-    var sigma_s = froxel.albedo.rgb * global_t;
-    var sigma_t = global_t;
-    var emission = vec3(0.0);
-    for (var i = 0u; i < froxel.debug.w; i++) {
-        let v = fog_volumes[i];
-        let w = fog_volume_weight(v, p);
-        if w > 0.0 {
-            let t = max(v.albedo_density.w, 0.0) * w;
-            sigma_t += t;
-            sigma_s += clamp(v.albedo_density.rgb, vec3(0.0), vec3(1.0)) * t;
-            emission += max(v.emission_falloff.rgb, vec3(0.0)) * w;
-        }
-    }
+    // The column's ray as the sample point's (jittered across with temporal accumulation).
+    let dir = normalize(p - frame.camera_pos.xyz);
+    let local = local_media(id, frame.camera_pos.xyz, dir, slice_begin(id.z), slice_end(id.z));
+    let sigma_s = froxel.albedo.rgb * global_t + local.sigma_s;
+    let sigma_t = global_t + local.sigma_t;
+    let emission = local.emission;
     // Past MAX_EXTINCTION every slice is opaque anyway; the cap keeps σs ≤ σt.
     let cap = min(1.0, MAX_EXTINCTION / max(sigma_t, 1e-30));
     textureStore(media_out, id, vec4(sigma_s * cap, sigma_t * cap));
     textureStore(emission_out, id, vec4(emission, noise));
+    let share = luminance(local.sigma_s) / max(luminance(sigma_s), 1e-30);
+    textureStore(local_light_out, id, vec4(clamp(share, 0.0, 1.0), local.light.yzw));
 }
 // ANCHOR_END: media

@@ -10,6 +10,8 @@
 // T_sun,i, the volume's own transmittance towards the sun, is taken at one point of its crossing
 // (the median scattering point, where half of the crossing's opacity lies in front), in closed
 // form along the sun's ray; the scene's shadow map at the same point.
+// Each pixel tests only the volumes binned to its 16×16 tile on the CPU (tiled culling, after
+// Olsson & Assarsson 2011), in list order.
 // After Wronski 2014 and Hillaire 2015 (the froxel fog this complements) and the engines' local
 // fog volumes (Unreal's Local Fog Volumes, Godot's FogVolume).
 // Stage: height fog (after the sky and distance fog, before chapter 4's froxel fog, which covers
@@ -28,6 +30,12 @@ struct LocalFogParams {
 
 @group(2) @binding(0) var<uniform> local_fog: LocalFogParams;
 @group(2) @binding(1) var<storage, read> volumes: array<FogVolume>;
+// Per screen tile of TILE_PX² pixels, a bit mask of the volumes that may cover one of its pixels
+// (binned on the CPU, chapters/05-local-fog/src/binning.rs; bit i of word w is volume 32 w + i).
+@group(2) @binding(2) var<storage, read> tile_bins: array<u32>;
+
+const TILE_PX: u32 = 16u;
+const BIN_WORDS: u32 = 8u; // fogbook_core::fog_volumes::BIN_WORDS
 
 // Views, in the order of `LocalFog::views()`.
 const VIEW_FINAL: u32 = 0u;
@@ -38,8 +46,11 @@ const VIEW_TRANSMITTANCE: u32 = 4u;
 const VIEW_INSCATTERING: u32 = 5u;
 const VIEW_SUN_TRANSMITTANCE: u32 = 6u;
 const VIEW_PATH: u32 = 7u;
+const VIEW_TILE_VOLUMES: u32 = 8u;
 
-const MAX_VOLUMES: u32 = 32u; // fogbook_core::fog_volumes::MAX_FOG_VOLUMES
+// The most volumes one pixel's ray integrates (of up to 256 in the list): further crossings,
+// in list order, are left out.
+const MAX_HITS: u32 = 32u;
 const SHADOW_BIAS: f32 = 0.0005;
 const INV_FOUR_PI: f32 = 0.07957747154594767;
 
@@ -50,7 +61,7 @@ struct Hit {
     tb: f32,
 }
 
-var<private> hits: array<Hit, MAX_VOLUMES>;
+var<private> hits: array<Hit, MAX_HITS>;
 var<private> hit_count: u32;
 
 fn henyey_greenstein(g_in: f32, cos_theta: f32) -> f32 {
@@ -59,17 +70,34 @@ fn henyey_greenstein(g_in: f32, cos_theta: f32) -> f32 {
     return (1.0 - g * g) * INV_FOUR_PI / (denom * sqrt(denom));
 }
 
+// The first word of the bit mask of the tile holding `pixel`.
+fn tile_first_word(pixel: vec2<u32>) -> u32 {
+    let tiles_x = (textureDimensions(view_out).x + TILE_PX - 1u) / TILE_PX;
+    let tile = pixel / TILE_PX;
+    return (tile.y * tiles_x + tile.x) * BIN_WORDS;
+}
+
 // ANCHOR: collect
-// Every volume the ray o + t·dir crosses within [0, d].
-fn collect_hits(o: vec3<f32>, dir: vec3<f32>, d: f32) {
+// Every volume of the pixel's tile that the ray o + t·dir crosses within [0, d], in list order
+// (the order every volume would be tested in without the culling).
+fn collect_hits(pixel: vec2<u32>, o: vec3<f32>, dir: vec3<f32>, d: f32) {
     hit_count = 0u;
-    for (var i = 0u; i < min(local_fog.counts.x, MAX_VOLUMES); i++) {
-        let c = fog_volume_chord(volumes[i], o, dir);
-        let ta = max(c.x, 0.0);
-        let tb = min(c.y, d);
-        if tb > ta {
-            hits[hit_count] = Hit(i, ta, tb);
-            hit_count++;
+    let first = tile_first_word(pixel);
+    for (var word = 0u; word < BIN_WORDS; word++) {
+        var bits = tile_bins[first + word];
+        while bits != 0u && hit_count < MAX_HITS {
+            let i = word * 32u + countTrailingZeros(bits);
+            bits &= bits - 1u; // clear the lowest set bit
+            if i >= local_fog.counts.x {
+                break;
+            }
+            let c = fog_volume_chord(volumes[i], o, dir);
+            let ta = max(c.x, 0.0);
+            let tb = min(c.y, d);
+            if tb > ta {
+                hits[hit_count] = Hit(i, ta, tb);
+                hit_count++;
+            }
         }
     }
 }
@@ -119,7 +147,7 @@ struct Integrated {
 // The crossings from `start` on, cut into pieces at their ends, integrated front to back.
 fn integrate_from(o: vec3<f32>, dir: vec3<f32>, start: f32) -> Integrated {
     var ends: array<f32, 64>;
-    var sources: array<vec3<f32>, MAX_VOLUMES>;
+    var sources: array<vec3<f32>, MAX_HITS>;
     var n = 0u;
     for (var j = 0u; j < hit_count; j++) {
         let h = hits[j];
@@ -196,7 +224,7 @@ fn analytic(@builtin(global_invocation_id) id: vec3<u32>) {
     let scene = textureLoad(scene_color, pixel, 0).rgb;
     let o = frame.camera_pos.xyz;
     let dir = view_ray_dir(frame, vec2<f32>(id.xy));
-    collect_hits(o, dir, d);
+    collect_hits(id.xy, o, dir, d);
     // The froxel grid (chapter 4) covers the eye up to froxel_far_m (0 without it).
     let start = max(frame.froxel_far_m, 0.0);
     let view = local_fog.counts.y;
@@ -247,6 +275,14 @@ fn analytic(@builtin(global_invocation_id) id: vec3<u32>) {
                 analytic = max(analytic, select(0.0, 1.0, hits[j].tb > start));
             }
             write_color(id.xy, froxel * vec3(0.2, 0.45, 1.0) + analytic * vec3(1.0, 0.55, 0.1));
+        }
+        case VIEW_TILE_VOLUMES: {
+            var n = 0u;
+            let first = tile_first_word(id.xy);
+            for (var word = 0u; word < BIN_WORDS; word++) {
+                n += countOneBits(tile_bins[first + word]);
+            }
+            write_scalar(id.xy, f32(n));
         }
         default: { write_scalar(id.xy, 0.0); }
     }

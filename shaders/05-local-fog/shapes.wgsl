@@ -65,8 +65,8 @@ fn fog_volume_chord(v: FogVolume, o: vec3<f32>, d: vec3<f32>) -> vec2<f32> {
 // ANCHOR: unit_depth
 // ∫ weight dt over [a, b] (a piece of the crossing): the optical depth at unit density.
 // Without an edge fade the weight is e^(−k (y − y₀)) along the whole crossing, in closed form;
-// with one, the midpoint rule.
-fn fog_volume_unit_depth(v: FogVolume, o: vec3<f32>, d: vec3<f32>, a: f32, b: f32) -> f32 {
+// with one, the midpoint rule in `steps` steps.
+fn fog_volume_inside_depth(v: FogVolume, o: vec3<f32>, d: vec3<f32>, a: f32, b: f32, steps: u32) -> f32 {
     if b <= a {
         return 0.0;
     }
@@ -74,11 +74,16 @@ fn fog_volume_unit_depth(v: FogVolume, o: vec3<f32>, d: vec3<f32>, a: f32, b: f3
         let y0 = v.centre.y - fog_volume_half(v).y;
         return layer_optical_depth(vec4(1.0, max(v.emission_falloff.w, 0.0), y0, 0.0), o.y, d.y, a, b);
     }
-    let h = (b - a) / f32(FADE_STEPS);
+    let h = (b - a) / f32(steps);
     var sum = 0.0;
-    for (var i = 0u; i < FADE_STEPS; i++) {
+    for (var i = 0u; i < steps; i++) {
         sum += fog_volume_weight(v, o + d * (a + (f32(i) + 0.5) * h));
     }
     return min(sum * h, MAX_OPTICAL_DEPTH); // as the closed form caps it
 }
+
+fn fog_volume_unit_depth(v: FogVolume, o: vec3<f32>, d: vec3<f32>, a: f32, b: f32) -> f32 {
+    return fog_volume_inside_depth(v, o, d, a, b, FADE_STEPS);
+}
+
 // ANCHOR_END: unit_depth

@@ -7,6 +7,7 @@
 //! that continues the medium in closed form beyond the grid. Every pass runs in the froxel-fog
 //! stage, after the scene has drawn the shadow map this frame's lighting needs.
 
+pub mod binning;
 pub mod params;
 pub mod reference;
 pub mod volumes;
@@ -331,6 +332,16 @@ impl Chapter for FroxelFog {
         if !injected.is_empty() {
             ctx.gpu.queue.write_buffer(&g.fog_volumes, 0, bytemuck::cast_slice(injected));
         }
+        // ANCHOR: bins
+        let bins = &mut g.volumes.bins;
+        if self.params.volume_culling {
+            binning::bin_volumes(injected, ctx.uniform, [x, y, z], &slices(&self.params, z), bins);
+        } else {
+            bins.clear();
+            bins.mark_all(injected.len());
+        }
+        ctx.gpu.queue.write_buffer(&g.volumes.volume_bins, 0, bytemuck::cast_slice(&bins.words));
+        // ANCHOR_END: bins
         let (p, v) = (&g.pipelines, &g.volumes);
         // This frame writes scattering volume `cur` and reads the other as history.
         let cur = (v.frames % 2) as usize;

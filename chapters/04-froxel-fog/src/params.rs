@@ -24,6 +24,10 @@ fogbook_core::parameters! {
             /// Apply the fog (off: the debug views still show it, the colour passes through).
             froxel_fog: bool = true,
                 boolean().help("Apply this chapter's fog to the colour"),
+            /// Inject each local fog volume only into the blocks of froxels its bounds touch
+            /// (off: every volume is tested in every froxel, the same result, for comparison).
+            volume_culling: bool = true,
+                boolean().help("Test only the local fog volumes binned to each block of froxels"),
         }
         "Grid" {
             /// Froxels across the screen (Wronski 2014: 160).

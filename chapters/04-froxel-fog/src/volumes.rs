@@ -3,7 +3,9 @@
 //! a grid size against the device.
 
 use crate::FroxelUniform;
+use crate::binning::bin_size;
 use anyhow::{Result, bail};
+use fogbook_core::fog_volumes::VolumeBins;
 use fogbook_core::frame::{storage_buffer_entry, texture_3d_entry, uniform_entry};
 use fogbook_core::gpu::GpuContext;
 
@@ -11,9 +13,12 @@ use fogbook_core::gpu::GpuContext;
 pub const VOLUME_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
 /// Emission (and the noise factor) in rgba16float, the history weight in r32float.
 pub const EMISSION_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
+/// How the local fog volumes in a froxel are lit (`local_light`): their share of σs, where in
+/// the slice they lie, their phase g and their own transmittance towards the sun.
+pub const LOCAL_LIGHT_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 pub const WEIGHT_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
-/// Bytes per froxel of all the volumes: four rgba32float, one rgba16float, one r32float.
-pub const BYTES_PER_FROXEL: u64 = 4 * 16 + 8 + 4;
+/// Bytes per froxel of all the volumes: four rgba32float, two rgba16float, one r32float.
+pub const BYTES_PER_FROXEL: u64 = 4 * 16 + 2 * 8 + 4;
 /// The grid's allowed sizes (columns, rows, slices).
 pub const GRID_RANGE: [(u32, u32); 3] = [(64, 256), (36, 144), (32, 128)];
 
@@ -38,10 +43,11 @@ pub fn memory_bytes(size: [u32; 3]) -> u64 {
 }
 
 pub struct Layouts {
-    /// Media pass: uniform, media (write), emission (write), fog volumes.
+    /// Media pass: uniform, media (write), emission (write), fog volumes, their bins, local
+    /// light (write).
     pub media: wgpu::BindGroupLayout,
     /// Lighting: uniform, scattering (write), media (read), history (read), last frame's eye,
-    /// emission (read), history weight (write).
+    /// emission (read), history weight (write), local light (read).
     pub lighting: wgpu::BindGroupLayout,
     /// Integration: uniform, integrated (write), scattering (read), last frame's eye (write).
     pub integrate: wgpu::BindGroupLayout,
@@ -73,7 +79,14 @@ impl Layouts {
         Self {
             media: layout(
                 "froxel media",
-                &[uniform_entry(0, c), volume(1), storage_3d(2, EMISSION_FORMAT), storage_buffer_entry(3, c, true)],
+                &[
+                    uniform_entry(0, c),
+                    volume(1),
+                    storage_3d(2, EMISSION_FORMAT),
+                    storage_buffer_entry(3, c, true),
+                    storage_buffer_entry(4, c, true),
+                    storage_3d(5, LOCAL_LIGHT_FORMAT),
+                ],
             ),
             lighting: layout(
                 "froxel lighting",
@@ -85,6 +98,7 @@ impl Layouts {
                     storage_buffer_entry(4, c, true),
                     read(5),
                     storage_3d(6, WEIGHT_FORMAT),
+                    read(7),
                 ],
             ),
             integrate: layout(
@@ -103,12 +117,16 @@ pub struct Volumes {
     pub size: [u32; 3],
     pub media: wgpu::Texture,
     pub emission: wgpu::Texture,
+    pub local_light: wgpu::Texture,
     pub scatter: [wgpu::Texture; 2],
     pub integrated: wgpu::Texture,
     pub history_weight: wgpu::Texture,
     /// Last frame's eye position (xyz), written by the integration for the next frame's
     /// reprojection.
     pub previous_eye: wgpu::Buffer,
+    /// The local fog volumes' bit masks per block of froxels (`binning`), and their CPU copy.
+    pub volume_bins: wgpu::Buffer,
+    pub bins: VolumeBins,
     pub media_group: wgpu::BindGroup,
     pub lighting_group: [wgpu::BindGroup; 2],
     pub integrate_group: [wgpu::BindGroup; 2],
@@ -151,16 +169,25 @@ impl Volumes {
         };
         let media = volume("froxel media", VOLUME_FORMAT);
         let emission = volume("froxel emission", EMISSION_FORMAT);
+        let local_light = volume("froxel local light", LOCAL_LIGHT_FORMAT);
         let scatter = [volume("froxel scattering a", VOLUME_FORMAT), volume("froxel scattering b", VOLUME_FORMAT)];
         let integrated = volume("froxel integrated", VOLUME_FORMAT);
         let history_weight = volume("froxel history weight", WEIGHT_FORMAT);
         let view = |t: &wgpu::Texture| t.create_view(&Default::default());
         let (mv, ev, iv, wv) = (view(&media), view(&emission), view(&integrated), view(&history_weight));
+        let lv = view(&local_light);
         let sv = [view(&scatter[0]), view(&scatter[1])];
         let previous_eye = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("froxel previous eye"),
             size: 16,
             usage: wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false,
+        });
+        let bins = VolumeBins::new(bin_size(size));
+        let volume_bins = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("froxel fog volume bins"),
+            size: (bins.words.len() * 4) as u64,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
         let group = |label, layout, binds: &[Bind]| {
@@ -178,12 +205,24 @@ impl Volumes {
         let both = |f: &dyn Fn(usize) -> wgpu::BindGroup| [f(0), f(1)];
         Ok(Self {
             size,
-            media_group: group("froxel media", &layouts.media, &[View(&mv), View(&ev), Buffer(fog_volumes)]),
+            media_group: group(
+                "froxel media",
+                &layouts.media,
+                &[View(&mv), View(&ev), Buffer(fog_volumes), Buffer(&volume_bins), View(&lv)],
+            ),
             lighting_group: both(&|c| {
                 group(
                     "froxel lighting",
                     &layouts.lighting,
-                    &[View(&sv[c]), View(&mv), View(&sv[1 - c]), Buffer(&previous_eye), View(&ev), View(&wv)],
+                    &[
+                        View(&sv[c]),
+                        View(&mv),
+                        View(&sv[1 - c]),
+                        Buffer(&previous_eye),
+                        View(&ev),
+                        View(&wv),
+                        View(&lv),
+                    ],
                 )
             }),
             integrate_group: both(&|c| {
@@ -198,10 +237,13 @@ impl Volumes {
             }),
             media,
             emission,
+            local_light,
             scatter,
             integrated,
             history_weight,
             previous_eye,
+            volume_bins,
+            bins,
             frames: 0,
         })
     }

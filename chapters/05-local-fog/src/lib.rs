@@ -5,21 +5,24 @@
 //! closed form (ray–shape intersection, the optical depth of a constant or height-falloff
 //! density), lit by the sun and the ambient light — over the whole ray when chapter 4 is not in
 //! the stack, and beyond its grid's far end when it is. It runs in the height-fog stage, before
-//! the froxel fog, which lays the nearer part over it.
+//! the froxel fog, which lays the nearer part over it. The volumes are a list of up to
+//! `MAX_FOG_VOLUMES` in the parameters (`params`); both paths test only the volumes binned to
+//! their tile or block of froxels (`binning`, and chapter 4's).
 
+pub mod binning;
 pub mod params;
 pub mod reference;
 pub mod volumes;
 
 use bytemuck::{Pod, Zeroable};
-use fogbook_core::fog_volumes::{FogVolume, MAX_FOG_VOLUMES};
+use fogbook_core::fog_volumes::{BIN_WORDS, FogVolume, MAX_FOG_VOLUMES, VolumeBins};
 use fogbook_core::frame::{FrameLayouts, SCREEN_TILE, storage_buffer_entry, uniform_entry};
 use fogbook_core::gpu::GpuContext;
 use fogbook_core::params::{DynParameters, finite_in};
 use fogbook_core::plot::{Series, line_chart};
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
 use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Publish, Resource, Stage, StageIo, ViewInfo};
-pub use params::{LocalFogParams, Shape};
+pub use params::{LocalFogParams, Shape, VolumeParams};
 pub use volumes::check_volumes;
 
 pub const SHADER: &str = "05-local-fog/analytic.wgsl";
@@ -41,6 +44,7 @@ pub const VIEWS: &[ViewInfo] = &[
         "The nearest volume's own transmittance towards the sun at its median scattering point",
     ),
     ViewInfo::color("path", "Blue: volumes drawn by chapter 4's froxels; orange: integrated here; both: split"),
+    ViewInfo::scalar("tile-volumes", "Volumes binned to the pixel's 16×16 tile: the ones its ray tests", 0.0, 8.0, ""),
 ];
 // ANCHOR_END: views
 
@@ -77,16 +81,58 @@ impl LocalFogUniform {
 
 pub struct LocalFogGpu {
     pipeline: wgpu::ComputePipeline,
+    layout: wgpu::BindGroupLayout,
     uniform: wgpu::Buffer,
     volumes: wgpu::Buffer,
+    /// The volumes' bit masks per screen tile (`binning`), its CPU copy, and the group with both.
+    tile_bins: wgpu::Buffer,
+    bins: VolumeBins,
     group: wgpu::BindGroup,
+}
+
+impl LocalFogGpu {
+    /// Makes the tile masks' buffer (and the group) fit a frame of `size` pixels.
+    fn fit_tiles(&mut self, device: &wgpu::Device, size: [u32; 2]) {
+        let tiles = binning::tile_grid(size);
+        if self.bins.size == tiles {
+            return;
+        }
+        self.bins = VolumeBins::new(tiles);
+        self.tile_bins = tile_bins_buffer(device, &self.bins);
+        self.group = bind_group(device, &self.layout, &self.uniform, &self.volumes, &self.tile_bins);
+    }
+}
+
+fn tile_bins_buffer(device: &wgpu::Device, bins: &VolumeBins) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("local fog tile bins"),
+        size: (bins.words.len().max(BIN_WORDS) * 4) as u64,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
+fn bind_group(
+    device: &wgpu::Device,
+    layout: &wgpu::BindGroupLayout,
+    uniform: &wgpu::Buffer,
+    volumes: &wgpu::Buffer,
+    tile_bins: &wgpu::Buffer,
+) -> wgpu::BindGroup {
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("local fog"),
+        layout,
+        entries: &[
+            wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 1, resource: volumes.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 2, resource: tile_bins.as_entire_binding() },
+        ],
+    })
 }
 
 #[derive(Default)]
 pub struct LocalFog {
     pub params: LocalFogParams,
-    /// A list set whole (`set_volumes`), used instead of the parameters' volumes.
-    list: Option<Vec<FogVolume>>,
     status: Option<String>,
 }
 
@@ -96,17 +142,22 @@ impl LocalFog {
     }
 
     // ANCHOR: set_volumes
-    /// Replaces the volumes by `list` (instead of the parameters' three), or refuses it with a
-    /// message (`status`) and keeps the volumes in use.
-    pub fn set_volumes(&mut self, list: Vec<FogVolume>) -> Result<(), String> {
-        match check_volumes(&list) {
+    /// Replaces the list of volumes by `list`, or refuses it with one message (`status`, and the
+    /// error) and keeps the volumes in use: more than `MAX_FOG_VOLUMES`, a value out of its range
+    /// (a NaN, a zero size) or a volume the core cannot carry.
+    pub fn set_volumes(&mut self, list: Vec<VolumeParams>) -> Result<(), String> {
+        let mut candidate = LocalFogParams { volumes: list, ..self.params.clone() };
+        let checked = fogbook_core::params::check(&mut candidate)
+            .map_err(|e| e.to_string())
+            .and_then(|()| check_volumes(&candidate.fog_volumes()));
+        match checked {
             Ok(()) => {
-                self.list = Some(list);
+                self.params = candidate;
                 self.status = None;
                 Ok(())
             }
             Err(e) => {
-                let message = format!("{e}; keeping the {} volumes in use", self.volumes().len());
+                let message = format!("{e}; keeping the {} volumes in use", self.params.volumes.len());
                 self.status = Some(message.clone());
                 Err(message)
             }
@@ -114,9 +165,9 @@ impl LocalFog {
     }
     // ANCHOR_END: set_volumes
 
-    /// The volumes this frame: the list set whole, or the parameters'.
+    /// The volumes this frame, as the core carries them.
     pub fn volumes(&self) -> Vec<FogVolume> {
-        self.list.clone().unwrap_or_else(|| self.params.volumes())
+        self.params.fog_volumes()
     }
 }
 
@@ -184,7 +235,7 @@ impl Chapter for LocalFog {
         let c = wgpu::ShaderStages::COMPUTE;
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("local fog"),
-            entries: &[uniform_entry(0, c), storage_buffer_entry(1, c, true)],
+            entries: &[uniform_entry(0, c), storage_buffer_entry(1, c, true), storage_buffer_entry(2, c, true)],
         });
         let uniform = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("local fog params"),
@@ -198,17 +249,13 @@ impl Chapter for LocalFog {
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("local fog"),
-            layout: &layout,
-            entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 1, resource: volumes.as_entire_binding() },
-            ],
-        });
+        // Sized for the frame at its first render (`fit_tiles`).
+        let bins = VolumeBins::new([0; 3]);
+        let tile_bins = tile_bins_buffer(device, &bins);
+        let group = bind_group(device, &layout, &uniform, &volumes, &tile_bins);
         let groups = [Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&layout), Some(&layouts.shared_sky)];
         let pipeline = compute_pipeline(device, &module, "analytic", &groups)?;
-        Ok(LocalFogGpu { pipeline, uniform, volumes, group })
+        Ok(LocalFogGpu { pipeline, layout, uniform, volumes, tile_bins, bins, group })
     }
 
     // ANCHOR: render
@@ -222,6 +269,14 @@ impl Chapter for LocalFog {
             ctx.gpu.queue.write_buffer(&g.volumes, 0, bytemuck::cast_slice(volumes));
         }
         let [w, h] = ctx.frame.size;
+        g.fit_tiles(&ctx.gpu.device, [w, h]);
+        if self.params.culling {
+            binning::bin_tiles(volumes, ctx.uniform, [w, h], &mut g.bins);
+        } else {
+            g.bins.clear();
+            g.bins.mark_all(volumes.len());
+        }
+        ctx.gpu.queue.write_buffer(&g.tile_bins, 0, bytemuck::cast_slice(&g.bins.words));
         ctx.passes.compute("local fog: analytic", |pass| {
             pass.set_pipeline(&g.pipeline);
             pass.set_bind_group(0, ctx.inputs, &[]);
@@ -256,11 +311,16 @@ impl LocalFog {
             "froxel-fog.layer_density=0",
         ];
         vec![
-            fig("no-edge-fade", "final", &["v1_edge_fade_m=0", "v2_edge_fade_m=0", "v3_edge_fade_m=0"], None),
+            fig(
+                "no-edge-fade",
+                "final",
+                &["volumes[0].edge_fade_m=0", "volumes[1].edge_fade_m=0", "volumes[2].edge_fade_m=0"],
+                None,
+            ),
             fig("from-above-optical-depth", "optical-depth", &[], Some("-5,25,-5,0,-35,60")),
             // Without the sun: the ambient light and the sphere's own glow.
             fig("glow-at-dusk", "final", &["scene.sun_illuminance=0", "scene.ambient=0.02,0.025,0.04"], None),
-            fig("overlap", "overlap-count", &["v2_x_m=-3", "v2_y_m=3", "v2_size_x_m=12"], None),
+            fig("overlap", "overlap-count", &["volumes[1].x_m=-3", "volumes[1].y_m=3", "volumes[1].size_x_m=12"], None),
             fig("with-froxel-fog", "final", FROXELS, None).with(&["froxel-fog"]),
             fig("with-froxel-fog-path", "local-fog/path", FROXELS, None).with(&["froxel-fog"]),
         ]

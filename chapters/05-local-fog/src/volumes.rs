@@ -1,107 +1,15 @@
-//! The chapter's volumes as the core carries them: built from the parameters, or a list given
-//! whole (`LocalFog::set_volumes`), checked before it replaces the one in use.
+//! The chapter's volumes as the core carries them: converted from the parameters' list, and the
+//! check of a list before it replaces the one in use.
 
-use crate::params::{LocalFogParams, Shape};
+use crate::params::{LocalFogParams, Shape, VolumeParams};
 use fogbook_core::fog_volumes::{FogVolume, MAX_FOG_VOLUMES, SHAPE_BOX, SHAPE_CYLINDER, SHAPE_ELLIPSOID};
 use fogbook_core::params::finite_in;
 
-/// One volume's parameters, gathered from the `vN_` fields.
-pub struct VolumeParams {
-    pub shape: Shape,
-    pub centre_m: [f32; 3],
-    pub size_m: [f32; 3],
-    pub rotation_deg: [f32; 3],
-    pub density: f32,
-    pub falloff: f32,
-    pub edge_fade_m: f32,
-    pub albedo: [f32; 4],
-    pub emission: [f32; 4],
-    pub phase_g: f32,
-}
-
 impl LocalFogParams {
-    /// The three volumes' parameters, in order.
-    pub fn volume_params(&self) -> [VolumeParams; 3] {
-        macro_rules! volume {
-            ($s:ident, $x:ident, $y:ident, $z:ident, $sx:ident, $sy:ident, $sz:ident, $yaw:ident, $pitch:ident,
-             $roll:ident, $d:ident, $k:ident, $fade:ident, $a:ident, $e:ident, $g:ident) => {
-                VolumeParams {
-                    shape: self.$s,
-                    centre_m: [self.$x, self.$y, self.$z],
-                    size_m: [self.$sx, self.$sy, self.$sz],
-                    rotation_deg: [self.$yaw, self.$pitch, self.$roll],
-                    density: self.$d,
-                    falloff: self.$k,
-                    edge_fade_m: self.$fade,
-                    albedo: self.$a,
-                    emission: self.$e,
-                    phase_g: self.$g,
-                }
-            };
-        }
-        [
-            volume!(
-                v1_shape,
-                v1_x_m,
-                v1_y_m,
-                v1_z_m,
-                v1_size_x_m,
-                v1_size_y_m,
-                v1_size_z_m,
-                v1_yaw_deg,
-                v1_pitch_deg,
-                v1_roll_deg,
-                v1_density,
-                v1_falloff,
-                v1_edge_fade_m,
-                v1_albedo,
-                v1_emission,
-                v1_phase_g
-            ),
-            volume!(
-                v2_shape,
-                v2_x_m,
-                v2_y_m,
-                v2_z_m,
-                v2_size_x_m,
-                v2_size_y_m,
-                v2_size_z_m,
-                v2_yaw_deg,
-                v2_pitch_deg,
-                v2_roll_deg,
-                v2_density,
-                v2_falloff,
-                v2_edge_fade_m,
-                v2_albedo,
-                v2_emission,
-                v2_phase_g
-            ),
-            volume!(
-                v3_shape,
-                v3_x_m,
-                v3_y_m,
-                v3_z_m,
-                v3_size_x_m,
-                v3_size_y_m,
-                v3_size_z_m,
-                v3_yaw_deg,
-                v3_pitch_deg,
-                v3_roll_deg,
-                v3_density,
-                v3_falloff,
-                v3_edge_fade_m,
-                v3_albedo,
-                v3_emission,
-                v3_phase_g
-            ),
-        ]
-    }
-
-    /// The first `volume_count` volumes as the core carries them. Every value passes through
-    /// `finite_in` on its way, so that a preset the range check missed still gives no NaN.
-    pub fn volumes(&self) -> Vec<FogVolume> {
-        let n = (self.volume_count as usize).min(3);
-        self.volume_params()[..n].iter().map(VolumeParams::to_fog_volume).collect()
+    /// The volumes (at most `MAX_FOG_VOLUMES`) as the core carries them. Every value passes
+    /// through `finite_in` on its way, so that a preset the range check missed still gives no NaN.
+    pub fn fog_volumes(&self) -> Vec<FogVolume> {
+        self.volumes.iter().take(MAX_FOG_VOLUMES).map(VolumeParams::to_fog_volume).collect()
     }
 }
 
@@ -109,8 +17,8 @@ impl LocalFogParams {
 impl VolumeParams {
     pub fn to_fog_volume(&self) -> FogVolume {
         let f = |v: f32, lo, hi, fallback| finite_in(v, lo, hi, fallback);
-        let [x, y, z] = self.centre_m.map(|c| f(c, -1e4, 1e4, 0.0));
-        let [sx, sy, sz] = self.size_m.map(|s| f(s, 0.05, 1e4, 1.0) / 2.0);
+        let [x, y, z] = [self.x_m, self.y_m, self.z_m].map(|c| f(c, -1e4, 1e4, 0.0));
+        let [sx, sy, sz] = [self.size_x_m, self.size_y_m, self.size_z_m].map(|s| f(s, 0.05, 1e4, 1.0) / 2.0);
         let shape = match self.shape {
             Shape::Box => SHAPE_BOX,
             Shape::Ellipsoid => SHAPE_ELLIPSOID,
@@ -135,7 +43,7 @@ impl VolumeParams {
             ..FogVolume::AXIS_ALIGNED
         };
         v.axis_x[3] = f(self.phase_g, -0.99, 0.99, 0.0);
-        let [yaw, pitch, roll] = self.rotation_deg.map(|r| f(r, -360.0, 360.0, 0.0));
+        let [yaw, pitch, roll] = [self.yaw_deg, self.pitch_deg, self.roll_deg].map(|r| f(r, -360.0, 360.0, 0.0));
         v.set_rotation_deg(yaw, pitch, roll);
         v
     }

@@ -45,6 +45,8 @@ pub struct ChapterContext<'a, 'r> {
     pub scene: &'a SceneSettings,
     /// The local fog volumes the stack published this frame (at most `MAX_FOG_VOLUMES`).
     pub fog_volumes: &'a [FogVolume],
+    /// The frame uniform as the GPU has it this frame (the camera, for binning on the CPU).
+    pub uniform: &'a crate::frame::FrameUniform,
 }
 
 // ANCHOR: publish

@@ -4,11 +4,13 @@
 //! carries the list from `Chapter::publish` to every stage's `ChapterContext`, and defines what a
 //! volume's density is at a point (`FogVolume::weight_at`, mirrored by `common/fog_volume.wgsl`).
 
+use crate::frame::FrameUniform;
 use bytemuck::{Pod, Zeroable};
-use glam::DVec3;
+use glam::{DVec2, DVec3};
 
-/// Most volumes a frame carries; chapter 4's media pass loops over all of them per froxel.
-pub const MAX_FOG_VOLUMES: usize = 32;
+/// Most volumes a frame carries (chapter 4 and 5 bin them to tiles, so a froxel or a pixel tests
+/// only the few that can reach it).
+pub const MAX_FOG_VOLUMES: usize = 256;
 
 /// Shapes, as `FogVolume::centre[3]` encodes them.
 pub const SHAPE_BOX: f32 = 0.0;
@@ -137,6 +139,134 @@ impl FogVolume {
     // ANCHOR_END: weight
 }
 
+// ANCHOR: view_bounds
+/// Where a volume can appear in a view, conservatively (its bounding box's): the rectangle of
+/// normalised device coordinates it covers (x right, y up; unclamped, and infinite where the box
+/// reaches behind the plane through the eye) and the range of distances from the eye to its
+/// points (m).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ViewBounds {
+    pub ndc_min: DVec2,
+    pub ndc_max: DVec2,
+    pub distance: [f64; 2],
+}
+
+impl FogVolume {
+    /// The box's eight corners in the world.
+    pub fn corners(&self) -> [DVec3; 8] {
+        let [x, y, z] = self.axes();
+        let h = self.half();
+        std::array::from_fn(|i| {
+            let s = |bit: usize| if i & (1 << bit) == 0 { -1.0 } else { 1.0 };
+            self.centre() + x * (s(0) * h.x) + y * (s(1) * h.y) + z * (s(2) * h.z)
+        })
+    }
+
+    /// The volume's bounds as the camera of `frame` sees it (`frame.cam_*`: a ray through NDC
+    /// (x, y) has the direction forward + x·right + y·up, three orthogonal vectors), or `None`
+    /// when the whole box lies behind the eye.
+    pub fn view_bounds(&self, frame: &FrameUniform) -> Option<ViewBounds> {
+        let v = |a: [f32; 4]| DVec3::new(a[0] as f64, a[1] as f64, a[2] as f64);
+        let (eye, forward, right, up) =
+            (v(frame.camera_pos), v(frame.cam_forward), v(frame.cam_right), v(frame.cam_up));
+        let (mut lo, mut hi) = (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY));
+        let (mut behind, mut ahead, mut far) = (false, false, 0.0f64);
+        for p in self.corners() {
+            let r = p - eye;
+            far = far.max(r.length());
+            // r = a·forward + b·right + c·up; its NDC is (b/a, c/a).
+            let a = r.dot(forward) / forward.length_squared();
+            if a <= 1e-6 {
+                behind = true;
+                continue;
+            }
+            ahead = true;
+            let ndc = DVec2::new(r.dot(right) / right.length_squared(), r.dot(up) / up.length_squared()) / a;
+            lo = lo.min(ndc);
+            hi = hi.max(ndc);
+        }
+        if !ahead {
+            return None;
+        }
+        if behind {
+            (lo, hi) = (DVec2::splat(f64::NEG_INFINITY), DVec2::splat(f64::INFINITY));
+        }
+        // The nearest point of the box: the eye clamped into it, in its own frame.
+        let q = self.to_local(eye);
+        let near = (q - q.clamp(-self.half(), self.half())).length();
+        Some(ViewBounds { ndc_min: lo, ndc_max: hi, distance: [near, far] })
+    }
+}
+// ANCHOR_END: view_bounds
+
+// ANCHOR: bins
+/// u32 words of one bin's bit mask: one bit per volume.
+pub const BIN_WORDS: usize = MAX_FOG_VOLUMES / 32;
+
+/// A grid of bins (screen tiles, or blocks of froxels), each with a bit mask of the volumes that
+/// may reach it: a shader tests only the volumes whose bits are set, in list order, so that
+/// culling changes no sum.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct VolumeBins {
+    pub size: [u32; 3],
+    /// `BIN_WORDS` words per bin, bins in x-fastest order.
+    pub words: Vec<u32>,
+}
+
+impl VolumeBins {
+    pub fn new(size: [u32; 3]) -> Self {
+        let n = size.iter().map(|&s| s as usize).product::<usize>();
+        Self { size, words: vec![0; n * BIN_WORDS] }
+    }
+
+    pub fn clear(&mut self) {
+        self.words.fill(0);
+    }
+
+    /// Marks volume `i` in every bin of the inclusive range `lo..=hi` (clamped to the grid).
+    pub fn mark(&mut self, i: usize, lo: [u32; 3], hi: [u32; 3]) {
+        let (word, bit) = (i / 32, 1u32 << (i % 32));
+        let [nx, ny, nz] = self.size;
+        if nx == 0 || ny == 0 || nz == 0 {
+            return;
+        }
+        for z in lo[2]..=hi[2].min(nz - 1) {
+            for y in lo[1]..=hi[1].min(ny - 1) {
+                for x in lo[0]..=hi[0].min(nx - 1) {
+                    let bin = ((z * ny + y) * nx + x) as usize;
+                    self.words[bin * BIN_WORDS + word] |= bit;
+                }
+            }
+        }
+    }
+
+    /// Marks the first `count` volumes everywhere: the brute-force path, through the same code.
+    pub fn mark_all(&mut self, count: usize) {
+        for i in 0..count.min(MAX_FOG_VOLUMES) {
+            self.mark(i, [0; 3], self.size.map(|s| s.saturating_sub(1)));
+        }
+    }
+
+    /// How many volumes bin `bin` holds.
+    pub fn count(&self, bin: usize) -> u32 {
+        self.words[bin * BIN_WORDS..(bin + 1) * BIN_WORDS].iter().map(|w| w.count_ones()).sum()
+    }
+}
+
+/// The inclusive range of cells `[0, cells)` that the interval `[lo, hi]` of NDC (−1..1 across
+/// `cells` cells, `flip` for y, whose rows run downwards) touches, widened by `margin` cells.
+/// None when it misses the screen.
+pub fn ndc_cells(lo: f64, hi: f64, cells: u32, flip: bool, margin: f64) -> Option<[u32; 2]> {
+    let to_cell = |x: f64| if flip { (1.0 - x) * 0.5 * cells as f64 } else { (x + 1.0) * 0.5 * cells as f64 };
+    let (a, b) = if flip { (to_cell(hi), to_cell(lo)) } else { (to_cell(lo), to_cell(hi)) };
+    let (a, b) = (a - margin, b + margin);
+    if b < 0.0 || a >= cells as f64 || cells == 0 {
+        return None;
+    }
+    Some([a.max(0.0).floor() as u32, (b.floor().min(cells as f64 - 1.0)) as u32])
+}
+// ANCHOR_END: bins
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,5 +297,31 @@ mod tests {
         };
         assert_eq!(v.weight_at(DVec3::new(0.8, 1.0, 0.8)), 0.0, "outside the cylinder, inside its box");
         assert!((v.weight_at(DVec3::new(0.0, 1.0, 0.0)) - (-0.5f64).exp()).abs() < 1e-12);
+    }
+}
+
+#[cfg(test)]
+mod bin_tests {
+    use super::*;
+
+    #[test]
+    fn ndc_cells_cover_the_interval_and_clamp() {
+        assert_eq!(ndc_cells(-1.0, 1.0, 10, false, 0.0), Some([0, 9]));
+        assert_eq!(ndc_cells(-0.05, 0.05, 10, false, 0.0), Some([4, 5]));
+        // y: NDC +1 is row 0.
+        assert_eq!(ndc_cells(0.85, 0.95, 10, true, 0.0), Some([0, 0]));
+        assert_eq!(ndc_cells(f64::NEG_INFINITY, f64::INFINITY, 7, true, 1.0), Some([0, 6]));
+        assert_eq!(ndc_cells(1.5, 2.0, 10, false, 1.0), None);
+    }
+
+    #[test]
+    fn bins_mark_and_count() {
+        let mut b = VolumeBins::new([3, 2, 2]);
+        b.mark(0, [0, 0, 0], [1, 1, 0]);
+        b.mark(200, [2, 1, 1], [9, 9, 9]);
+        assert_eq!((0..12).map(|i| b.count(i)).sum::<u32>(), 5);
+        assert_eq!(b.words[11 * BIN_WORDS + 200 / 32], 1 << (200 % 32));
+        b.mark_all(3);
+        assert_eq!(b.count(5), 3);
     }
 }

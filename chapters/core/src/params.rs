@@ -119,8 +119,60 @@ pub trait ParamVisitor {
     fn color(&mut self, info: &ParamInfo, value: &mut [f32; 4]);
     /// Starts a named group of parameters (a heading in the panel).
     fn group(&mut self, _title: &'static str) {}
+    /// Offers a whole list (`visit_list`); a visitor that edits lists as lists (the panel:
+    /// add, duplicate, delete, select) does so and returns true, others return false and then
+    /// see every item's parameters in turn.
+    fn list(&mut self, _list: &mut dyn ParamList) -> bool {
+        false
+    }
 }
 // ANCHOR_END: visitor
+
+// ANCHOR: param_list
+/// A list of items that share one set of parameters (chapter 5's fog volumes). Item i's
+/// parameters are named `name[i].field` (`item_names`), so `--set`, presets, `list` and the range
+/// checks reach them like any other parameter; the list's length is an `int` parameter that the
+/// owner visits before it (`volume_count`).
+pub trait ParamList {
+    /// What one item is called, for the panel ("volume").
+    fn item_label(&self) -> &'static str;
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    fn max_len(&self) -> usize;
+    /// A short description of item i for the panel's list.
+    fn describe(&self, i: usize) -> String;
+    /// Appends a new item with the default values.
+    fn push_new(&mut self);
+    /// Inserts a copy of item i right after it.
+    fn duplicate(&mut self, i: usize);
+    fn remove(&mut self, i: usize);
+    fn visit_item(&mut self, i: usize, v: &mut dyn ParamVisitor);
+}
+
+/// Visits a list: as a list where the visitor takes it, else item by item.
+pub fn visit_list(v: &mut dyn ParamVisitor, list: &mut dyn ParamList) {
+    if !v.list(list) {
+        for i in 0..list.len() {
+            list.visit_item(i, v);
+        }
+    }
+}
+
+/// The names `list[i].field` for every i below `max` and every field, made once per list name
+/// and kept for the program's life (parameter names are `&'static str`).
+pub fn item_names<const N: usize>(
+    cell: &'static std::sync::OnceLock<Vec<[&'static str; N]>>,
+    list: &str,
+    fields: [&str; N],
+    max: usize,
+) -> &'static [[&'static str; N]] {
+    cell.get_or_init(|| {
+        (0..max).map(|i| fields.map(|f| &*Box::leak(format!("{list}[{i}].{f}").into_boxed_str()))).collect()
+    })
+}
+// ANCHOR_END: param_list
 
 /// An enum that is edited as a choice parameter.
 pub trait ChoiceParam: Copy {

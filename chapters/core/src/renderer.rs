@@ -204,6 +204,7 @@ impl Renderer {
                 time: req.time,
                 scene: req.scene,
                 fog_volumes: &self.fog_volumes,
+                uniform: &uniform,
             });
         }
 
@@ -231,6 +232,7 @@ impl Renderer {
                 time: req.time,
                 scene: req.scene,
                 fog_volumes: &self.fog_volumes,
+                uniform: &uniform,
             });
         }
 

@@ -1,7 +1,7 @@
 //! egui widgets the viewer builds its panels from: a parameter panel driven by the parameter
 //! descriptions, and a legend for scalar views.
 
-use crate::params::{DynParameters, ParamInfo, ParamKind, ParamVisitor};
+use crate::params::{DynParameters, ParamInfo, ParamKind, ParamList, ParamVisitor};
 use crate::views::{ColorMap, ViewKind};
 
 /// Draws every parameter with a widget matching its kind; returns true if any changed.
@@ -15,7 +15,8 @@ pub fn param_panel(ui: &mut egui::Ui, params: &mut dyn DynParameters) -> bool {
             let r = self
                 .ui
                 .horizontal(|ui| {
-                    let label = ui.label(info.name);
+                    // A list item's field under its bare name (`volumes[2].density` as `density`).
+                    let label = ui.label(info.name.rsplit('.').next().unwrap_or(info.name));
                     let r = add(ui);
                     if !info.help.is_empty() {
                         label.on_hover_text(info.help);
@@ -31,6 +32,49 @@ pub fn param_panel(ui: &mut egui::Ui, params: &mut dyn DynParameters) -> bool {
             self.ui.separator();
             self.ui.strong(title);
         }
+        // ANCHOR: list_panel
+        /// The items as a selectable list with add, duplicate and delete; the selected item's
+        /// parameters below it. The selection lives in egui's memory, per list.
+        fn list(&mut self, list: &mut dyn ParamList) -> bool {
+            let label = list.item_label();
+            let id = self.ui.make_persistent_id(("param-list", label));
+            let mut selected: usize = self.ui.data_mut(|d| d.get_temp(id)).unwrap_or(0);
+            let (n, max) = (list.len(), list.max_len());
+            self.ui.label(format!("{n} {label}s (at most {max})"));
+            egui::ScrollArea::vertical().id_salt(("param-list-scroll", label)).max_height(160.0).show(self.ui, |ui| {
+                for i in 0..n {
+                    if ui.selectable_label(i == selected, format!("{i}: {}", list.describe(i))).clicked() {
+                        selected = i;
+                    }
+                }
+            });
+            let mut changed = false;
+            self.ui.horizontal(|ui| {
+                if ui.add_enabled(n < max, egui::Button::new("Add")).clicked() {
+                    list.push_new();
+                    selected = list.len() - 1;
+                    changed = true;
+                }
+                if ui.add_enabled(selected < n && n < max, egui::Button::new("Duplicate")).clicked() {
+                    list.duplicate(selected);
+                    selected += 1;
+                    changed = true;
+                }
+                if ui.add_enabled(selected < n, egui::Button::new("Delete")).clicked() {
+                    list.remove(selected);
+                    selected = selected.min(list.len().saturating_sub(1));
+                    changed = true;
+                }
+            });
+            self.changed |= changed;
+            if selected < list.len() {
+                self.ui.strong(format!("{label} {selected}"));
+                list.visit_item(selected, self);
+            }
+            self.ui.data_mut(|d| d.insert_temp(id, selected));
+            true
+        }
+        // ANCHOR_END: list_panel
         fn float(&mut self, info: &ParamInfo, value: &mut f32) {
             let ParamKind::Float { min, max, log } = info.kind else { return };
             self.row(info, |ui| {
