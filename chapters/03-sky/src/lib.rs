@@ -117,8 +117,7 @@ const LIGHTING_SHADER: &str = "03-sky/scene_lighting.wgsl";
 
 /// The lookup textures and the bind groups that read them (recreated with the resolution).
 struct LutSet {
-    /// Shared with `luts::LAST_COMPUTED` when computed last, or taken from it.
-    textures: std::sync::Arc<LutTextures>,
+    textures: LutTextures,
     /// The sky and scene-lighting passes' group for each parity of the final sums.
     sky_groups: [wgpu::BindGroup; 2],
     /// The same tables as the core's shared-sky group, for later stages.
@@ -154,11 +153,8 @@ pub struct Sky {
 
 impl LutBindings {
     fn lut_set(&self, device: &wgpu::Device, size: [u32; 4]) -> LutSet {
-        self.lut_set_of(device, std::sync::Arc::new(LutTextures::new(device, size)))
-    }
-
-    fn lut_set_of(&self, device: &wgpu::Device, textures: std::sync::Arc<LutTextures>) -> LutSet {
-        let t = &*textures;
+        let textures = LutTextures::new(device, size);
+        let t = &textures;
         let sky_group = |i: usize| {
             let views = [
                 &t.transmittance.1,
@@ -215,28 +211,12 @@ impl Gpu {
         if self.luts_for.as_ref() == Some(&key) && !every_frame {
             return;
         }
-        let tables = luts::TablesKey {
-            device: gpu.device.clone(),
-            source_hash: self.precompute.source_hash,
-            params: key.clone(),
-        };
-        // Tables another sky of this process has just computed (`every_frame` always computes:
-        // the bench times it, the tests read what the passes wrote).
-        if let Some(textures) = luts::computed(&tables).filter(|_| !every_frame) {
-            self.luts = self.bindings.lut_set_of(&gpu.device, textures);
-            self.luts_for = Some(key);
-            return;
-        }
-        // Computed into tables of its own: new ones when the present ones are shared.
         let size = params.lut_resolution.scattering_size();
-        if self.luts.textures.scattering_size != size || std::sync::Arc::strong_count(&self.luts.textures) > 1 {
+        if self.luts.textures.scattering_size != size {
             self.luts = self.bindings.lut_set(&gpu.device, size);
         }
         let (textures, uniform) = (&self.luts.textures, &self.bindings.uniform);
         luts::record_precompute(gpu, passes, &self.precompute, textures, uniform, params.scattering_orders);
-        if !every_frame {
-            luts::remember(tables, self.luts.textures.clone());
-        }
         self.luts_for = Some(key);
     }
     // ANCHOR_END: update_luts

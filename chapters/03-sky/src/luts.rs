@@ -120,8 +120,6 @@ impl LutTextures {
 /// One compute pipeline per precomputation pass (layouts from the shaders), the uniforms that
 /// say which scattering order a pass computes, and the sampler the passes read the LUTs with.
 pub struct PrecomputePipelines {
-    /// A hash of the passes' shader text: tables computed by other shaders are not reused.
-    pub source_hash: u64,
     transmittance: wgpu::ComputePipeline,
     direct_irradiance: wgpu::ComputePipeline,
     single_scattering: wgpu::ComputePipeline,
@@ -162,12 +160,7 @@ fn auto_pipeline_with(
 
 impl PrecomputePipelines {
     pub fn new(device: &wgpu::Device, shaders: &ShaderStore, sampler: wgpu::Sampler) -> anyhow::Result<Self> {
-        let mut hasher = std::hash::DefaultHasher::new();
-        for file in SHADERS {
-            std::hash::Hash::hash(&shaders.load(file)?.source, &mut hasher);
-        }
         Ok(Self {
-            source_hash: std::hash::Hasher::finish(&hasher),
             order: order_buffers(device),
             sampler,
             transmittance: auto_pipeline(device, shaders, TRANSMITTANCE_SHADER)?,
@@ -323,32 +316,3 @@ pub fn record_precompute(
     }
 }
 // ANCHOR_END: precompute
-
-// ANCHOR: computed_tables
-/// What a set of tables was computed from: the device that holds them, the passes' shaders and
-/// the parameters that change them (`SkyParams::lut_key`).
-#[derive(Clone, PartialEq)]
-pub struct TablesKey {
-    pub device: wgpu::Device,
-    pub source_hash: u64,
-    pub params: crate::SkyParams,
-}
-
-/// The tables computed last in this process. Every figure and test that brings the sky along
-/// makes a new sky, and a full computation takes half a minute on a software driver; a sky that
-/// needs the same tables takes these instead (its own computations stay its own: it never writes
-/// into tables it shares). One entry, so at most one extra set stays alive.
-static LAST_COMPUTED: std::sync::Mutex<Option<(TablesKey, std::sync::Arc<LutTextures>)>> = std::sync::Mutex::new(None);
-
-/// The tables computed for `key`, if they are the last ones computed.
-pub fn computed(key: &TablesKey) -> Option<std::sync::Arc<LutTextures>> {
-    let last = LAST_COMPUTED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    last.as_ref().filter(|(k, _)| k == key).map(|(_, t)| t.clone())
-}
-
-/// Keeps `textures`, just recorded for `key`, for the next sky that asks. Commands run in
-/// submission order on the one queue, so a sky that takes them reads them computed.
-pub fn remember(key: TablesKey, textures: std::sync::Arc<LutTextures>) {
-    *LAST_COMPUTED.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some((key, textures));
-}
-// ANCHOR_END: computed_tables
