@@ -3,7 +3,7 @@
 //! the same formulas, so that the GPU's textures can be checked texel by texel and their tiling
 //! shown on the exact function.
 
-use fogbook_core::noise::pcg3d;
+use fogbook_core::noise::{GRADIENTS, fade, pcg3d};
 use glam::DVec3;
 
 // ANCHOR: hash
@@ -19,27 +19,6 @@ pub fn cell_hash(cell: [i32; 3], period: i32, key: u32) -> [u32; 3] {
     ])
 }
 // ANCHOR_END: hash
-
-/// The twelve edge directions of a cube (Perlin 2002), in the order of
-/// common/gradient_noise.wgsl's `noise_gradient`.
-const GRADIENTS: [[f64; 3]; 12] = [
-    [1.0, 1.0, 0.0],
-    [-1.0, 1.0, 0.0],
-    [1.0, -1.0, 0.0],
-    [-1.0, -1.0, 0.0],
-    [1.0, 0.0, 1.0],
-    [-1.0, 0.0, 1.0],
-    [1.0, 0.0, -1.0],
-    [-1.0, 0.0, -1.0],
-    [0.0, 1.0, 1.0],
-    [0.0, -1.0, 1.0],
-    [0.0, 1.0, -1.0],
-    [0.0, -1.0, -1.0],
-];
-
-fn fade(t: f64) -> f64 {
-    t * t * t * (t * (t * 6.0 - 15.0) + 10.0)
-}
 
 /// Gradient noise at p (lattice spacing 1, `period` cells per tile), in [−1, 1].
 pub fn tile_gradient_noise(p: DVec3, period: i32, key: u32) -> f64 {

@@ -22,8 +22,9 @@ pub fn pcg3d(v: [u32; 3]) -> [u32; 3] {
 }
 // ANCHOR_END: hash
 
-/// The twelve edge directions of a cube (Perlin 2002).
-const GRADIENTS: [[f64; 3]; 12] = [
+/// The twelve edge directions of a cube (Perlin 2002), in the order of
+/// common/gradient_noise.wgsl's `noise_gradient` (chapter 6's tiling noise uses them too).
+pub const GRADIENTS: [[f64; 3]; 12] = [
     [1.0, 1.0, 0.0],
     [-1.0, 1.0, 0.0],
     [1.0, -1.0, 0.0],
@@ -38,7 +39,8 @@ const GRADIENTS: [[f64; 3]; 12] = [
     [0.0, -1.0, -1.0],
 ];
 
-fn fade(t: f64) -> f64 {
+/// Perlin's quintic fade, 6t⁵ − 15t⁴ + 10t³.
+pub fn fade(t: f64) -> f64 {
     t * t * t * (t * (t * 6.0 - 15.0) + 10.0)
 }
 
