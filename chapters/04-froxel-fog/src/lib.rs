@@ -13,7 +13,7 @@ pub mod reference;
 pub mod volumes;
 
 use bytemuck::{Pod, Zeroable};
-use fogbook_core::fog_volumes::{FogVolume, MAX_FOG_VOLUMES};
+use fogbook_core::fog_volumes::MAX_FOG_VOLUMES;
 use fogbook_core::frame::{FrameLayouts, SCREEN_TILE};
 use fogbook_core::gpu::GpuContext;
 use fogbook_core::params::{DynParameters, finite_in};
@@ -308,12 +308,7 @@ impl Chapter for FroxelFog {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let fog_volumes = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("froxel fog volumes"),
-            size: (MAX_FOG_VOLUMES * std::mem::size_of::<FogVolume>()) as u64,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let fog_volumes = fogbook_core::fog_volumes::volume_buffer(device, "froxel fog volumes");
         let volumes = Volumes::new(gpu, &own, &uniform, &fog_volumes, self.grid())?;
         self.status = None;
         Ok(FroxelGpu { pipelines, layouts: own, uniform, fog_volumes, volumes })

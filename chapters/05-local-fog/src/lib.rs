@@ -243,12 +243,7 @@ impl Chapter for LocalFog {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let volumes = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("local fog volumes"),
-            size: (MAX_FOG_VOLUMES * std::mem::size_of::<FogVolume>()) as u64,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let volumes = fogbook_core::fog_volumes::volume_buffer(device, "local fog volumes");
         // Sized for the frame at its first render (`fit_tiles`).
         let bins = VolumeBins::new([0; 3]);
         let tile_bins = tile_bins_buffer(device, &bins);

@@ -194,35 +194,6 @@ impl NoiseTextures {
 
 /// Reads mip level 0 of a 3D rgba8 texture back: texels in x-fastest order.
 pub fn read_volume(gpu: &GpuContext, texture: &wgpu::Texture) -> anyhow::Result<Vec<[u8; 4]>> {
-    let size = texture.size();
-    let row = size.width * 4;
-    let padded = row.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-    let rows = size.height * size.depth_or_array_layers;
-    let buffer = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("noise readback"),
-        size: padded as u64 * rows as u64,
-        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-        mapped_at_creation: false,
-    });
-    let mut enc = gpu.device.create_command_encoder(&Default::default());
-    enc.copy_texture_to_buffer(
-        texture.as_image_copy(),
-        wgpu::TexelCopyBufferInfo {
-            buffer: &buffer,
-            layout: wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(padded),
-                rows_per_image: Some(size.height),
-            },
-        },
-        size,
-    );
-    gpu.queue.submit([enc.finish()]);
-    let data = fogbook_core::capture::map_read(gpu, &buffer)?;
-    let mut out = Vec::with_capacity((size.width * rows) as usize);
-    for r in 0..rows as usize {
-        let start = r * padded as usize;
-        out.extend(data[start..start + row as usize].chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]));
-    }
-    Ok(out)
+    let bytes = fogbook_core::capture::read_texture(gpu, texture)?;
+    Ok(bytes.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]).collect())
 }

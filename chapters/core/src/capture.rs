@@ -4,16 +4,19 @@ use crate::gpu::GpuContext;
 use anyhow::{Context, Result, bail};
 use std::path::Path;
 
-/// Copies a 2D texture to the CPU, returning tightly packed rows.
+/// Copies mip level 0 of a texture to the CPU, returning tightly packed rows: every slice of a
+/// 3D texture (x fastest, then y, then z), the first layer of any other.
 pub fn read_texture(gpu: &GpuContext, texture: &wgpu::Texture) -> Result<Vec<u8>> {
     let size = texture.size();
+    let depth = if texture.dimension() == wgpu::TextureDimension::D3 { size.depth_or_array_layers } else { 1 };
     let block =
         texture.format().block_copy_size(Some(wgpu::TextureAspect::All)).context("texture format cannot be copied")?;
     let row = size.width * block;
     let padded = row.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+    let rows = size.height * depth;
     let buffer = gpu.device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("readback"),
-        size: padded as u64 * size.height as u64,
+        size: padded as u64 * rows as u64,
         usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
         mapped_at_creation: false,
     });
@@ -22,14 +25,18 @@ pub fn read_texture(gpu: &GpuContext, texture: &wgpu::Texture) -> Result<Vec<u8>
         texture.as_image_copy(),
         wgpu::TexelCopyBufferInfo {
             buffer: &buffer,
-            layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(padded), rows_per_image: None },
+            layout: wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(padded),
+                rows_per_image: Some(size.height),
+            },
         },
-        wgpu::Extent3d { width: size.width, height: size.height, depth_or_array_layers: 1 },
+        wgpu::Extent3d { width: size.width, height: size.height, depth_or_array_layers: depth },
     );
     gpu.queue.submit([enc.finish()]);
     let data = map_read(gpu, &buffer)?;
-    let mut out = Vec::with_capacity((row * size.height) as usize);
-    for y in 0..size.height as usize {
+    let mut out = Vec::with_capacity((row * rows) as usize);
+    for y in 0..rows as usize {
         let start = y * padded as usize;
         out.extend_from_slice(&data[start..start + row as usize]);
     }

@@ -12,6 +12,17 @@ use glam::{DVec2, DVec3};
 /// only the few that can reach it).
 pub const MAX_FOG_VOLUMES: usize = 256;
 
+/// A storage buffer that holds a full list of fog volumes (`MAX_FOG_VOLUMES`), written each frame
+/// by the chapter that reads it.
+pub fn volume_buffer(device: &wgpu::Device, label: &str) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: (MAX_FOG_VOLUMES * std::mem::size_of::<FogVolume>()) as u64,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
 /// Shapes, as `FogVolume::centre[3]` encodes them.
 pub const SHAPE_BOX: f32 = 0.0;
 pub const SHAPE_ELLIPSOID: f32 = 1.0;
