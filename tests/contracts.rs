@@ -299,7 +299,21 @@ fn every_uniform_matches_its_wgsl_layout() {
     check(
         "07-smoke/rbgs.wgsl",
         "Level",
-        rust_layout!(fogbook_smoke::multigrid::LevelUniform { n, coarse_n, h, omega, open_top, sweeps }),
+        rust_layout!(fogbook_smoke::multigrid::LevelUniform {
+            n,
+            coarse_n,
+            h,
+            omega,
+            open_top,
+            sweeps,
+            offset,
+            coarse_offset
+        }),
+    );
+    check(
+        "07-smoke/mg_tail.wgsl",
+        "Tail",
+        rust_layout!(fogbook_smoke::multigrid::TailUniform { count, pre_sweeps, post_sweeps, coarse_sweeps, levels }),
     );
 }
 

@@ -14,7 +14,9 @@ struct Level {
     h: f32,         // cell size (m)
     omega: f32,     // over-relaxation ω of the Gauss–Seidel update (1: plain)
     open_top: u32,  // 1: q = 0 on the top face (Dirichlet)
-    sweeps: u32,    // red–black sweeps of one smoothing in rbgs_sweeps_in_one_group
+    sweeps: u32,    // red–black sweeps of one smoothing in one workgroup (`smooth_in_one_group`)
+    offset: u32,    // index of this grid's first cell in q, f and the mask (0 but in mg_tail.wgsl)
+    coarse_offset: u32, // the same for the next coarser grid
 }
 
 // Whether the pipeline handles obstacles (see OBSTACLES in common.wgsl): the solver's passes are
@@ -22,20 +24,31 @@ struct Level {
 override OBSTACLES: bool = true;
 
 @group(3) @binding(0) var<uniform> level: Level;
+// The right-hand side f on this level: the divergence on level 0, a restricted residual below.
+@group(3) @binding(1) var<storage, read_write> rhs: array<f32>;
 // q on this level: the pressure on level 0, a correction on the coarser ones.
 @group(3) @binding(2) var<storage, read_write> q: array<f32>;
 // The level's solid mask (obstacles): > 0.5 solid. Level 0's comes from obstacles.wgsl; a coarse
 // cell is solid only if all its children are (coarsen.wgsl).
-@group(2) @binding(0) var<storage, read> solid: array<f32>;
+@group(2) @binding(0) var<storage, read_write> solid: array<f32>;
+
+// The grid the functions below work on: `level` in the passes of one level; mg_tail.wgsl walks
+// through several.
+var<private> lv: Level;
+
+// Index of `cell` of the current grid (n cells a side) in q, f and the mask.
+fn at_index(cell: vec3<i32>, n: i32) -> u32 {
+    return lv.offset + level_index(cell, n);
+}
 
 fn is_solid(cell: vec3<i32>, n: i32) -> bool {
-    return OBSTACLES && solid[level_index(cell, n)] > 0.5;
+    return OBSTACLES && solid[at_index(cell, n)] > 0.5;
 }
 
 // q of the neighbour at `at` (already clamped into the box), or of `cell` itself where the
 // neighbour is solid: an obstacle is a wall (Neumann).
 fn neighbour_q(cell: vec3<i32>, at: vec3<i32>, n: i32) -> f32 {
-    return q[level_index(select(at, cell, vec3(is_solid(at, n))), n)];
+    return q[at_index(select(at, cell, vec3(is_solid(at, n))), n)];
 }
 
 // What a solid cell holds: the mean of its fluid neighbours (0 if none), so that trilinear
@@ -47,7 +60,7 @@ fn solid_fill(cell: vec3<i32>, n: i32) -> f32 {
         let axis_k = vec3(i32(k / 2 == 0), i32(k / 2 == 1), i32(k / 2 == 2));
         let c = cell + select(-1, 1, k % 2 == 0) * axis_k;
         if all(c >= vec3(0)) && all(c < vec3(n)) && !is_solid(c, n) {
-            sum += q[level_index(c, n)];
+            sum += q[at_index(c, n)];
             count += 1.0;
         }
     }
@@ -62,9 +75,9 @@ fn level_index(cell: vec3<i32>, n: i32) -> u32 {
 // Σ of the six neighbours of `cell` (ghosts by the boundary rules) and the diagonal d:
 // h² ∇²q = Σ − d q, d = 6, or 7 in the top row under an open top.
 fn stencil(cell: vec3<i32>) -> vec2<f32> {
-    let n = i32(level.n);
+    let n = i32(lv.n);
     let hi = vec3(n - 1);
-    let top = level.open_top == 1u && cell.y == n - 1;
+    let top = lv.open_top == 1u && cell.y == n - 1;
     var sum = neighbour_q(cell, clamp(cell - vec3(1, 0, 0), vec3(0), hi), n)
         + neighbour_q(cell, clamp(cell + vec3(1, 0, 0), vec3(0), hi), n)
         + neighbour_q(cell, clamp(cell - vec3(0, 1, 0), vec3(0), hi), n)
@@ -76,3 +89,123 @@ fn stencil(cell: vec3<i32>) -> vec2<f32> {
     return vec2(sum, select(6.0, 7.0, top));
 }
 // ANCHOR_END: stencil
+
+// ANCHOR: relax
+// One Gauss–Seidel update with over-relaxation at `cell` of the current grid:
+// q ← q + ω ((Σ₆ q_neighbour − h² f) / d − q).
+fn relax(cell: vec3<i32>) {
+    let n = i32(lv.n);
+    if any(cell >= vec3(n)) {
+        return;
+    }
+    let i = at_index(cell, n);
+    if is_solid(cell, n) {
+        q[i] = solid_fill(cell, n); // inside an obstacle: not part of the equations
+        return;
+    }
+    let s = stencil(cell);
+    let gauss_seidel = (s.x - lv.h * lv.h * rhs[i]) / s.y;
+    q[i] += lv.omega * (gauss_seidel - q[i]);
+}
+// ANCHOR_END: relax
+
+// The cell of colour `colour` (0 red: x + y + z even, 1 black) that thread `id` updates: thread x
+// handles the x-th cell of its colour in its row, x = 2 id.x + ((y + z + colour) mod 2).
+fn coloured_cell(id: vec3<u32>, colour: u32) -> vec3<i32> {
+    return vec3(2 * i32(id.x) + i32((id.y + id.z + colour) & 1u), i32(id.y), i32(id.z));
+}
+
+// ANCHOR: smooth_in_one_group
+// `sweeps` red–black sweeps of the current grid by one workgroup of ONE_GROUP threads striding
+// over each colour's cells, a barrier between colours: the same updates in the same order as
+// the two passes a sweep of rbgs.wgsl, so the same values.
+const ONE_GROUP: u32 = 256u;
+
+fn smooth_in_one_group(thread: u32, sweeps: u32) {
+    let n = lv.n;
+    let half_row = (n + 1u) / 2u; // threads of a colour along x
+    let count = half_row * n * n;
+    for (var sweep = 0u; sweep < sweeps; sweep++) {
+        for (var colour = 0u; colour < 2u; colour++) {
+            for (var k = thread; k < count; k += ONE_GROUP) {
+                relax(coloured_cell(vec3(k % half_row, (k / half_row) % n, k / (half_row * n)), colour));
+            }
+            storageBarrier();
+        }
+    }
+}
+// ANCHOR_END: smooth_in_one_group
+
+// ANCHOR: restrict
+// The coarse right-hand side at `coarse`: the residual r = f − ∇²q of the current (fine) grid,
+// averaged over the (up to 8) fluid children of the coarse cell.
+fn restricted_residual(coarse: vec3<i32>) -> f32 {
+    let n = i32(lv.n);
+    let h2 = lv.h * lv.h;
+    var sum = 0.0;
+    var count = 0.0;
+    for (var c = 0; c < 8; c++) {
+        let child = 2 * coarse + vec3(c & 1, (c >> 1u) & 1, (c >> 2u) & 1);
+        if all(child < vec3(n)) && !is_solid(child, n) {
+            let s = stencil(child);
+            let i = at_index(child, n);
+            sum += rhs[i] - (s.x - s.y * q[i]) / h2;
+            count += 1.0;
+        }
+    }
+    return sum / max(count, 1.0);
+}
+// ANCHOR_END: restrict
+
+// ANCHOR: prolong
+// Per axis: the parent coarse cell, the other coarse cell the fine centre interpolates from, and
+// the sign of that far cell (−1 for the ghost above an open top).
+fn parents(i: i32, nc: i32, open_end: bool) -> vec3<f32> {
+    let p = min(i / 2, nc - 1);
+    if i % 2 == 0 {
+        return vec3(f32(p), f32(max(p - 1, 0)), 1.0);
+    }
+    if p + 1 < nc {
+        return vec3(f32(p), f32(p + 1), 1.0);
+    }
+    return vec3(f32(p), f32(p), select(1.0, -1.0, open_end));
+}
+
+// The 8 coarse cells (indices in the coarse grid's storage) a fine cell of the current grid
+// interpolates from, and their trilinear weights: ¾ and ¼ per axis (27, 9, 3, 1 / 64 in 3D).
+struct Prolongation {
+    at: array<u32, 8>,
+    weight: array<f32, 8>,
+}
+
+fn prolongation(cell: vec3<i32>) -> Prolongation {
+    let nc = i32(lv.coarse_n);
+    let px = parents(cell.x, nc, false);
+    let py = parents(cell.y, nc, lv.open_top == 1u);
+    let pz = parents(cell.z, nc, false);
+    var p: Prolongation;
+    for (var c = 0; c < 8; c++) {
+        let far = vec3(c & 1, (c >> 1u) & 1, (c >> 2u) & 1) == vec3(1);
+        let at = vec3<i32>(select(vec3(px.x, py.x, pz.x), vec3(px.y, py.y, pz.y), far));
+        let w = select(vec3(0.75), 0.25 * vec3(px.z, py.z, pz.z), far);
+        p.at[c] = lv.coarse_offset + level_index(at, nc);
+        p.weight[c] = w.x * w.y * w.z;
+    }
+    return p;
+}
+// ANCHOR_END: prolong
+
+// ANCHOR: coarsen
+// Whether the coarse cell `coarse` is solid: only if all its (up to 8) children on the current
+// grid are, so the coarse problem never walls off fluid the fine one connects.
+fn all_children_solid(coarse: vec3<i32>) -> bool {
+    let n = i32(lv.n);
+    for (var c = 0; c < 8; c++) {
+        let child = 2 * coarse + vec3(c & 1, (c >> 1u) & 1, (c >> 2u) & 1);
+        if all(child < vec3(n)) && !is_solid(child, n) {
+            return false;
+        }
+    }
+    return true;
+}
+// ANCHOR_END: coarsen

@@ -129,6 +129,9 @@ pub struct Fields {
     /// passes and a buffer for the pressure solvers.
     pub solid: Field,
     pub solid_linear: wgpu::Buffer,
+    /// The mask holds no obstacle (new fields are zeroed): without obstacles the step then
+    /// skips rebuilding it.
+    pub solid_clear: bool,
     /// The multigrid's coarse grids and the solvers' per-level parameter blocks.
     pub multigrid: crate::multigrid::Hierarchy,
 }
@@ -154,6 +157,7 @@ impl Fields {
             fluid_forward: Field::new(gpu, "smoke fluid (MacCormack forward)", n, FLUID_FORMAT),
             solid: Field::new(gpu, "smoke solid mask", n, SCALAR_FORMAT),
             solid_linear: scalar_buffer(gpu, "smoke solid mask (linear)", n),
+            solid_clear: true,
             multigrid: crate::multigrid::Hierarchy::new(gpu, n),
         })
     }

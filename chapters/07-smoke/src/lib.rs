@@ -348,9 +348,15 @@ impl Smoke {
         g.params_group = passes::params_group(gpu, &g.pipelines, &g.uniform, &g.sampler, &g.fields);
     }
 
-    /// Records the solid mask of the obstacles where they are now.
+    /// Records the solid mask of the obstacles where they are now. With none enabled a mask
+    /// already clear stays so, and the pass is skipped.
     fn obstacles(&self, g: &mut SmokeGpu, gpu: &GpuContext, passes: &mut PassRecorder) {
+        let any = self.params.sphere_enabled || self.params.box_enabled;
+        if !any && g.fields.solid_clear {
+            return;
+        }
         passes::record_obstacles(gpu, passes, &g.pipelines, &g.params_basic, &g.fields);
+        g.fields.solid_clear = !any;
     }
 
     /// Records one simulation step: the obstacles move, their mask is rebuilt, then the solver's
@@ -468,6 +474,7 @@ impl Chapter for Smoke {
             "07-smoke/rbgs.wgsl",
             "07-smoke/restrict.wgsl",
             "07-smoke/prolong.wgsl",
+            "07-smoke/mg_tail.wgsl",
             "07-smoke/store_pressure.wgsl",
             "07-smoke/project.wgsl",
             "07-smoke/light.wgsl",

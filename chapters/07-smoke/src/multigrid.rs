@@ -26,6 +26,26 @@ pub struct LevelUniform {
     pub open_top: u32,
     /// Sweeps of one smoothing on this level, for the one-workgroup pass of the small levels.
     pub sweeps: u32,
+    /// Index of the level's first cell in its q, f and mask buffers: 0, but for the levels of
+    /// the V-cycle's tail, which share one buffer each (`Hierarchy::tail`).
+    pub offset: u32,
+    /// The same for the next coarser level.
+    pub coarse_offset: u32,
+}
+
+/// The most levels the tail of a V-cycle can have (16³ down to 2³ is four).
+pub const TAIL_LEVELS_MAX: usize = 8;
+
+/// Mirrors `struct Tail` in shaders/07-smoke/mg_tail.wgsl: the small levels of a V-cycle, done
+/// in one dispatch.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+pub struct TailUniform {
+    pub count: u32,
+    pub pre_sweeps: u32,
+    pub post_sweeps: u32,
+    pub coarse_sweeps: u32,
+    pub levels: [LevelUniform; TAIL_LEVELS_MAX],
 }
 
 /// What one step's pressure solve does.
@@ -66,6 +86,8 @@ pub struct Kernels {
     pub black: Pass,
     /// Every sweep of one smoothing of a small level, in one workgroup.
     pub sweeps_in_one_group: Pass,
+    /// The V-cycle's small levels, all in one workgroup (mg_tail.wgsl).
+    pub tail: Pass,
     pub restrict: Pass,
     pub prolong: Pass,
     /// The solid mask of the next coarser level (coarsen.wgsl).
@@ -79,7 +101,7 @@ impl Kernels {
         let device = &gpu.device;
         let constants = obstacle_constants(with_obstacles);
         let (read, read_write) = (Slot::Buffer { read_only: true }, Slot::Buffer { read_only: false });
-        let mask_layout = layout(device, "smoke solver mask", &[read]);
+        let mask_layout = layout(device, "smoke solver mask", &[read_write]);
         let make = |file: &str, entries: &[&str], slots: &[Slot]| -> Result<Vec<Pass>> {
             let module = create_module(device, &shaders.load(&format!("07-smoke/{file}"))?)?;
             let textures = layout(device, file, slots);
@@ -100,18 +122,21 @@ impl Kernels {
         let mut rbgs = make(
             "rbgs.wgsl",
             &["rbgs_red", "rbgs_black", "rbgs_sweeps_in_one_group"],
-            &[Slot::Uniform, read, read_write],
+            &[Slot::Uniform, read_write, read_write],
         )?;
         let sweeps_in_one_group = rbgs.pop().unwrap();
         let black = rbgs.pop().unwrap();
         let red = rbgs.pop().unwrap();
-        let restrict =
-            make("restrict.wgsl", &["restrict_residual"], &[Slot::Uniform, read, read_write, read_write, read_write])?
-                .pop()
-                .unwrap();
-        let prolong = make("prolong.wgsl", &["prolong"], &[Slot::Uniform, read, read_write])?.pop().unwrap();
-        let coarsen = make("coarsen.wgsl", &["coarsen_mask"], &[Slot::Uniform, read_write])?.pop().unwrap();
-        Ok(Self { red, black, sweeps_in_one_group, restrict, prolong, coarsen, mask_layout })
+        // Every solver pass binds the level, its f and its q at 0–2 (poisson.wgsl), then its own.
+        let level_slots = |own: &[Slot]| [&[Slot::Uniform, read_write, read_write][..], own].concat();
+        let one = |file: &str, entry: &str, own: &[Slot]| -> Result<Pass> {
+            Ok(make(file, &[entry], &level_slots(own))?.pop().unwrap())
+        };
+        let restrict = one("restrict.wgsl", "restrict_residual", &[read_write, read_write])?;
+        let prolong = one("prolong.wgsl", "prolong", &[read])?;
+        let coarsen = one("coarsen.wgsl", "coarsen_mask", &[read_write])?;
+        let tail = one("mg_tail.wgsl", "v_cycle_tail", &[Slot::Uniform])?;
+        Ok(Self { red, black, sweeps_in_one_group, tail, restrict, prolong, coarsen, mask_layout })
     }
 }
 
@@ -119,13 +144,21 @@ impl Kernels {
 pub struct Hierarchy {
     /// Cells per side, finest first (`reference::poisson::level_sizes`).
     pub sizes: Vec<u32>,
-    /// Right-hand side and correction of levels 1, 2, … (level 0 is the fields' divergence and
-    /// pressure).
+    /// The first level of the V-cycle's tail (`tail_start`), if there is one.
+    pub tail: Option<usize>,
+    /// Right-hand side and correction of levels 1, 2, … up to the tail (level 0 is the fields'
+    /// divergence and pressure).
     pub coarse: Vec<(wgpu::Buffer, wgpu::Buffer)>,
-    /// The solid masks of levels 1, 2, … (level 0's is the fields' `solid_linear`).
+    /// The solid masks of levels 1, 2, … up to the tail (level 0's is the fields' `solid_linear`).
     pub coarse_solid: Vec<wgpu::Buffer>,
-    /// One parameter block per level for the V-cycle, and one for the red–black solver.
+    /// Right-hand side, correction and solid mask of all the tail's levels, one after the other.
+    pub tail_rhs: wgpu::Buffer,
+    pub tail_q: wgpu::Buffer,
+    pub tail_solid: wgpu::Buffer,
+    /// One parameter block per level for the V-cycle, one for the tail, and one for the
+    /// red–black solver.
     pub levels: Vec<wgpu::Buffer>,
+    pub tail_uniform: wgpu::Buffer,
     pub sor_level: wgpu::Buffer,
 }
 
@@ -135,35 +168,70 @@ pub fn memory_bytes(n: u32) -> u64 {
     level_sizes(n as usize).iter().skip(1).map(|&m| 12 * (m as u64).pow(3)).sum()
 }
 
+/// Levels of at most this many cells a side are smoothed in one workgroup: the V-cycle's tail
+/// (`mg_tail.wgsl`) from the first such level below the finest, and a finest level this small
+/// by `rbgs_sweeps_in_one_group`.
+pub const ONE_GROUP_LEVEL_MAX: u32 = 16;
+
+/// The first level of the V-cycle's tail: the first coarse level (not the finest, whose buffers
+/// are the fields') of at most `ONE_GROUP_LEVEL_MAX` cells a side.
+pub fn tail_start(sizes: &[u32]) -> Option<usize> {
+    (1..sizes.len()).find(|&l| sizes[l] <= ONE_GROUP_LEVEL_MAX)
+}
+
 impl Hierarchy {
     pub fn new(gpu: &GpuContext, n: u32) -> Self {
         let sizes: Vec<u32> = level_sizes(n as usize).into_iter().map(|m| m as u32).collect();
-        let buffer = |label: String, m: u32| {
+        let tail = tail_start(&sizes);
+        let separate = tail.unwrap_or(sizes.len());
+        let buffer = |label: String, cells: u64| {
             gpu.device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some(&label),
-                size: 4 * (m as u64).pow(3),
+                // A tail-less grid still binds (empty) tail buffers: wgpu wants a non-zero size.
+                size: 4 * cells.max(1),
                 usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
                 mapped_at_creation: false,
             })
         };
-        let coarse = sizes
-            .iter()
-            .enumerate()
-            .skip(1)
-            .map(|(l, &m)| (buffer(format!("smoke mg rhs L{l}"), m), buffer(format!("smoke mg q L{l}"), m)))
+        let cells = |m: u32| (m as u64).pow(3);
+        let coarse = (1..separate)
+            .map(|l| {
+                let m = cells(sizes[l]);
+                (buffer(format!("smoke mg rhs L{l}"), m), buffer(format!("smoke mg q L{l}"), m))
+            })
             .collect();
-        let uniform = |label: String| {
+        let coarse_solid = (1..separate).map(|l| buffer(format!("smoke mg solid L{l}"), cells(sizes[l]))).collect();
+        let tail_cells: u64 = sizes[separate..].iter().map(|&m| cells(m)).sum();
+        let uniform = |label: String, size: usize| {
             gpu.device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some(&label),
-                size: std::mem::size_of::<LevelUniform>() as u64,
+                size: size as u64,
                 usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
                 mapped_at_creation: false,
             })
         };
-        let levels = (0..sizes.len()).map(|l| uniform(format!("smoke mg level L{l}"))).collect();
-        let coarse_solid =
-            sizes.iter().enumerate().skip(1).map(|(l, &m)| buffer(format!("smoke mg solid L{l}"), m)).collect();
-        Self { sizes, coarse, coarse_solid, levels, sor_level: uniform("smoke rbgs level".into()) }
+        let level_size = std::mem::size_of::<LevelUniform>();
+        let levels = (0..sizes.len()).map(|l| uniform(format!("smoke mg level L{l}"), level_size)).collect();
+        Self {
+            tail,
+            coarse,
+            coarse_solid,
+            tail_rhs: buffer("smoke mg rhs (tail)".into(), tail_cells),
+            tail_q: buffer("smoke mg q (tail)".into(), tail_cells),
+            tail_solid: buffer("smoke mg solid (tail)".into(), tail_cells),
+            levels,
+            tail_uniform: uniform("smoke mg tail".into(), std::mem::size_of::<TailUniform>()),
+            sor_level: uniform("smoke rbgs level".into(), level_size),
+            sizes,
+        }
+    }
+
+    /// Where level l's cells start in its buffers: 0, or past the tail's earlier levels.
+    fn offset(&self, l: usize) -> u32 {
+        match self.tail {
+            Some(t) if l >= t => self.sizes[t..l].iter().map(|m| m.pow(3)).sum(),
+            _ => 0,
+        }
     }
 
     /// Level l's parameter block.
@@ -175,16 +243,31 @@ impl Hierarchy {
             omega,
             open_top: solve.open_top as u32,
             sweeps: if l + 1 == self.sizes.len() { COARSE_SWEEPS } else { PRE_SMOOTH } as u32,
+            offset: self.offset(l),
+            coarse_offset: if l + 1 < self.sizes.len() { self.offset(l + 1) } else { 0 },
+        }
+    }
+
+    /// The tail's parameter block, from its first level on.
+    fn tail_block(&self, first: usize, solve: &Solve) -> TailUniform {
+        let mut levels = [LevelUniform::zeroed(); TAIL_LEVELS_MAX];
+        let count = self.sizes.len() - first;
+        assert!(count <= TAIL_LEVELS_MAX, "a V-cycle's tail of {count} levels");
+        for (i, level) in levels.iter_mut().enumerate().take(count) {
+            *level = self.level(first + i, solve, 1.0);
+        }
+        TailUniform {
+            count: count as u32,
+            pre_sweeps: PRE_SMOOTH as u32,
+            post_sweeps: POST_SMOOTH as u32,
+            coarse_sweeps: COARSE_SWEEPS as u32,
+            levels,
         }
     }
 }
 
 // The one-workgroup smoothing takes its sweep count from the level: the same before and after.
 const _: () = assert!(PRE_SMOOTH == POST_SMOOTH);
-
-/// Levels of at most this many cells a side are smoothed in one workgroup
-/// (`rbgs_sweeps_in_one_group`): one dispatch a smoothing instead of two a sweep.
-pub const ONE_GROUP_LEVEL_MAX: u32 = 16;
 
 /// One dispatch of a solver pass.
 struct Op<'a> {
@@ -282,8 +365,9 @@ struct LevelGroups {
 // ANCHOR: record_multigrid
 /// `solve.cycles` multigrid V(2,2) cycles on the fields' pressure, in place (warm-started from
 /// its current values). Pass labels: "smoke: mg smooth L0 (pre)", "smoke: mg restrict L1",
-/// "smoke: mg prolong L1", "smoke: mg coarse solve L5", … for the first cycle, the levels below
-/// 32³ together as "smoke: mg levels Lk–Lc", and the later cycles as one pass.
+/// "smoke: mg prolong L1", … for the first cycle, the levels below 32³ together as
+/// "smoke: mg levels Lk–Lc" (from 16³ on one dispatch, `Hierarchy::tail`), and the later cycles
+/// as one pass.
 pub fn record_multigrid(gpu: &GpuContext, passes: &mut PassRecorder, k: &Kernels, f: &Fields, solve: &Solve) {
     let d = &gpu.device;
     let h = &f.multigrid;
@@ -291,38 +375,48 @@ pub fn record_multigrid(gpu: &GpuContext, passes: &mut PassRecorder, k: &Kernels
     for l in 0..count {
         gpu.queue.write_buffer(&h.levels[l], 0, bytemuck::bytes_of(&h.level(l, solve, 1.0)));
     }
-    // Right-hand side and q of every level.
-    let rhs = |l: usize| if l == 0 { &f.divergence_linear } else { &h.coarse[l - 1].0 };
-    let q = |l: usize| if l == 0 { f.pressure.read() } else { &h.coarse[l - 1].1 };
-    let solid = |l: usize| if l == 0 { &f.solid_linear } else { &h.coarse_solid[l - 1] };
+    if let Some(first) = h.tail {
+        gpu.queue.write_buffer(&h.tail_uniform, 0, bytemuck::bytes_of(&h.tail_block(first, solve)));
+    }
+    // Levels handled by passes of their own: up to the tail, or all of them.
+    let own = h.tail.unwrap_or(count);
+    // Right-hand side, q and solid mask of every level (the tail's levels share theirs).
+    let rhs = |l: usize| match l {
+        0 => &f.divergence_linear,
+        _ if l < own => &h.coarse[l - 1].0,
+        _ => &h.tail_rhs,
+    };
+    let q = |l: usize| match l {
+        0 => f.pressure.read(),
+        _ if l < own => &h.coarse[l - 1].1,
+        _ => &h.tail_q,
+    };
+    let solid = |l: usize| match l {
+        0 => &f.solid_linear,
+        _ if l < own => &h.coarse_solid[l - 1],
+        _ => &h.tail_solid,
+    };
+    let level_res = |l: usize| [Res::Buf(&h.levels[l]), Res::Buf(rhs(l)), Res::Buf(q(l))];
     let masks: Vec<wgpu::BindGroup> = (0..count).map(|l| mask_group(gpu, k, solid(l))).collect();
-    let coarsen_groups: Vec<wgpu::BindGroup> = (0..count.saturating_sub(1))
-        .map(|l| k.coarsen.bind(d, &[Res::Buf(&h.levels[l]), Res::Buf(solid(l + 1))]))
+    // The masks of the coarse levels up to the tail's first; the tail coarsens its own.
+    let coarsen_groups: Vec<wgpu::BindGroup> = (0..own.min(count - 1))
+        .map(|l| k.coarsen.bind(d, &[level_res(l).as_slice(), &[Res::Buf(solid(l + 1))]].concat()))
         .collect();
-    let groups_of: Vec<LevelGroups> = (0..count)
+    let groups_of: Vec<LevelGroups> = (0..own)
         .map(|l| {
-            let uniform = Res::Buf(&h.levels[l]);
             let coarser = l + 1 < count;
             LevelGroups {
-                smooth: k.red.bind(d, &[Res::Buf(&h.levels[l]), Res::Buf(rhs(l)), Res::Buf(q(l))]),
+                smooth: k.red.bind(d, &level_res(l)),
                 restrict: coarser.then(|| {
-                    k.restrict.bind(
-                        d,
-                        &[
-                            Res::Buf(&h.levels[l]),
-                            Res::Buf(rhs(l)),
-                            Res::Buf(q(l)),
-                            Res::Buf(rhs(l + 1)),
-                            Res::Buf(q(l + 1)),
-                        ],
-                    )
+                    k.restrict.bind(d, &[level_res(l).as_slice(), &[Res::Buf(rhs(l + 1)), Res::Buf(q(l + 1))]].concat())
                 }),
-                prolong: coarser.then(|| k.prolong.bind(d, &[uniform, Res::Buf(q(l + 1)), Res::Buf(q(l))])),
+                prolong: coarser.then(|| k.prolong.bind(d, &[level_res(l).as_slice(), &[Res::Buf(q(l + 1))]].concat())),
             }
         })
         .collect();
-    let tail = h.sizes.iter().position(|&m| m < TIMED_LEVEL_MIN).unwrap_or(count - 1).max(1);
-    let tail_label = format!("smoke: mg levels L{tail}–L{}", count - 1);
+    let tail_group = h.tail.map(|t| k.tail.bind(d, &[level_res(t).as_slice(), &[Res::Buf(&h.tail_uniform)]].concat()));
+    let timed_tail = h.sizes.iter().position(|&m| m < TIMED_LEVEL_MIN).unwrap_or(count - 1).max(1);
+    let tail_label = format!("smoke: mg levels L{timed_tail}–L{}", count - 1);
     let mut ops = Vec::new();
     // The coarse levels' solid masks, from the finest down (once per solve: the obstacles move
     // between steps, not within one). Without obstacles no pass reads them.
@@ -335,12 +429,11 @@ pub fn record_multigrid(gpu: &GpuContext, passes: &mut PassRecorder, k: &Kernels
     }
     for cycle in 0..solve.cycles {
         // The label of an op that belongs to level l.
-        let label = |l: usize, what: String| match (cycle, l >= tail) {
+        let label = |l: usize, what: String| match (cycle, l >= timed_tail) {
             (0, false) => format!("smoke: mg {what}"),
             (0, true) => tail_label.clone(),
             _ => format!("smoke: mg V-cycles 2–{}", solve.cycles),
         };
-        let coarsest = count - 1;
         // One smoothing of level l: two passes a sweep, or one pass on a small level.
         let smooth = |l: usize, sweeps: usize, name: String| -> Vec<Op> {
             let (mask, group) = (&masks[l], &groups_of[l].smooth);
@@ -350,6 +443,8 @@ pub fn record_multigrid(gpu: &GpuContext, passes: &mut PassRecorder, k: &Kernels
                 (0..sweeps).flat_map(|_| sweep(k, mask, group, h.sizes[l], [name.clone(), name.clone()])).collect()
             }
         };
+        // Down to the tail (or to the coarsest level, which is then solved by sweeps).
+        let coarsest = own.min(count - 1);
         for (l, g) in groups_of.iter().enumerate().take(coarsest) {
             ops.extend(smooth(l, PRE_SMOOTH, label(l, format!("smooth L{l} (pre)"))));
             let nc = h.sizes[l + 1];
@@ -357,7 +452,13 @@ pub fn record_multigrid(gpu: &GpuContext, passes: &mut PassRecorder, k: &Kernels
             let name = label(l + 1, format!("restrict L{}", l + 1));
             ops.push(Op { label: name, pass: &k.restrict, mask: &masks[l], group, groups: groups(nc, nc) });
         }
-        ops.extend(smooth(coarsest, COARSE_SWEEPS, label(coarsest, format!("coarse solve L{coarsest}"))));
+        match (&tail_group, h.tail) {
+            (Some(group), Some(t)) => {
+                let name = label(t, format!("levels L{t}–L{}", count - 1));
+                ops.push(Op { label: name, pass: &k.tail, mask: &masks[t], group, groups: [1, 1, 1] });
+            }
+            _ => ops.extend(smooth(coarsest, COARSE_SWEEPS, label(coarsest, format!("coarse solve L{coarsest}")))),
+        }
         for l in (0..coarsest).rev() {
             let g = &groups_of[l];
             let n = h.sizes[l];

@@ -64,6 +64,7 @@ pub struct Pass {
 }
 
 /// A texture or buffer to bind, in slot order.
+#[derive(Clone, Copy)]
 pub(crate) enum Res<'a> {
     Tex(&'a Field),
     Buf(&'a wgpu::Buffer),
