@@ -283,6 +283,16 @@ fn axis(c: u32) -> vec3<i32> {
     return vec3(i32(c == 0u), i32(c == 1u), i32(c == 2u));
 }
 
+// Workgroup tiles (curl.wgsl, vorticity.wgsl): the i-th cell of a box of `size` cells, x fastest,
+// and the index of a cell of the box.
+fn tile_local(i: u32, size: vec3<i32>) -> vec3<i32> {
+    return vec3(i32(i) % size.x, (i32(i) / size.x) % size.y, i32(i) / (size.x * size.y));
+}
+
+fn tile_index(local: vec3<i32>, size: vec3<i32>) -> i32 {
+    return local.x + size.x * (local.y + size.y * local.z);
+}
+
 // Texture coordinate of the low face of `cell` normal to axis c: half a cell below the centre.
 fn face_uv(cell: vec3<i32>, c: u32) -> vec3<f32> {
     var p = cell_uv(cell);

@@ -20,7 +20,7 @@ const RIM_CELLS = 600u;
 var<workgroup> centres: array<vec3<f32>, RIM_CELLS>;
 
 fn rim_index(local: vec3<i32>) -> i32 {
-    return local.x + RIM.x * (local.y + RIM.y * local.z);
+    return tile_index(local, RIM);
 }
 
 // ANCHOR: curl
@@ -34,8 +34,7 @@ fn curl(
     // The centre velocities of the tile and its rim (mirrored beyond the walls: `velocity_at`).
     let origin = vec3<i32>(group) * TILE - vec3(1);
     for (var i = thread; i < RIM_CELLS; i += 256u) {
-        let local = vec3(i32(i) % RIM.x, (i32(i) / RIM.x) % RIM.y, i32(i) / (RIM.x * RIM.y));
-        centres[i] = velocity_at(velocity_in, origin + local);
+        centres[i] = velocity_at(velocity_in, origin + tile_local(i, RIM));
     }
     workgroupBarrier();
     let cell = vec3<i32>(id);

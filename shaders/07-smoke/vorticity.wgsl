@@ -34,19 +34,39 @@ fn confinement_force(cell: vec3<i32>) -> vec3<f32> {
     return vec3(0.0);
 }
 
+// A face needs the forces of the two cells it separates, so each cell's force is wanted by four
+// faces: a workgroup computes the forces of its 8 × 8 × 4 tile and a one-cell rim on the low
+// sides once, into workgroup memory (as the curl pass shares its centre velocities).
+const TILE = vec3<i32>(8, 8, 4);
+const RIM = vec3<i32>(9, 9, 5);
+const RIM_CELLS = 405u;
+var<workgroup> forces: array<vec3<f32>, RIM_CELLS>;
+
 @compute @workgroup_size(8, 8, 4)
-fn confine(@builtin(global_invocation_id) id: vec3<u32>) {
+fn confine(
+    @builtin(global_invocation_id) id: vec3<u32>,
+    @builtin(local_invocation_id) lid: vec3<u32>,
+    @builtin(local_invocation_index) thread: u32,
+    @builtin(workgroup_id) group: vec3<u32>,
+) {
+    let origin = vec3<i32>(group) * TILE - vec3(1);
+    for (var i = thread; i < RIM_CELLS; i += 256u) {
+        let at = origin + tile_local(i, RIM);
+        forces[i] = select(vec3(0.0), confinement_force(at), in_grid(at));
+    }
+    workgroupBarrier();
     let cell = vec3<i32>(id);
     if !in_grid(cell) {
         return;
     }
     let here = textureLoad(velocity_in, cell, 0); // u on the low faces, and the temperature
-    let f = confinement_force(cell);
+    let l = vec3<i32>(lid) + vec3(1);
+    let f = forces[tile_index(l, RIM)];
     var u = here.xyz;
     for (var c = 0u; c < 3u; c++) {
         if cell[c] > 0 {
             // The face between this cell and the one below along c: the mean of their forces.
-            u[c] += smoke.dt_s * 0.5 * (f[c] + confinement_force(cell - axis(c))[c]);
+            u[c] += smoke.dt_s * 0.5 * (f[c] + forces[tile_index(l - axis(c), RIM)][c]);
         }
     }
     textureStore(velocity_out, cell, vec4(limit_speed(u), here.w));
