@@ -297,7 +297,7 @@ fn every_uniform_matches_its_wgsl_layout() {
         }),
     );
     check(
-        "07-smoke/rbgs.wgsl",
+        "07-smoke/mg_tail.wgsl",
         "Level",
         rust_layout!(fogbook_smoke::multigrid::LevelUniform {
             n,
@@ -305,9 +305,9 @@ fn every_uniform_matches_its_wgsl_layout() {
             h,
             omega,
             open_top,
-            sweeps,
             offset,
-            coarse_offset
+            coarse_offset,
+            pad
         }),
     );
     check(

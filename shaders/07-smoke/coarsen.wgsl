@@ -4,7 +4,7 @@
 // simple rule: McAdams, Sifakis and Teran 2010 ("A parallel multigrid Poisson solver for fluids
 // simulation on large grids") treat such irregular domains with more care.
 // Inputs: the fine level (`level`), its mask (`solid`, group 2). Output: the coarse mask.
-// #import 07-smoke/poisson.wgsl
+// #import 07-smoke/poisson_buffers.wgsl
 
 @group(3) @binding(3) var<storage, read_write> coarse_solid: array<f32>;
 

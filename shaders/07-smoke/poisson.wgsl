@@ -14,26 +14,21 @@ struct Level {
     h: f32,         // cell size (m)
     omega: f32,     // over-relaxation ω of the Gauss–Seidel update (1: plain)
     open_top: u32,  // 1: q = 0 on the top face (Dirichlet)
-    sweeps: u32,    // red–black sweeps of one smoothing in one workgroup (`smooth_in_one_group`)
     offset: u32,    // index of this grid's first cell in q, f and the mask (0 but in mg_tail.wgsl)
     coarse_offset: u32, // the same for the next coarser grid
+    pad: u32,       // (a uniform array's elements are 16-byte aligned)
 }
 
 // Whether the pipeline handles obstacles (see OBSTACLES in common.wgsl): the solver's passes are
 // compiled both ways, and without, the masks are not read.
 override OBSTACLES: bool = true;
 
-@group(3) @binding(0) var<uniform> level: Level;
-// The right-hand side f on this level: the divergence on level 0, a restricted residual below.
-@group(3) @binding(1) var<storage, read_write> rhs: array<f32>;
-// q on this level: the pressure on level 0, a correction on the coarser ones.
-@group(3) @binding(2) var<storage, read_write> q: array<f32>;
-// The level's solid mask (obstacles): > 0.5 solid. Level 0's comes from obstacles.wgsl; a coarse
-// cell is solid only if all its children are (coarsen.wgsl).
-@group(2) @binding(0) var<storage, read_write> solid: array<f32>;
+// Where the grids live is up to the file that includes this one: poisson_buffers.wgsl binds
+// one level's f, q and mask as storage buffers (the passes over one large level); mg_tail.wgsl
+// keeps several small levels in workgroup memory. Each defines q_get, q_set, rhs_get, solid_get
+// and level_barrier, which the functions below call.
 
-// The grid the functions below work on: `level` in the passes of one level; mg_tail.wgsl walks
-// through several.
+// The grid the functions below work on, set by each entry point.
 var<private> lv: Level;
 
 // Index of `cell` of the current grid (n cells a side) in q, f and the mask.
@@ -42,13 +37,13 @@ fn at_index(cell: vec3<i32>, n: i32) -> u32 {
 }
 
 fn is_solid(cell: vec3<i32>, n: i32) -> bool {
-    return OBSTACLES && solid[at_index(cell, n)] > 0.5;
+    return OBSTACLES && solid_get(at_index(cell, n)) > 0.5;
 }
 
 // q of the neighbour at `at` (already clamped into the box), or of `cell` itself where the
 // neighbour is solid: an obstacle is a wall (Neumann).
 fn neighbour_q(cell: vec3<i32>, at: vec3<i32>, n: i32) -> f32 {
-    return q[at_index(select(at, cell, vec3(is_solid(at, n))), n)];
+    return q_get(at_index(select(at, cell, vec3(is_solid(at, n))), n));
 }
 
 // What a solid cell holds: the mean of its fluid neighbours (0 if none), so that trilinear
@@ -60,7 +55,7 @@ fn solid_fill(cell: vec3<i32>, n: i32) -> f32 {
         let axis_k = vec3(i32(k / 2 == 0), i32(k / 2 == 1), i32(k / 2 == 2));
         let c = cell + select(-1, 1, k % 2 == 0) * axis_k;
         if all(c >= vec3(0)) && all(c < vec3(n)) && !is_solid(c, n) {
-            sum += q[at_index(c, n)];
+            sum += q_get(at_index(c, n));
             count += 1.0;
         }
     }
@@ -100,12 +95,13 @@ fn relax(cell: vec3<i32>) {
     }
     let i = at_index(cell, n);
     if is_solid(cell, n) {
-        q[i] = solid_fill(cell, n); // inside an obstacle: not part of the equations
+        q_set(i, solid_fill(cell, n)); // inside an obstacle: not part of the equations
         return;
     }
     let s = stencil(cell);
-    let gauss_seidel = (s.x - lv.h * lv.h * rhs[i]) / s.y;
-    q[i] += lv.omega * (gauss_seidel - q[i]);
+    let gauss_seidel = (s.x - lv.h * lv.h * rhs_get(i)) / s.y;
+    let old = q_get(i);
+    q_set(i, old + lv.omega * (gauss_seidel - old));
 }
 // ANCHOR_END: relax
 
@@ -117,8 +113,8 @@ fn coloured_cell(id: vec3<u32>, colour: u32) -> vec3<i32> {
 
 // ANCHOR: smooth_in_one_group
 // `sweeps` red–black sweeps of the current grid by one workgroup of ONE_GROUP threads striding
-// over each colour's cells, a barrier between colours: the same updates in the same order as
-// the two passes a sweep of rbgs.wgsl, so the same values.
+// over each colour's cells, a barrier between colours: the same updates as the two passes a
+// sweep of rbgs.wgsl, so the same values.
 const ONE_GROUP: u32 = 256u;
 
 fn smooth_in_one_group(thread: u32, sweeps: u32) {
@@ -130,7 +126,7 @@ fn smooth_in_one_group(thread: u32, sweeps: u32) {
             for (var k = thread; k < count; k += ONE_GROUP) {
                 relax(coloured_cell(vec3(k % half_row, (k / half_row) % n, k / (half_row * n)), colour));
             }
-            storageBarrier();
+            level_barrier();
         }
     }
 }
@@ -149,7 +145,7 @@ fn restricted_residual(coarse: vec3<i32>) -> f32 {
         if all(child < vec3(n)) && !is_solid(child, n) {
             let s = stencil(child);
             let i = at_index(child, n);
-            sum += rhs[i] - (s.x - s.y * q[i]) / h2;
+            sum += rhs_get(i) - (s.x - s.y * q_get(i)) / h2;
             count += 1.0;
         }
     }

@@ -5,7 +5,7 @@
 // the coarse ghosts follow the boundary rules (a copy; −e above an open top).
 // Inputs: the fine level, the coarse q. In/out: the fine q.
 // CPU twin: `prolong_add` in reference/poisson.rs.
-// #import 07-smoke/poisson.wgsl
+// #import 07-smoke/poisson_buffers.wgsl
 
 @group(3) @binding(3) var<storage, read> coarse_q: array<f32>;
 

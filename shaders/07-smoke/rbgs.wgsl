@@ -6,7 +6,7 @@
 // Briggs, Henson and McCormick 2000, ch. 2). Each update over-relaxes by ω (`relax`,
 // poisson.wgsl). The same passes smooth the larger multigrid levels.
 // Inputs: the level (ω, size, h), f. In/out: q (in place). CPU twin: reference/poisson.rs.
-// #import 07-smoke/poisson.wgsl
+// #import 07-smoke/poisson_buffers.wgsl
 
 // ANCHOR: rbgs
 @compute @workgroup_size(64, 4, 1)
@@ -21,15 +21,3 @@ fn rbgs_black(@builtin(global_invocation_id) id: vec3<u32>) {
     relax(coloured_cell(id, 1u));
 }
 // ANCHOR_END: rbgs
-
-// ANCHOR: rbgs_one_group
-// A small grid (16³ and below) all `level.sweeps` sweeps of one smoothing in a single workgroup:
-// there the work of a pass is a few thousand cells and launching it takes longer than doing it,
-// so two dispatches a sweep become one a smoothing. (A V-cycle's small levels go further and run
-// as one dispatch altogether: mg_tail.wgsl.)
-@compute @workgroup_size(256, 1, 1)
-fn rbgs_sweeps_in_one_group(@builtin(local_invocation_index) thread: u32) {
-    lv = level;
-    smooth_in_one_group(thread, level.sweeps);
-}
-// ANCHOR_END: rbgs_one_group

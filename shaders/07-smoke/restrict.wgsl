@@ -5,7 +5,7 @@
 // computed here, cell by cell, rather than in a pass of its own.
 // Inputs: the fine level, its f (`rhs`) and q. Outputs: the coarse f and q (zeroed).
 // CPU twin: `restrict` in reference/poisson.rs.
-// #import 07-smoke/poisson.wgsl
+// #import 07-smoke/poisson_buffers.wgsl
 
 @group(3) @binding(3) var<storage, read_write> coarse_rhs: array<f32>;
 @group(3) @binding(4) var<storage, read_write> coarse_q: array<f32>;

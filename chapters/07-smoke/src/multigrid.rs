@@ -24,17 +24,22 @@ pub struct LevelUniform {
     pub h: f32,
     pub omega: f32,
     pub open_top: u32,
-    /// Sweeps of one smoothing on this level, for the one-workgroup pass of the small levels.
-    pub sweeps: u32,
-    /// Index of the level's first cell in its q, f and mask buffers: 0, but for the levels of
-    /// the V-cycle's tail, which share one buffer each (`Hierarchy::tail`).
+    /// Index of the level's first cell in its q, f and mask: 0 in its own buffers, past the
+    /// earlier levels in the workgroup memory of the V-cycle's tail (mg_tail.wgsl).
     pub offset: u32,
     /// The same for the next coarser level.
     pub coarse_offset: u32,
+    pub pad: u32,
 }
 
-/// The most levels the tail of a V-cycle can have (16³ down to 2³ is four).
+/// The most levels the tail of a V-cycle can have (8³ down to 2³ is three).
 pub const TAIL_LEVELS_MAX: usize = 8;
+
+/// The V-cycle's tail starts at the first coarse level of at most this many cells a side.
+pub const TAIL_LEVEL_MAX: u32 = 8;
+
+/// Cells of all the tail's levels together, at most (`TAIL_CELLS` in mg_tail.wgsl).
+pub const TAIL_CELLS: u32 = 8 * 8 * 8 + 4 * 4 * 4 + 2 * 2 * 2;
 
 /// Mirrors `struct Tail` in shaders/07-smoke/mg_tail.wgsl: the small levels of a V-cycle, done
 /// in one dispatch.
@@ -84,8 +89,6 @@ impl Solve {
 pub struct Kernels {
     pub red: Pass,
     pub black: Pass,
-    /// Every sweep of one smoothing of a small level, in one workgroup.
-    pub sweeps_in_one_group: Pass,
     /// The V-cycle's small levels, all in one workgroup (mg_tail.wgsl).
     pub tail: Pass,
     pub restrict: Pass,
@@ -101,7 +104,7 @@ impl Kernels {
         let device = &gpu.device;
         let constants = obstacle_constants(with_obstacles);
         let (read, read_write) = (Slot::Buffer { read_only: true }, Slot::Buffer { read_only: false });
-        let mask_layout = layout(device, "smoke solver mask", &[read_write]);
+        let mask_layout = layout(device, "smoke solver mask", &[read]);
         let make = |file: &str, entries: &[&str], slots: &[Slot]| -> Result<Vec<Pass>> {
             let module = create_module(device, &shaders.load(&format!("07-smoke/{file}"))?)?;
             let textures = layout(device, file, slots);
@@ -119,24 +122,19 @@ impl Kernels {
                 })
                 .collect()
         };
-        let mut rbgs = make(
-            "rbgs.wgsl",
-            &["rbgs_red", "rbgs_black", "rbgs_sweeps_in_one_group"],
-            &[Slot::Uniform, read_write, read_write],
-        )?;
-        let sweeps_in_one_group = rbgs.pop().unwrap();
+        // Every solver pass binds a parameter block, f and q at 0–2, then its own.
+        let level_slots = |own: &[Slot]| [&[Slot::Uniform, read, read_write][..], own].concat();
+        let mut rbgs = make("rbgs.wgsl", &["rbgs_red", "rbgs_black"], &level_slots(&[]))?;
         let black = rbgs.pop().unwrap();
         let red = rbgs.pop().unwrap();
-        // Every solver pass binds the level, its f and its q at 0–2 (poisson.wgsl), then its own.
-        let level_slots = |own: &[Slot]| [&[Slot::Uniform, read_write, read_write][..], own].concat();
         let one = |file: &str, entry: &str, own: &[Slot]| -> Result<Pass> {
             Ok(make(file, &[entry], &level_slots(own))?.pop().unwrap())
         };
         let restrict = one("restrict.wgsl", "restrict_residual", &[read_write, read_write])?;
         let prolong = one("prolong.wgsl", "prolong", &[read])?;
         let coarsen = one("coarsen.wgsl", "coarsen_mask", &[read_write])?;
-        let tail = one("mg_tail.wgsl", "v_cycle_tail", &[Slot::Uniform])?;
-        Ok(Self { red, black, sweeps_in_one_group, tail, restrict, prolong, coarsen, mask_layout })
+        let tail = one("mg_tail.wgsl", "v_cycle_tail", &[])?;
+        Ok(Self { red, black, tail, restrict, prolong, coarsen, mask_layout })
     }
 }
 
@@ -144,19 +142,16 @@ impl Kernels {
 pub struct Hierarchy {
     /// Cells per side, finest first (`reference::poisson::level_sizes`).
     pub sizes: Vec<u32>,
-    /// The first level of the V-cycle's tail (`tail_start`), if there is one.
+    /// The first level of the V-cycle's tail (`tail_start`), if there is one. Its f, q and mask
+    /// have buffers like the levels above it; the levels below it live only in the tail's
+    /// workgroup memory.
     pub tail: Option<usize>,
-    /// Right-hand side and correction of levels 1, 2, … up to the tail (level 0 is the fields'
-    /// divergence and pressure).
+    /// Right-hand side and correction of levels 1, 2, … down to the tail's first (level 0 is the
+    /// fields' divergence and pressure).
     pub coarse: Vec<(wgpu::Buffer, wgpu::Buffer)>,
-    /// The solid masks of levels 1, 2, … up to the tail (level 0's is the fields' `solid_linear`).
+    /// Their solid masks (level 0's is the fields' `solid_linear`).
     pub coarse_solid: Vec<wgpu::Buffer>,
-    /// Right-hand side, correction and solid mask of all the tail's levels, one after the other.
-    pub tail_rhs: wgpu::Buffer,
-    pub tail_q: wgpu::Buffer,
-    pub tail_solid: wgpu::Buffer,
-    /// One parameter block per level for the V-cycle, one for the tail, and one for the
-    /// red–black solver.
+    /// One parameter block per level with buffers, one for the tail, one for the red–black solver.
     pub levels: Vec<wgpu::Buffer>,
     pub tail_uniform: wgpu::Buffer,
     pub sor_level: wgpu::Buffer,
@@ -168,40 +163,29 @@ pub fn memory_bytes(n: u32) -> u64 {
     level_sizes(n as usize).iter().skip(1).map(|&m| 12 * (m as u64).pow(3)).sum()
 }
 
-/// Levels of at most this many cells a side are smoothed in one workgroup: the V-cycle's tail
-/// (`mg_tail.wgsl`) from the first such level below the finest, and a finest level this small
-/// by `rbgs_sweeps_in_one_group`.
-pub const ONE_GROUP_LEVEL_MAX: u32 = 16;
-
 /// The first level of the V-cycle's tail: the first coarse level (not the finest, whose buffers
-/// are the fields') of at most `ONE_GROUP_LEVEL_MAX` cells a side.
+/// are the fields') of at most `TAIL_LEVEL_MAX` cells a side.
 pub fn tail_start(sizes: &[u32]) -> Option<usize> {
-    (1..sizes.len()).find(|&l| sizes[l] <= ONE_GROUP_LEVEL_MAX)
+    (1..sizes.len()).find(|&l| sizes[l] <= TAIL_LEVEL_MAX)
 }
 
 impl Hierarchy {
     pub fn new(gpu: &GpuContext, n: u32) -> Self {
         let sizes: Vec<u32> = level_sizes(n as usize).into_iter().map(|m| m as u32).collect();
         let tail = tail_start(&sizes);
-        let separate = tail.unwrap_or(sizes.len());
-        let buffer = |label: String, cells: u64| {
+        let with_buffers = tail.map_or(sizes.len(), |t| t + 1);
+        let buffer = |label: String, m: u32| {
             gpu.device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some(&label),
-                // A tail-less grid still binds (empty) tail buffers: wgpu wants a non-zero size.
-                size: 4 * cells.max(1),
+                size: 4 * (m as u64).pow(3),
                 usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
                 mapped_at_creation: false,
             })
         };
-        let cells = |m: u32| (m as u64).pow(3);
-        let coarse = (1..separate)
-            .map(|l| {
-                let m = cells(sizes[l]);
-                (buffer(format!("smoke mg rhs L{l}"), m), buffer(format!("smoke mg q L{l}"), m))
-            })
+        let coarse = (1..with_buffers)
+            .map(|l| (buffer(format!("smoke mg rhs L{l}"), sizes[l]), buffer(format!("smoke mg q L{l}"), sizes[l])))
             .collect();
-        let coarse_solid = (1..separate).map(|l| buffer(format!("smoke mg solid L{l}"), cells(sizes[l]))).collect();
-        let tail_cells: u64 = sizes[separate..].iter().map(|&m| cells(m)).sum();
+        let coarse_solid = (1..with_buffers).map(|l| buffer(format!("smoke mg solid L{l}"), sizes[l])).collect();
         let uniform = |label: String, size: usize| {
             gpu.device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some(&label),
@@ -211,14 +195,11 @@ impl Hierarchy {
             })
         };
         let level_size = std::mem::size_of::<LevelUniform>();
-        let levels = (0..sizes.len()).map(|l| uniform(format!("smoke mg level L{l}"), level_size)).collect();
+        let levels = (0..with_buffers).map(|l| uniform(format!("smoke mg level L{l}"), level_size)).collect();
         Self {
             tail,
             coarse,
             coarse_solid,
-            tail_rhs: buffer("smoke mg rhs (tail)".into(), tail_cells),
-            tail_q: buffer("smoke mg q (tail)".into(), tail_cells),
-            tail_solid: buffer("smoke mg solid (tail)".into(), tail_cells),
             levels,
             tail_uniform: uniform("smoke mg tail".into(), std::mem::size_of::<TailUniform>()),
             sor_level: uniform("smoke rbgs level".into(), level_size),
@@ -226,15 +207,7 @@ impl Hierarchy {
         }
     }
 
-    /// Where level l's cells start in its buffers: 0, or past the tail's earlier levels.
-    fn offset(&self, l: usize) -> u32 {
-        match self.tail {
-            Some(t) if l >= t => self.sizes[t..l].iter().map(|m| m.pow(3)).sum(),
-            _ => 0,
-        }
-    }
-
-    /// Level l's parameter block.
+    /// Level l's parameter block, for its own buffers.
     fn level(&self, l: usize, solve: &Solve, omega: f32) -> LevelUniform {
         LevelUniform {
             n: self.sizes[l],
@@ -242,19 +215,23 @@ impl Hierarchy {
             h: solve.h * (1u32 << l) as f32,
             omega,
             open_top: solve.open_top as u32,
-            sweeps: if l + 1 == self.sizes.len() { COARSE_SWEEPS } else { PRE_SMOOTH } as u32,
-            offset: self.offset(l),
-            coarse_offset: if l + 1 < self.sizes.len() { self.offset(l + 1) } else { 0 },
+            offset: 0,
+            coarse_offset: 0,
+            pad: 0,
         }
     }
 
-    /// The tail's parameter block, from its first level on.
+    /// The tail's parameter block, from level `first` on: the levels one after the other in
+    /// workgroup memory.
     fn tail_block(&self, first: usize, solve: &Solve) -> TailUniform {
-        let mut levels = [LevelUniform::zeroed(); TAIL_LEVELS_MAX];
         let count = self.sizes.len() - first;
-        assert!(count <= TAIL_LEVELS_MAX, "a V-cycle's tail of {count} levels");
+        let cells: Vec<u32> = self.sizes[first..].iter().map(|m| m.pow(3)).collect();
+        assert!(count <= TAIL_LEVELS_MAX && cells.iter().sum::<u32>() <= TAIL_CELLS, "a V-cycle tail of {cells:?}");
+        let offset = |i: usize| cells[..i].iter().sum::<u32>();
+        let mut levels = [LevelUniform::zeroed(); TAIL_LEVELS_MAX];
         for (i, level) in levels.iter_mut().enumerate().take(count) {
-            *level = self.level(first + i, solve, 1.0);
+            *level =
+                LevelUniform { offset: offset(i), coarse_offset: offset(i + 1), ..self.level(first + i, solve, 1.0) };
         }
         TailUniform {
             count: count as u32,
@@ -265,9 +242,6 @@ impl Hierarchy {
         }
     }
 }
-
-// The one-workgroup smoothing takes its sweep count from the level: the same before and after.
-const _: () = assert!(PRE_SMOOTH == POST_SMOOTH);
 
 /// One dispatch of a solver pass.
 struct Op<'a> {
@@ -366,40 +340,30 @@ struct LevelGroups {
 /// `solve.cycles` multigrid V(2,2) cycles on the fields' pressure, in place (warm-started from
 /// its current values). Pass labels: "smoke: mg smooth L0 (pre)", "smoke: mg restrict L1",
 /// "smoke: mg prolong L1", … for the first cycle, the levels below 32³ together as
-/// "smoke: mg levels Lk–Lc" (from 16³ on one dispatch, `Hierarchy::tail`), and the later cycles
-/// as one pass.
+/// "smoke: mg levels Lk–Lc" (from 8³ on one dispatch, mg_tail.wgsl), and the later cycles as
+/// one pass.
 pub fn record_multigrid(gpu: &GpuContext, passes: &mut PassRecorder, k: &Kernels, f: &Fields, solve: &Solve) {
     let d = &gpu.device;
     let h = &f.multigrid;
     let count = h.sizes.len();
-    for l in 0..count {
-        gpu.queue.write_buffer(&h.levels[l], 0, bytemuck::bytes_of(&h.level(l, solve, 1.0)));
+    for (l, buffer) in h.levels.iter().enumerate() {
+        gpu.queue.write_buffer(buffer, 0, bytemuck::bytes_of(&h.level(l, solve, 1.0)));
     }
     if let Some(first) = h.tail {
         gpu.queue.write_buffer(&h.tail_uniform, 0, bytemuck::bytes_of(&h.tail_block(first, solve)));
     }
-    // Levels handled by passes of their own: up to the tail, or all of them.
-    let own = h.tail.unwrap_or(count);
-    // Right-hand side, q and solid mask of every level (the tail's levels share theirs).
-    let rhs = |l: usize| match l {
-        0 => &f.divergence_linear,
-        _ if l < own => &h.coarse[l - 1].0,
-        _ => &h.tail_rhs,
-    };
-    let q = |l: usize| match l {
-        0 => f.pressure.read(),
-        _ if l < own => &h.coarse[l - 1].1,
-        _ => &h.tail_q,
-    };
-    let solid = |l: usize| match l {
-        0 => &f.solid_linear,
-        _ if l < own => &h.coarse_solid[l - 1],
-        _ => &h.tail_solid,
-    };
+    // Right-hand side, q and solid mask of the levels with buffers.
+    let rhs = |l: usize| if l == 0 { &f.divergence_linear } else { &h.coarse[l - 1].0 };
+    let q = |l: usize| if l == 0 { f.pressure.read() } else { &h.coarse[l - 1].1 };
+    let solid = |l: usize| if l == 0 { &f.solid_linear } else { &h.coarse_solid[l - 1] };
     let level_res = |l: usize| [Res::Buf(&h.levels[l]), Res::Buf(rhs(l)), Res::Buf(q(l))];
-    let masks: Vec<wgpu::BindGroup> = (0..count).map(|l| mask_group(gpu, k, solid(l))).collect();
-    // The masks of the coarse levels up to the tail's first; the tail coarsens its own.
-    let coarsen_groups: Vec<wgpu::BindGroup> = (0..own.min(count - 1))
+    let masks: Vec<wgpu::BindGroup> = (0..h.levels.len()).map(|l| mask_group(gpu, k, solid(l))).collect();
+    // Levels smoothed by passes of their own, and the coarsest of them (solved by sweeps when
+    // there is no tail).
+    let own = h.tail.unwrap_or(count);
+    let coarsest = own.min(count - 1);
+    // The masks of the levels with buffers; the tail coarsens its own.
+    let coarsen_groups: Vec<wgpu::BindGroup> = (0..h.levels.len() - 1)
         .map(|l| k.coarsen.bind(d, &[level_res(l).as_slice(), &[Res::Buf(solid(l + 1))]].concat()))
         .collect();
     let groups_of: Vec<LevelGroups> = (0..own)
@@ -414,7 +378,7 @@ pub fn record_multigrid(gpu: &GpuContext, passes: &mut PassRecorder, k: &Kernels
             }
         })
         .collect();
-    let tail_group = h.tail.map(|t| k.tail.bind(d, &[level_res(t).as_slice(), &[Res::Buf(&h.tail_uniform)]].concat()));
+    let tail_group = h.tail.map(|t| k.tail.bind(d, &[Res::Buf(&h.tail_uniform), Res::Buf(rhs(t)), Res::Buf(q(t))]));
     let timed_tail = h.sizes.iter().position(|&m| m < TIMED_LEVEL_MIN).unwrap_or(count - 1).max(1);
     let tail_label = format!("smoke: mg levels L{timed_tail}–L{}", count - 1);
     let mut ops = Vec::new();
@@ -434,17 +398,11 @@ pub fn record_multigrid(gpu: &GpuContext, passes: &mut PassRecorder, k: &Kernels
             (0, true) => tail_label.clone(),
             _ => format!("smoke: mg V-cycles 2–{}", solve.cycles),
         };
-        // One smoothing of level l: two passes a sweep, or one pass on a small level.
+        // One smoothing of level l: two passes a sweep.
         let smooth = |l: usize, sweeps: usize, name: String| -> Vec<Op> {
             let (mask, group) = (&masks[l], &groups_of[l].smooth);
-            if h.sizes[l] <= ONE_GROUP_LEVEL_MAX {
-                vec![Op { label: name, pass: &k.sweeps_in_one_group, mask, group, groups: [1, 1, 1] }]
-            } else {
-                (0..sweeps).flat_map(|_| sweep(k, mask, group, h.sizes[l], [name.clone(), name.clone()])).collect()
-            }
+            (0..sweeps).flat_map(|_| sweep(k, mask, group, h.sizes[l], [name.clone(), name.clone()])).collect()
         };
-        // Down to the tail (or to the coarsest level, which is then solved by sweeps).
-        let coarsest = own.min(count - 1);
         for (l, g) in groups_of.iter().enumerate().take(coarsest) {
             ops.extend(smooth(l, PRE_SMOOTH, label(l, format!("smooth L{l} (pre)"))));
             let nc = h.sizes[l + 1];
