@@ -1222,6 +1222,47 @@ fn the_lit_march_matches_an_f64_integral_through_homogeneous_smoke() {
     assert!(worst_short < 5e-3, "short chords: worst relative error {worst_short}");
 }
 
+/// The light volume's τ up and down (running column sums, light.wgsl) against an f64 integral of
+/// the density the view would sample along the column: linear between cell centres, constant in
+/// the outermost half cells. Random density, 16³, every cell.
+#[test]
+fn the_light_volume_integrates_up_and_down_exactly() {
+    let n = 16usize;
+    let (h, mut s) = smoke_n(n, &["extinction=0.7"]);
+    let mut rng = 0x2545_f491_u32;
+    let mut next = || {
+        rng ^= rng << 13;
+        rng ^= rng >> 17;
+        rng ^= rng << 5;
+        rng as f64 / u32::MAX as f64
+    };
+    let rho: Vec<f32> = (0..n * n * n).map(|_| round_f16((3.0 * next()) as f32)).collect();
+    let fluid: Vec<f32> = rho.iter().flat_map(|&r| [0.0, 0.0, 0.0, r]).collect();
+    s.upload(&h.gpu, FieldId::Fluid, &fluid).unwrap();
+    s.run_now(&h, |s, g, p| s.compute_light(g, &h.gpu, p));
+    let light = s.download(&h.gpu, FieldId::Light).unwrap();
+    let p = &s.chapter.params;
+    let (sigma, cell) = (p.extinction as f64, p.box_size_m as f64 / n as f64);
+    let at = |x: usize, y: usize, z: usize| rho[x + n * (y + n * z)] as f64;
+    let mut worst = 0.0f64;
+    for z in 0..n {
+        for x in 0..n {
+            for y in 0..n {
+                // Trapezoids between the centres, half a cell at the ends.
+                let down = at(x, 0, z) / 2.0 + (1..=y).map(|k| (at(x, k - 1, z) + at(x, k, z)) / 2.0).sum::<f64>();
+                let up = at(x, n - 1, z) / 2.0 + (y..n - 1).map(|k| (at(x, k, z) + at(x, k + 1, z)) / 2.0).sum::<f64>();
+                let i = 4 * (x + n * (y + n * z));
+                for (got, want) in [(light[i + 1], sigma * cell * up), (light[i + 2], sigma * cell * down)] {
+                    // The volume is stored in half floats: 2⁻¹¹ relative, and a floor near zero.
+                    worst = worst.max((got as f64 - want).abs() / (want.abs() + 1e-2));
+                }
+            }
+        }
+    }
+    eprintln!("light volume τ up and down against the f64 column integral: worst {worst:.2e} relative");
+    assert!(worst < 1.5e-3, "τ up/down differ from the column integral by {worst}");
+}
+
 #[test]
 fn the_smoke_shadows_the_ground_by_its_transmittance_to_the_sun() {
     let (rho, tint) = (0.3f32, [1.0f64, 0.8, 0.6]);

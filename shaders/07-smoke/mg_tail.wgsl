@@ -92,7 +92,8 @@ fn v_cycle_tail(@builtin(local_invocation_index) thread: u32) {
             let p = prolongation(grid_cell(k, n));
             var e = 0.0;
             for (var c = 0; c < 8; c++) {
-                e += p.weight[c] * tail_q[p.at[c]];
+                let corner = prolongation_corner(p, c);
+                e += corner.weight * tail_q[corner.at];
             }
             tail_q[lv.offset + k] += e;
         }

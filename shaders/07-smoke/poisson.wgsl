@@ -167,27 +167,31 @@ fn parents(i: i32, nc: i32, open_end: bool) -> vec3<f32> {
     return vec3(f32(p), f32(p), select(1.0, -1.0, open_end));
 }
 
-// The 8 coarse cells (indices in the coarse grid's storage) a fine cell of the current grid
-// interpolates from, and their trilinear weights: ¾ and ¼ per axis (27, 9, 3, 1 / 64 in 3D).
+// Where a fine cell of the current grid interpolates from, per axis (`parents`): the coarse
+// cells and the far cell's sign.
 struct Prolongation {
-    at: array<u32, 8>,
-    weight: array<f32, 8>,
+    x: vec3<f32>,
+    y: vec3<f32>,
+    z: vec3<f32>,
 }
 
 fn prolongation(cell: vec3<i32>) -> Prolongation {
     let nc = i32(lv.coarse_n);
-    let px = parents(cell.x, nc, false);
-    let py = parents(cell.y, nc, lv.open_top == 1u);
-    let pz = parents(cell.z, nc, false);
-    var p: Prolongation;
-    for (var c = 0; c < 8; c++) {
-        let far = vec3(c & 1, (c >> 1u) & 1, (c >> 2u) & 1) == vec3(1);
-        let at = vec3<i32>(select(vec3(px.x, py.x, pz.x), vec3(px.y, py.y, pz.y), far));
-        let w = select(vec3(0.75), 0.25 * vec3(px.z, py.z, pz.z), far);
-        p.at[c] = lv.coarse_offset + level_index(at, nc);
-        p.weight[c] = w.x * w.y * w.z;
-    }
-    return p;
+    return Prolongation(parents(cell.x, nc, false), parents(cell.y, nc, lv.open_top == 1u), parents(cell.z, nc, false));
+}
+
+// Corner c (0–7) of the prolongation: the coarse cell's index in the coarse grid's storage and
+// its trilinear weight, ¾ and ¼ per axis (27, 9, 3, 1 / 64 in 3D).
+struct Corner {
+    at: u32,
+    weight: f32,
+}
+
+fn prolongation_corner(p: Prolongation, c: i32) -> Corner {
+    let far = vec3(c & 1, (c >> 1u) & 1, (c >> 2u) & 1) == vec3(1);
+    let at = vec3<i32>(select(vec3(p.x.x, p.y.x, p.z.x), vec3(p.x.y, p.y.y, p.z.y), far));
+    let w = select(vec3(0.75), 0.25 * vec3(p.x.z, p.y.z, p.z.z), far);
+    return Corner(lv.coarse_offset + level_index(at, i32(lv.coarse_n)), w.x * w.y * w.z);
 }
 // ANCHOR_END: prolong
 

@@ -20,7 +20,8 @@ fn prolong(@builtin(global_invocation_id) id: vec3<u32>) {
     let p = prolongation(cell);
     var e = 0.0;
     for (var c = 0; c < 8; c++) {
-        e += p.weight[c] * coarse_q[p.at[c]];
+        let corner = prolongation_corner(p, c);
+        e += corner.weight * coarse_q[corner.at];
     }
     q[at_index(cell, n)] += e;
 }

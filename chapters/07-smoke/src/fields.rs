@@ -32,9 +32,10 @@ pub const LIGHT_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 pub const MEMORY_BUDGET: u64 = 4 << 30;
 
 /// Bytes of field storage per cell: 2 × 8 (velocity and temperature) + 2 × 8 (fluid) + 2 × 4 + 4 (pressure
-/// buffers and texture) + 4 + 4 (divergence buffer and texture) + 8 (vorticity) + 8 (light)
-/// + 8 + 8 (MacCormack's forward velocity and fluid) + 4 + 4 (the solid mask, texture and buffer).
-pub const BYTES_PER_CELL: u64 = 92;
+/// buffers and texture) + 4 + 4 (divergence buffer and texture) + 8 (vorticity) + 8 + 4 (light,
+/// and its column sums) + 8 + 8 (MacCormack's forward velocity and fluid) + 4 + 4 (the solid
+/// mask, texture and buffer).
+pub const BYTES_PER_CELL: u64 = 96;
 
 /// GPU memory the fields take at grid size `n` (bytes), the multigrid's coarse grids included.
 pub fn memory_bytes(n: u32) -> u64 {
@@ -122,6 +123,8 @@ pub struct Fields {
     /// ω and |ω| of the advected velocity, for vorticity confinement.
     pub vorticity: Field,
     pub light: Field,
+    /// The density's running sums up each column, for the light volume's τ up and down.
+    pub light_columns: wgpu::Buffer,
     /// MacCormack's forward semi-Lagrangian step φ̂ of velocity and fluid.
     pub velocity_forward: Field,
     pub fluid_forward: Field,
@@ -153,6 +156,7 @@ impl Fields {
             divergence_linear: scalar_buffer(gpu, "smoke divergence (linear)", n),
             vorticity: Field::new(gpu, "smoke vorticity", n, VELOCITY_FORMAT),
             light: Field::new(gpu, "smoke light", n, LIGHT_FORMAT),
+            light_columns: scalar_buffer(gpu, "smoke light column sums", n),
             velocity_forward: Field::new(gpu, "smoke velocity (MacCormack forward)", n, VELOCITY_FORMAT),
             fluid_forward: Field::new(gpu, "smoke fluid (MacCormack forward)", n, FLUID_FORMAT),
             solid: Field::new(gpu, "smoke solid mask", n, SCALAR_FORMAT),
@@ -174,6 +178,8 @@ pub enum FieldId {
     Temperature,
     /// The solid mask: 0 fluid, 1 the sphere, 2 the box.
     Solid,
+    /// The light volume: optical depth to the sun, up and down, and 0 (read only).
+    Light,
 }
 
 impl Fields {
@@ -186,13 +192,14 @@ impl Fields {
             FieldId::Divergence => &self.divergence,
             FieldId::Temperature => self.velocity.read(),
             FieldId::Solid => &self.solid,
+            FieldId::Light => &self.light,
         }
     }
 
     /// Components per cell of `id` (4 for velocity and fluid, 1 for the scalars).
     pub fn components(id: FieldId) -> usize {
         match id {
-            FieldId::Velocity | FieldId::Fluid => 4,
+            FieldId::Velocity | FieldId::Fluid | FieldId::Light => 4,
             _ => 1,
         }
     }

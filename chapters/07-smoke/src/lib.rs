@@ -378,6 +378,14 @@ impl Smoke {
         self.light_for = None;
     }
 
+    /// Records the light volume of the current fluid now, for the last frame's sun (tests and
+    /// tools; a frame does it itself when it needs the volume).
+    pub fn compute_light(&mut self, g: &mut SmokeGpu, gpu: &GpuContext, passes: &mut PassRecorder) {
+        self.write_uniform(g, gpu);
+        passes::record_light(gpu, passes, &g.pipelines, &g.params_group, &g.fields);
+        self.light_for = None;
+    }
+
     /// Records `iterations` Jacobi sweeps on the current divergence.
     pub fn jacobi(&mut self, g: &mut SmokeGpu, gpu: &GpuContext, passes: &mut PassRecorder, iterations: u32) {
         self.write_uniform(g, gpu);

@@ -106,6 +106,7 @@ pub struct Pipelines {
     pub store_pressure: Pass,
     pub project: Pass,
     pub light: Pass,
+    pub light_columns: Pass,
     pub view: Pass,
     /// Red–black Gauss–Seidel and multigrid (multigrid.rs).
     pub solvers: Kernels,
@@ -209,7 +210,8 @@ impl Pipelines {
             jacobi: make("jacobi.wgsl", "jacobi", &[read, read, read_write], false)?,
             store_pressure: make("store_pressure.wgsl", "store_pressure", &[read, scalar], false)?,
             project: make("project.wgsl", "project", &[Sampled, Sampled, vel], false)?,
-            light: make("light.wgsl", "light", &[Sampled, Storage(LIGHT_FORMAT)], false)?,
+            light: make("light.wgsl", "light", &[Sampled, Storage(LIGHT_FORMAT), read_write], false)?,
+            light_columns: make("light.wgsl", "light_columns", &[Sampled, Storage(LIGHT_FORMAT), read_write], false)?,
             view: make("view.wgsl", "smoke_view", &[Sampled, Sampled, Sampled, Sampled, Sampled], true)?,
             solvers: Kernels::new(gpu, shaders, with_obstacles)?,
             with_obstacles,
@@ -480,7 +482,14 @@ pub fn record_obstacles(
 /// The light volume: optical depth to the sun, up and down per cell, for the rendered smoke and
 /// its shadow on the scene.
 pub fn record_light(gpu: &GpuContext, passes: &mut PassRecorder, p: &Pipelines, params: &wgpu::BindGroup, f: &Fields) {
-    let g = p.light.bind(&gpu.device, &[Res::Tex(f.fluid.read()), Res::Tex(&f.light)]);
+    let g = p.light.bind(&gpu.device, &[Res::Tex(f.fluid.read()), Res::Tex(&f.light), Res::Buf(&f.light_columns)]);
+    // One thread per column (8 × 1 × 8 workgroups), then one per cell.
+    passes.compute("smoke: light volume columns", |pass| {
+        pass.set_pipeline(&p.light_columns.pipeline);
+        pass.set_bind_group(2, params, &[]);
+        pass.set_bind_group(3, &g, &[]);
+        pass.dispatch_workgroups(f.n.div_ceil(8), 1, f.n.div_ceil(8));
+    });
     dispatch(passes, "smoke: light volume", &p.light, params, &g, f.n);
 }
 
