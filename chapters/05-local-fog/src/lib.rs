@@ -391,6 +391,17 @@ impl LocalFog {
             "froxel-fog.constant_density=0",
             "froxel-fog.layer_density=0",
         ];
+        const NOISE: &[&str] = &[
+            "volumes[0].density_source=noise",
+            "volumes[0].noise_frequency=0.7",
+            "volumes[0].noise_octaves=4",
+            "volumes[0].noise_contrast=1.6",
+            "volumes[0].scroll_x_mps=1.5",
+            "volumes[1].density_source=noise",
+            "volumes[1].noise_frequency=0.4",
+            "volumes[1].noise_contrast=2.5",
+            "volumes[1].scroll_y_mps=0.6",
+        ];
         vec![
             fig(
                 "no-edge-fade",
@@ -404,6 +415,9 @@ impl LocalFog {
             fig("overlap", "overlap-count", &["volumes[1].x_m=-3", "volumes[1].y_m=3", "volumes[1].size_x_m=12"], None),
             fig("with-froxel-fog", "final", FROXELS, None).with(&["froxel-fog"]),
             fig("with-froxel-fog-path", "local-fog/path", FROXELS, None).with(&["froxel-fog"]),
+            // Density textures, seen from above: the mist's density times four octaves of
+            // noise, the sphere's times coarser noise of higher contrast (at t = 1/60 s).
+            fig("noise-from-above-optical-depth", "optical-depth", NOISE, Some("-5,25,-5,0,-35,60")),
         ]
     }
     // ANCHOR_END: figures
