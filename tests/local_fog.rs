@@ -975,7 +975,8 @@ fn the_scroll_shifts_the_noise_by_velocity_times_time() {
 // ANCHOR_END: scroll_test
 
 // ANCHOR: bad_file_test
-/// A missing file, a truncated one, one with the wrong magic, and five distinct files: each is
+/// A missing file, a truncated one, one with the wrong magic, one holding a NaN, and five
+/// distinct files: each is
 /// refused with one message that says what is wrong, and the volume list in use is kept — given
 /// whole (`set_volumes`) or edited in place (`--set`, the panel, a preset: `sync_files`).
 #[test]
@@ -988,6 +989,8 @@ fn bad_density_files_are_refused_and_the_state_kept() {
     std::fs::write(&truncated, &bytes[..bytes.len() - 7]).unwrap();
     let magic = dir.join("magic-4.fbvol");
     std::fs::write(&magic, [b"NOTAVOL\0".as_slice(), &bytes[8..]].concat()).unwrap();
+    let nan = dir.join("nan-4.fbvol");
+    std::fs::write(&nan, [&bytes[..bytes.len() - 4], &f32::NAN.to_le_bytes()].concat()).unwrap();
     let missing = dir.join("no-such-file.fbvol");
     let with_file = |path: &std::path::Path| VolumeParams {
         density_source: DensitySource::File,
@@ -1003,6 +1006,7 @@ fn bad_density_files_are_refused_and_the_state_kept() {
         (vec![with_file(&missing)], "no-such-file.fbvol"),
         (vec![with_file(&truncated)], "truncated"),
         (vec![with_file(&magic)], "magic"),
+        (vec![with_file(&nan)], "non-finite"),
         (five, "at most 4 textures"),
     ] {
         let e = chapter.set_volumes(list).unwrap_err();
@@ -1011,6 +1015,10 @@ fn bad_density_files_are_refused_and_the_state_kept() {
         assert_eq!(chapter.params.volumes, kept, "the volumes in use are kept");
         assert_eq!(chapter.density_files(), vec![good.display().to_string()], "and their grid");
     }
+    // A NaN in the texture's parameters is refused by their ranges, the value kept.
+    let e = set_by_name(&mut chapter.params, "volumes[0].noise_frequency", "NaN").unwrap_err();
+    assert!(e.to_string().contains("volumes[0].noise_frequency"), "{e}");
+    assert_eq!(chapter.params.volumes, kept);
     // Edited in place: the second volume switched to a file with no path, then to a bad one.
     set_by_name(&mut chapter.params, "volumes[1].density_source", "file").unwrap();
     chapter.sync_files();
