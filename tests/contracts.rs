@@ -96,7 +96,9 @@ fn every_uniform_matches_its_wgsl_layout() {
             emission_falloff,
             axis_x,
             axis_y,
-            axis_z
+            axis_z,
+            texture,
+            texture_offset
         }),
     );
     check(

@@ -10,7 +10,7 @@ use common::*;
 use fogbook_core::Chapter;
 use fogbook_core::fog_volumes::FogVolume;
 use fogbook_core::params::set_by_name;
-use fogbook_local_fog::reference::optical_depth;
+use fogbook_local_fog::reference::{optical_depth, textured_optical_depth};
 use fogbook_local_fog::{LocalFog, LocalFogParams};
 use glam::DVec3;
 
@@ -552,7 +552,12 @@ fn slab(near: f64, thickness: f64, extra: &[&str]) -> Vec<String> {
 fn froxel_path_is_exact_per_column_and_blends_columns() {
     const CAMERA_UP: &str = "0,2,0,0,35,60"; // only sky: every ray crosses the whole slab
     let grid = [64u32, 36];
-    for extra in [&[][..], &["falloff=0.03"][..]] {
+    // A noise-textured slab has no closed form: the media pass integrates each slice's piece of
+    // the crossing by the midpoint rule in 8 steps, and the reference does the same in f64 over
+    // chapter 4's slices (1–100 m, 32 of them), so the same bound holds.
+    const NOISE: &[&str] = &["density_source=noise", "noise_frequency=0.4", "noise_contrast=0.8"];
+    let slices = fogbook_froxel_fog::reference::Slices::new(1.0, 100.0, 32);
+    for extra in [&[][..], &["falloff=0.03"][..], NOISE] {
         let sets: Vec<String> = froxel_grid("100").into_iter().chain(slab(20.0, 6.0, extra)).collect();
         let sets: Vec<&str> = sets.iter().map(String::as_str).collect();
         let img = render("froxel-fog,local-fog", "froxel-fog/transmittance", &sets, Some(CAMERA_UP), SIZE).raw;
@@ -560,7 +565,15 @@ fn froxel_path_is_exact_per_column_and_blends_columns() {
             &sets.iter().filter(|s| !s.starts_with("froxel")).copied().collect::<Vec<_>>(),
         );
         let volume = params.fog_volumes()[0];
-        let t = |o: DVec3, v: DVec3| (-optical_depth(&volume, o, v, 0.0, 100.0)).exp();
+        let textured = !extra.is_empty() && extra[0].starts_with("density_source");
+        let t = |o: DVec3, v: DVec3| {
+            if textured {
+                let per_slice = |k| textured_optical_depth(&volume, o, v, slices.begin(k), slices.end(k), &[], 8);
+                (-(0..32).map(per_slice).sum::<f64>()).exp()
+            } else {
+                (-optical_depth(&volume, o, v, 0.0, 100.0)).exp()
+            }
+        };
         let (mut worst_pixel, mut worst_outside) = (0.0f64, 0.0f64);
         for y in 0..SIZE[1] {
             for x in 0..SIZE[0] {
@@ -784,3 +797,242 @@ fn the_panel_edits_the_volumes_as_a_list() {
     let first = &params.volumes[0];
     assert_eq!((first.shape, first.x_m, first.z_m), (fogbook_local_fog::Shape::Ellipsoid, 8.0, -30.0), "volume 0 went");
 }
+
+// ANCHOR: textured_test
+/// A smoke volume file of an n³ grid whose density varies smoothly across the box plus a
+/// cell-to-cell ripple (so that the trilinear kinks matter), written with the core's writer (the
+/// format chapter 7's `save` writes). Returns its path.
+fn smoke_file(name: &str, n: u32) -> std::path::PathBuf {
+    use fogbook_core::volume_file::{VolumeField, VolumeFile};
+    let cells = (n as usize).pow(3);
+    let density = (0..cells)
+        .map(|i| {
+            let (x, y, z) = (i % n as usize, (i / n as usize) % n as usize, i / (n * n) as usize);
+            let ripple = if (x + 2 * y + 3 * z) % 3 == 0 { 0.6 } else { 0.0 };
+            (1.0 + (x as f32 * 0.4).sin() * (z as f32 * 0.3).cos() + y as f32 / n as f32 + ripple).max(0.0)
+        })
+        .collect();
+    let file = VolumeFile {
+        n,
+        box_m: 8.0,
+        ambient_k: 293.15,
+        fields: vec![
+            VolumeField { name: "density".into(), components: 1, values: density },
+            VolumeField { name: "temperature".into(), components: 1, values: vec![0.0; cells] },
+        ],
+    };
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    file.write(&path).unwrap();
+    path
+}
+
+/// A preset of chapter 5 whose first volume reads the density file `path` (the list's other
+/// settings come from `settings`).
+fn file_preset(name: &str, path: &std::path::Path) -> std::path::PathBuf {
+    let preset = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let text = format!(
+        "(chapter: \"local-fog\", params: (volumes: [(density_source: file, density_file: {:?})]))",
+        path.display().to_string()
+    );
+    std::fs::write(&preset, text).unwrap();
+    preset
+}
+
+const TEXTURE_SIZE: [u32; 2] = [80, 45];
+
+/// Holds the optical-depth view of a textured volume to the f64 integral of the same field (the
+/// midpoint rule in 4096 steps, of ρ₀ · weight · texture, the noise by the core's f64 copy of the
+/// shader's, the file's grid trilinear in f64), per pixel. The bound, derived: the GPU runs the
+/// midpoint rule in `FADE_STEPS` = 32 steps in f32, so |GPU − I| ≤ |M₃₂ − I| + |GPU − M₃₂|; the
+/// first term is computed here in f64 for each pixel; the second is f32 rounding: sample points
+/// good to ~30 m · 2⁻²⁴ ≈ 2e-6 m, times the texture's steepest slope (≈ 5 /m for the noise below)
+/// and the sum's rounding, under 1e-4 relative, bounded by 3e-4 · I + 1e-5; at silhouettes the
+/// change of M₃₂ under a 1e-6 rad turn of the ray is added, as in `check`. Returns the capture,
+/// the worst |GPU − I| / I and the worst |M₃₂ − I| / I over pixels with I > 1e-3 off the
+/// silhouettes.
+fn check_textured(
+    label: &str,
+    file: Option<&std::path::Path>,
+    extra: &[&str],
+    start_s: f64,
+) -> (fogbook_core::headless::Capture, f64, f64) {
+    use fogbook_core::fog_volume_density::DensityTexture;
+    use fogbook_local_fog::reference::{FADE_STEPS, textured_optical_depth};
+    let sets = settings(extra);
+    let preset = file.map(|f| file_preset(&format!("{label}.ron").replace(' ', "-"), f));
+    let (cap, time) =
+        render_at("local-fog", "optical-depth", preset.as_deref(), &sets, Some(CAMERA), TEXTURE_SIZE, start_s);
+    let distance = render("distance-fog", "distance", &[] as &[&str], Some(CAMERA), TEXTURE_SIZE).raw;
+    let (mut params, _) = typed_settings::<LocalFogParams>(&sets);
+    let grid = file.map(|path| {
+        params.volumes[0].density_source = fogbook_local_fog::DensitySource::File;
+        params.volumes[0].density_file = path.display().to_string();
+        DensityTexture::load(path).unwrap()
+    });
+    let volume = params.fog_volumes_at(time)[0];
+    let textures: Vec<&DensityTexture> = grid.iter().collect();
+    let gpu_steps = FADE_STEPS;
+    let tau = |o, v, d, steps| textured_optical_depth(&volume, o, v, 0.0, d, &textures, steps);
+    let (mut worst, mut worst_rule, mut worst_f32, mut inside, mut silhouette) = (0.0f64, 0.0f64, 0.0f64, 0, 0);
+    for y in 0..TEXTURE_SIZE[1] {
+        for x in 0..TEXTURE_SIZE[0] {
+            let (o, v) = pose_ray(CAMERA, TEXTURE_SIZE, x, y);
+            let d = distance.pixel(x, y)[0] as f64;
+            let got = cap.raw.pixel(x, y)[0] as f64;
+            let exact = tau(o, v, d, 4096);
+            let rule = tau(o, v, d, gpu_steps);
+            let turned = perpendiculars(v)
+                .iter()
+                .flat_map(|&p| [1.0, -1.0].map(|s| (v + p * (s * 1e-6)).normalize()))
+                .map(|w| (tau(o, w, d, gpu_steps) - rule).abs())
+                .fold(0.0f64, f64::max);
+            let rounding = 3e-4 * exact + 1e-5;
+            let on_silhouette = turned > rounding;
+            silhouette += on_silhouette as usize;
+            let bound = (rule - exact).abs() + rounding + turned;
+            let err = (got - exact).abs();
+            assert!(
+                err <= bound,
+                "{label} ({x},{y}): GPU {got}, f64 integral {exact}, 32-step rule {rule} (error {err:.3e} > {bound:.3e})"
+            );
+            if exact > 1e-3 && !on_silhouette {
+                inside += 1;
+                worst = worst.max(err / exact);
+                worst_rule = worst_rule.max((rule - exact).abs() / exact);
+                worst_f32 = worst_f32.max((got - rule).abs() / exact);
+            }
+        }
+    }
+    eprintln!(
+        "{label}: worst error {worst:.2e} of τ (the 32-step rule's own {worst_rule:.2e}, the GPU's from the rule {worst_f32:.2e}); {inside} pixels inside, {silhouette} on a silhouette"
+    );
+    assert!(inside > 400, "{label}: the volume covers too little of the image ({inside} pixels)");
+    (cap, worst, worst_rule)
+}
+
+/// Noise (rotated box, scrolling, at 2 s and at 2.5 s) and a 16³ smoke file (rotated box): the
+/// optical depth per pixel against the f64 integral. The two times must give different images:
+/// the scroll reaches the GPU.
+#[test]
+fn textured_optical_depth_matches_the_f64_integral() {
+    const NOISE: &[&str] = &[
+        "volumes[0].yaw_deg=30",
+        "volumes[0].pitch_deg=10",
+        "volumes[0].roll_deg=-15",
+        "volumes[0].density_source=noise",
+        "volumes[0].noise_frequency=0.6",
+        "volumes[0].noise_octaves=3",
+        "volumes[0].noise_contrast=0.9",
+        "volumes[0].scroll_x_mps=1.5",
+        "volumes[0].scroll_z_mps=-0.7",
+        "volumes[0].texture_scale=1.5",
+    ];
+    let (early, ..) = check_textured("noise at 2 s", None, NOISE, 2.0);
+    let (late, ..) = check_textured("noise at 2.5 s", None, NOISE, 2.5);
+    let changed = (0..TEXTURE_SIZE[1])
+        .flat_map(|y| (0..TEXTURE_SIZE[0]).map(move |x| (x, y)))
+        .filter(|&(x, y)| (early.raw.pixel(x, y)[0] - late.raw.pixel(x, y)[0]).abs() > 1e-2)
+        .count();
+    assert!(changed > 300, "the scroll changed only {changed} pixels");
+    let file = smoke_file("textured-16.fbvol", 16);
+    let rotated = ["volumes[0].yaw_deg=-20", "volumes[0].roll_deg=12", "volumes[0].texture_scale=0.8"];
+    check_textured("16 cube file", Some(&file), &rotated, 0.0);
+}
+// ANCHOR_END: textured_test
+
+// ANCHOR: scroll_test
+/// The noise moves with its scroll velocity, in the volume's own axes: the field at t + Δ at p is
+/// the field at t at p − R · u · Δ (R the volume's rotation, u the velocity), to the f32 rounding
+/// of the wrapped offset; and it is not the same field unshifted.
+#[test]
+fn the_scroll_shifts_the_noise_by_velocity_times_time() {
+    use fogbook_core::fog_volume_density::texture_factor;
+    let sets = settings(&[
+        "volumes[0].yaw_deg=40",
+        "volumes[0].density_source=noise",
+        "volumes[0].noise_frequency=0.8",
+        "volumes[0].scroll_x_mps=2",
+        "volumes[0].scroll_y_mps=-0.5",
+        "volumes[0].scroll_z_mps=1",
+    ]);
+    let (params, _) = typed_settings::<LocalFogParams>(&sets);
+    let (t, dt) = (1234.5, 0.75);
+    let (a, b) = (params.fog_volumes_at(t)[0], params.fog_volumes_at(t + dt)[0]);
+    let [x, y, z] = a.axes();
+    let shift = (x * 2.0 + y * -0.5 + z * 1.0) * dt;
+    let (mut worst, mut moved) = (0.0f64, 0.0f64);
+    for i in 0..400 {
+        let f = i as f64;
+        let p = a.centre() + DVec3::new((f * 0.37).sin() * 3.0, (f * 0.11).cos() * 1.5, (f * 0.23).sin() * 2.5);
+        let later = texture_factor(&b, p, &[]);
+        worst = worst.max((later - texture_factor(&a, p - shift, &[])).abs());
+        moved = moved.max((later - texture_factor(&a, p, &[])).abs());
+    }
+    eprintln!("scroll: worst mismatch {worst:.2e}, unshifted difference up to {moved:.2}");
+    assert!(worst < 1e-4, "the field at t + Δ is not the field at t shifted: {worst}");
+    assert!(moved > 0.1, "the field did not move: {moved}");
+}
+// ANCHOR_END: scroll_test
+
+// ANCHOR: bad_file_test
+/// A missing file, a truncated one, one with the wrong magic, one holding a NaN, and five
+/// distinct files: each is
+/// refused with one message that says what is wrong, and the volume list in use is kept — given
+/// whole (`set_volumes`) or edited in place (`--set`, the panel, a preset: `sync_files`).
+#[test]
+fn bad_density_files_are_refused_and_the_state_kept() {
+    use fogbook_local_fog::{DensitySource, VolumeParams};
+    let good = smoke_file("good-4.fbvol", 4);
+    let bytes = std::fs::read(&good).unwrap();
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let truncated = dir.join("truncated-4.fbvol");
+    std::fs::write(&truncated, &bytes[..bytes.len() - 7]).unwrap();
+    let magic = dir.join("magic-4.fbvol");
+    std::fs::write(&magic, [b"NOTAVOL\0".as_slice(), &bytes[8..]].concat()).unwrap();
+    let nan = dir.join("nan-4.fbvol");
+    std::fs::write(&nan, [&bytes[..bytes.len() - 4], &f32::NAN.to_le_bytes()].concat()).unwrap();
+    let missing = dir.join("no-such-file.fbvol");
+    let with_file = |path: &std::path::Path| VolumeParams {
+        density_source: DensitySource::File,
+        density_file: path.display().to_string(),
+        ..VolumeParams::default()
+    };
+    let mut chapter = LocalFog::new();
+    chapter.set_volumes(vec![with_file(&good), VolumeParams::default()]).unwrap();
+    let kept = chapter.params.volumes.clone();
+    assert_eq!(chapter.density_files(), vec![good.display().to_string()]);
+    let five: Vec<VolumeParams> = (0..5).map(|i| with_file(&dir.join(format!("f{i}.fbvol")))).collect();
+    for (list, expect) in [
+        (vec![with_file(&missing)], "no-such-file.fbvol"),
+        (vec![with_file(&truncated)], "truncated"),
+        (vec![with_file(&magic)], "magic"),
+        (vec![with_file(&nan)], "non-finite"),
+        (five, "at most 4 textures"),
+    ] {
+        let e = chapter.set_volumes(list).unwrap_err();
+        assert!(e.contains(expect) && e.contains("keeping the 2 volumes in use"), "{e}");
+        assert_eq!(chapter.status(), Some(e));
+        assert_eq!(chapter.params.volumes, kept, "the volumes in use are kept");
+        assert_eq!(chapter.density_files(), vec![good.display().to_string()], "and their grid");
+    }
+    // A NaN in the texture's parameters is refused by their ranges, the value kept.
+    let e = set_by_name(&mut chapter.params, "volumes[0].noise_frequency", "NaN").unwrap_err();
+    assert!(e.to_string().contains("volumes[0].noise_frequency"), "{e}");
+    assert_eq!(chapter.params.volumes, kept);
+    // Edited in place: the second volume switched to a file with no path, then to a bad one.
+    set_by_name(&mut chapter.params, "volumes[1].density_source", "file").unwrap();
+    chapter.sync_files();
+    let e = chapter.status().unwrap();
+    assert!(e.contains("density_file is empty"), "{e}");
+    assert_eq!(chapter.params.volumes, kept);
+    chapter.params.volumes[1] = with_file(&truncated);
+    chapter.sync_files();
+    assert!(chapter.status().unwrap().contains("truncated"));
+    assert_eq!(chapter.params.volumes, kept);
+    // A good change goes through and clears the message.
+    chapter.params.volumes[1] = with_file(&good);
+    chapter.sync_files();
+    assert_eq!(chapter.status(), None);
+    assert_eq!(chapter.params.volumes[1].density_file, good.display().to_string());
+}
+// ANCHOR_END: bad_file_test

@@ -99,3 +99,22 @@ fn the_hero_preset_loads() {
     let setup = Setup::from_args(&args).unwrap();
     assert_eq!(setup.stack.spec(), "sky,height-fog");
 }
+
+/// The book's example presets (book/presets/) must keep loading, with the values they were
+/// written with (a renamed parameter would fail here, not in a reader's terminal).
+#[test]
+fn the_book_presets_load() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("book/presets");
+    let mut loaded = 0;
+    for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.extension().is_none_or(|e| e != "ron") {
+            continue;
+        }
+        let args = fogbook::cli::SceneArgs { preset: Some(path.clone()), ..Default::default() };
+        let mut setup = Setup::from_args(&args).unwrap_or_else(|e| panic!("{}: {e:#}", path.display()));
+        assert!(!setup.stack.chapter_mut(0).params().to_ron().is_empty());
+        loaded += 1;
+    }
+    assert!(loaded >= 1, "no preset in {}", dir.display());
+}

@@ -110,6 +110,7 @@ fn collect_hits(hits: ptr<function, Hits>, pixel: vec2<u32>, o: vec3<f32>, dir: 
 struct Source {
     radiance: vec3<f32>, // S_i: radiance scattered or emitted towards the eye per unit density
     sun_transmittance: f32,
+    unit_depth: f32,     // W over the whole crossing [a, b]
 }
 
 // The source of a crossing [a, b] of volume v: lit at its median scattering point t_m, where
@@ -117,7 +118,8 @@ struct Source {
 // placed as if the density were constant along the crossing.
 fn volume_source(v: FogVolume, o: vec3<f32>, dir: vec3<f32>, a: f32, b: f32) -> Source {
     let rho = max(v.albedo_density.w, 0.0);
-    let tau = rho * fog_volume_unit_depth(v, o, dir, a, b);
+    let w = fog_volume_unit_depth(v, o, dir, a, b);
+    let tau = rho * w;
     var fraction = 0.5;
     if tau > 1e-4 {
         fraction = -log(0.5 * (1.0 + exp(-tau))) / tau;
@@ -126,6 +128,7 @@ fn volume_source(v: FogVolume, o: vec3<f32>, dir: vec3<f32>, a: f32, b: f32) -> 
     let sun = frame.sun_dir.xyz;
     let exit = fog_volume_chord(v, p, sun).y;
     var src: Source;
+    src.unit_depth = w;
     src.sun_transmittance = exp(-rho * fog_volume_unit_depth(v, p, sun, 0.0, max(exit, 0.0)));
     var shadow = 1.0;
     if local_fog.counts.w == 1u {
@@ -150,7 +153,8 @@ struct Integrated {
 // The crossings from `start` on, cut into pieces at their ends, integrated front to back.
 fn integrate_from(hits: ptr<function, Hits>, o: vec3<f32>, dir: vec3<f32>, start: f32) -> Integrated {
     var ends: array<f32, 64>;
-    var sources: array<vec3<f32>, MAX_HITS>;
+    // Per crossing: its source (rgb) and its unit optical depth W over the whole of it (w).
+    var sources: array<vec4<f32>, MAX_HITS>;
     var n = 0u;
     for (var j = 0u; j < hit_count; j++) {
         let h = (*hits)[j];
@@ -167,7 +171,8 @@ fn integrate_from(hits: ptr<function, Hits>, o: vec3<f32>, dir: vec3<f32>, start
                 ends[k] = t;
                 n++;
             }
-            sources[j] = volume_source(volumes[h.index], o, dir, a, h.tb).radiance;
+            let src = volume_source(volumes[h.index], o, dir, a, h.tb);
+            sources[j] = vec4(src.radiance, src.unit_depth);
         }
     }
     var out: Integrated;
@@ -184,13 +189,21 @@ fn integrate_from(hits: ptr<function, Hits>, o: vec3<f32>, dir: vec3<f32>, start
         var source = vec3(0.0);
         for (var j = 0u; j < hit_count; j++) {
             let h = (*hits)[j];
-            let a = max(max(h.ta, start), s0);
+            let entry = max(h.ta, start);
+            let a = max(entry, s0);
             let b = min(h.tb, s1);
             if b > a {
                 let v = volumes[h.index];
-                let w = fog_volume_unit_depth(v, o, dir, a, b);
+                // A piece that is the whole crossing (a volume no other overlaps, most of them)
+                // reuses the crossing's W from `volume_source`: the same call on the same
+                // arguments, so the same bits, and for a textured or faded volume one march of
+                // 32 steps fewer.
+                var w = sources[j].w;
+                if a != entry || b != h.tb {
+                    w = fog_volume_unit_depth(v, o, dir, a, b);
+                }
                 tau += max(v.albedo_density.w, 0.0) * w;
-                source += sources[j] * w;
+                source += sources[j].rgb * w;
             }
         }
         // (1 − e^(−τ)) / τ, its series below 1e-4.

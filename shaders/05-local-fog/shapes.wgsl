@@ -5,9 +5,12 @@
 // from the closest point to the centre or axis first (Haines et al., "Precision Improvements for
 // Ray/Sphere Intersection", Ray Tracing Gems 2019), which avoids the cancellation in b² − ac.
 // Optical depth: the closed form of a height falloff along the ray (chapter 2's
-// `layer_optical_depth`, after Wenzel 2006) where the volume has no edge fade, else the midpoint
-// rule in FADE_STEPS steps of `fog_volume_weight`. Mirrors chapters/05-local-fog/src/reference.rs.
+// `layer_optical_depth`, after Wenzel 2006) where the volume has no edge fade and no density
+// texture, else the midpoint rule in FADE_STEPS steps (not jittered: nothing here accumulates
+// over frames) of `fog_volume_weight` times the texture (common/fog_volume_density.wgsl).
+// Mirrors chapters/05-local-fog/src/reference.rs.
 // #import common/fog_volume.wgsl
+// #import common/fog_volume_density.wgsl
 // #import 02-height-fog/layer.wgsl
 
 const FADE_STEPS: u32 = 32u;
@@ -63,21 +66,28 @@ fn fog_volume_chord(v: FogVolume, o: vec3<f32>, d: vec3<f32>) -> vec2<f32> {
 // ANCHOR_END: chord
 
 // ANCHOR: unit_depth
-// ∫ weight dt over [a, b] (a piece of the crossing): the optical depth at unit density.
-// Without an edge fade the weight is e^(−k (y − y₀)) along the whole crossing, in closed form;
-// with one, the midpoint rule in `steps` steps.
+// ∫ weight · texture dt over [a, b] (a piece of the crossing): the optical depth at unit density.
+// Without an edge fade or a texture the weight is e^(−k (y − y₀)) along the whole crossing, in
+// closed form; with either, the midpoint rule in `steps` steps (a textured volume has no closed
+// form: a short march inside the crossing).
 fn fog_volume_inside_depth(v: FogVolume, o: vec3<f32>, d: vec3<f32>, a: f32, b: f32, steps: u32) -> f32 {
     if b <= a {
         return 0.0;
     }
-    if v.half_size.w <= 0.0 {
+    let textured = fog_volume_textured(v);
+    if v.half_size.w <= 0.0 && !textured {
         let y0 = v.centre.y - fog_volume_half(v).y;
         return layer_optical_depth(vec4(1.0, max(v.emission_falloff.w, 0.0), y0, 0.0), o.y, d.y, a, b);
     }
     let h = (b - a) / f32(steps);
     var sum = 0.0;
     for (var i = 0u; i < steps; i++) {
-        sum += fog_volume_weight(v, o + d * (a + (f32(i) + 0.5) * h));
+        let p = o + d * (a + (f32(i) + 0.5) * h);
+        if textured {
+            sum += fog_volume_weight(v, p) * fog_volume_texture_factor(v, p);
+        } else {
+            sum += fog_volume_weight(v, p);
+        }
     }
     return min(sum * h, MAX_OPTICAL_DEPTH); // as the closed form caps it
 }

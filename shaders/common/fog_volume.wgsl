@@ -14,6 +14,9 @@ struct FogVolume {
     axis_x: vec4<f32>,           // xyz: local x axis in world space; w: phase g
     axis_y: vec4<f32>,           // xyz: local y axis (a cylinder's axis)
     axis_z: vec4<f32>,           // xyz: local z axis
+    texture: vec4<f32>,          // x: density source (0 constant, 1 noise, 2 file); y: file slot or
+                                 // noise octaves; z: noise frequency (1/m); w: noise contrast
+    texture_offset: vec4<f32>,   // xyz: noise scroll offset (lattice cells); w: texture density scale
 }
 
 const FOG_SHAPE_ELLIPSOID: f32 = 1.0;

@@ -39,6 +39,30 @@ pub fn render(chapter: &str, view: &str, sets: &[&str], camera: Option<&str>, si
     render_with(h, chapter, view, sets, camera, 1)
 }
 
+/// Like `render`, with a preset file applied first and the clock started at `start_s`; returns
+/// the capture and the time (s) the frame was drawn at.
+pub fn render_at(
+    chapter: &str,
+    view: &str,
+    preset: Option<&std::path::Path>,
+    sets: &[&str],
+    camera: Option<&str>,
+    size: [u32; 2],
+    start_s: f64,
+) -> (Capture, f64) {
+    let mut shared = SHARED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let h = shared.get_or_insert_with(|| headless(size));
+    h.resize(size).unwrap();
+    let mut setup = Setup::new(chapter).unwrap();
+    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+    setup.apply(preset, &sets, camera).unwrap();
+    let view = setup.stack.find_view(view).unwrap();
+    h.prepare_stack(&mut setup.stack).unwrap();
+    let mut time = TimeControl::fixed(start_s);
+    h.run_warmed(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, 1);
+    (h.capture().unwrap(), time.time)
+}
+
 pub fn render_with<S: AsRef<str>>(
     h: &mut Headless,
     chapter: &str,

@@ -13,6 +13,7 @@ pub mod reference;
 pub mod volumes;
 
 use bytemuck::{Pod, Zeroable};
+use fogbook_core::fog_volume_textures::DensityTextureSlots;
 use fogbook_core::fog_volumes::MAX_FOG_VOLUMES;
 use fogbook_core::frame::{FrameLayouts, SCREEN_TILE};
 use fogbook_core::gpu::GpuContext;
@@ -178,6 +179,8 @@ pub struct FroxelGpu {
     uniform: wgpu::Buffer,
     /// The local fog volumes of this frame (`MAX_FOG_VOLUMES` slots).
     fog_volumes: wgpu::Buffer,
+    /// Their density grids (the stack's, `ChapterContext::fog_textures`).
+    textures: DensityTextureSlots,
     pub volumes: Volumes,
 }
 
@@ -203,7 +206,7 @@ impl FroxelFog {
         if g.volumes.size == want {
             return;
         }
-        match Volumes::new(gpu, &g.layouts, &g.uniform, &g.fog_volumes, want) {
+        match Volumes::new(gpu, &g.layouts, &g.uniform, &g.fog_volumes, &g.textures, want) {
             Ok(v) => {
                 g.volumes = v;
                 self.status = None;
@@ -309,9 +312,10 @@ impl Chapter for FroxelFog {
             mapped_at_creation: false,
         });
         let fog_volumes = fogbook_core::fog_volumes::volume_buffer(device, "froxel fog volumes");
-        let volumes = Volumes::new(gpu, &own, &uniform, &fog_volumes, self.grid())?;
+        let textures = DensityTextureSlots::new(device);
+        let volumes = Volumes::new(gpu, &own, &uniform, &fog_volumes, &textures, self.grid())?;
         self.status = None;
-        Ok(FroxelGpu { pipelines, layouts: own, uniform, fog_volumes, volumes })
+        Ok(FroxelGpu { pipelines, layouts: own, uniform, fog_volumes, textures, volumes })
     }
 
     // ANCHOR: render
@@ -322,6 +326,9 @@ impl Chapter for FroxelFog {
         let [wx, wy, wz] = wind_offset(&self.params, ctx.time.time);
         uniform.wind = [wx, wy, wz, 0.0];
         let injected = &ctx.fog_volumes[..ctx.fog_volumes.len().min(MAX_FOG_VOLUMES)];
+        if g.textures.update(&ctx.gpu.device, &ctx.gpu.queue, ctx.fog_textures) {
+            g.volumes.rebind_media(&ctx.gpu.device, &g.layouts, &g.uniform, &g.fog_volumes, &g.textures);
+        }
         uniform.debug[3] = injected.len() as u32;
         ctx.gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
         if !injected.is_empty() {

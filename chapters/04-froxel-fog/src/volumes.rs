@@ -5,6 +5,7 @@
 use crate::FroxelUniform;
 use crate::binning::bin_size;
 use anyhow::{Result, bail};
+use fogbook_core::fog_volume_textures::DensityTextureSlots;
 use fogbook_core::fog_volumes::VolumeBins;
 use fogbook_core::frame::{storage_buffer_entry, texture_3d_entry, uniform_entry};
 use fogbook_core::gpu::GpuContext;
@@ -86,7 +87,10 @@ impl Layouts {
                     storage_buffer_entry(3, c, true),
                     storage_buffer_entry(4, c, true),
                     storage_3d(5, LOCAL_LIGHT_FORMAT),
-                ],
+                ]
+                .into_iter()
+                .chain(DensityTextureSlots::layout_entries(c))
+                .collect::<Vec<_>>(),
             ),
             lighting: layout(
                 "froxel lighting",
@@ -128,6 +132,9 @@ pub struct Volumes {
     pub volume_bins: wgpu::Buffer,
     pub bins: VolumeBins,
     pub media_group: wgpu::BindGroup,
+    /// The media pass's views (media, emission, local light), kept to make its group again
+    /// when the density textures change (`rebind_media`).
+    media_views: [wgpu::TextureView; 3],
     pub lighting_group: [wgpu::BindGroup; 2],
     pub integrate_group: [wgpu::BindGroup; 2],
     pub composite_group: [wgpu::BindGroup; 2],
@@ -148,6 +155,7 @@ impl Volumes {
         layouts: &Layouts,
         uniform: &wgpu::Buffer,
         fog_volumes: &wgpu::Buffer,
+        textures: &DensityTextureSlots,
         size: [u32; 3],
     ) -> Result<Self> {
         check_grid(gpu, size)?;
@@ -205,11 +213,7 @@ impl Volumes {
         let both = |f: &dyn Fn(usize) -> wgpu::BindGroup| [f(0), f(1)];
         Ok(Self {
             size,
-            media_group: group(
-                "froxel media",
-                &layouts.media,
-                &[View(&mv), View(&ev), Buffer(fog_volumes), Buffer(&volume_bins), View(&lv)],
-            ),
+            media_group: media_group(device, layouts, uniform, [&mv, &ev, &lv], fog_volumes, &volume_bins, textures),
             lighting_group: both(&|c| {
                 group(
                     "froxel lighting",
@@ -235,6 +239,7 @@ impl Volumes {
                     &[View(&sv[c]), View(&iv), View(&mv), View(&ev), View(&wv)],
                 )
             }),
+            media_views: [mv.clone(), ev.clone(), lv.clone()],
             media,
             emission,
             local_light,
@@ -251,4 +256,47 @@ impl Volumes {
     pub fn bytes(&self) -> u64 {
         memory_bytes(self.size)
     }
+
+    /// Makes the media pass's group again (the density textures changed).
+    pub fn rebind_media(
+        &mut self,
+        device: &wgpu::Device,
+        layouts: &Layouts,
+        uniform: &wgpu::Buffer,
+        fog_volumes: &wgpu::Buffer,
+        textures: &DensityTextureSlots,
+    ) {
+        let [mv, ev, lv] = &self.media_views;
+        self.media_group =
+            media_group(device, layouts, uniform, [mv, ev, lv], fog_volumes, &self.volume_bins, textures);
+    }
+}
+
+/// The media pass's group: uniform, media, emission, fog volumes, their bins, local light, and
+/// the density textures (bindings 12–15).
+fn media_group(
+    device: &wgpu::Device,
+    layouts: &Layouts,
+    uniform: &wgpu::Buffer,
+    [media, emission, local_light]: [&wgpu::TextureView; 3],
+    fog_volumes: &wgpu::Buffer,
+    volume_bins: &wgpu::Buffer,
+    textures: &DensityTextureSlots,
+) -> wgpu::BindGroup {
+    use wgpu::BindingResource::TextureView;
+    let entry = |binding, resource| wgpu::BindGroupEntry { binding, resource };
+    let mut entries = vec![
+        entry(0, uniform.as_entire_binding()),
+        entry(1, TextureView(media)),
+        entry(2, TextureView(emission)),
+        entry(3, fog_volumes.as_entire_binding()),
+        entry(4, volume_bins.as_entire_binding()),
+        entry(5, TextureView(local_light)),
+    ];
+    entries.extend(textures.entries());
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("froxel media"),
+        layout: &layouts.media,
+        entries: &entries,
+    })
 }

@@ -7,14 +7,20 @@
 //! the stack, and beyond its grid's far end when it is. It runs in the height-fog stage, before
 //! the froxel fog, which lays the nearer part over it. The volumes are a list of up to
 //! `MAX_FOG_VOLUMES` in the parameters (`params`); both paths test only the volumes binned to
-//! their tile or block of froxels (`binning`, and chapter 4's).
+//! their tile or block of froxels (`binning`, and chapter 4's). A volume may carry a density
+//! texture (`textures`: scrolling noise, or a saved smoke volume read with the core's loader),
+//! which both paths multiply in; the analytic path integrates a textured volume by a short
+//! march inside its crossing, as there is no closed form for it.
 
 pub mod binning;
 pub mod params;
 pub mod reference;
+pub mod textures;
 pub mod volumes;
 
 use bytemuck::{Pod, Zeroable};
+use fogbook_core::fog_volume_density::{MAX_DENSITY_TEXTURE_SIDE, SOURCE_FILE};
+use fogbook_core::fog_volume_textures::DensityTextureSlots;
 use fogbook_core::fog_volumes::{BIN_WORDS, FogVolume, MAX_FOG_VOLUMES, VolumeBins};
 use fogbook_core::frame::{FrameLayouts, SCREEN_TILE, storage_buffer_entry, uniform_entry};
 use fogbook_core::gpu::GpuContext;
@@ -22,7 +28,8 @@ use fogbook_core::params::{DynParameters, finite_in};
 use fogbook_core::plot::{Series, line_chart};
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
 use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Publish, Resource, Stage, StageIo, ViewInfo};
-pub use params::{LocalFogParams, Shape, VolumeParams};
+pub use params::{DensitySource, LocalFogParams, Shape, VolumeParams};
+use textures::LoadedFiles;
 pub use volumes::check_volumes;
 
 pub const SHADER: &str = "05-local-fog/analytic.wgsl";
@@ -87,6 +94,8 @@ pub struct LocalFogGpu {
     /// The volumes' bit masks per screen tile (`binning`), its CPU copy, and the group with both.
     tile_bins: wgpu::Buffer,
     bins: VolumeBins,
+    /// The frame's density grids (the stack's, `ChapterContext::fog_textures`).
+    textures: DensityTextureSlots,
     group: wgpu::BindGroup,
 }
 
@@ -99,7 +108,11 @@ impl LocalFogGpu {
         }
         self.bins = VolumeBins::new(tiles);
         self.tile_bins = tile_bins_buffer(device, &self.bins);
-        self.group = bind_group(device, &self.layout, &self.uniform, &self.volumes, &self.tile_bins);
+        self.rebind(device);
+    }
+
+    fn rebind(&mut self, device: &wgpu::Device) {
+        self.group = bind_group(device, &self.layout, &self.uniform, &self.volumes, &self.tile_bins, &self.textures);
     }
 }
 
@@ -118,22 +131,46 @@ fn bind_group(
     uniform: &wgpu::Buffer,
     volumes: &wgpu::Buffer,
     tile_bins: &wgpu::Buffer,
+    textures: &DensityTextureSlots,
 ) -> wgpu::BindGroup {
-    device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("local fog"),
-        layout,
-        entries: &[
-            wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 1, resource: volumes.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 2, resource: tile_bins.as_entire_binding() },
-        ],
-    })
+    let mut entries = vec![
+        wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
+        wgpu::BindGroupEntry { binding: 1, resource: volumes.as_entire_binding() },
+        wgpu::BindGroupEntry { binding: 2, resource: tile_bins.as_entire_binding() },
+    ];
+    entries.extend(textures.entries());
+    device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some("local fog"), layout, entries: &entries })
 }
 
-#[derive(Default)]
 pub struct LocalFog {
     pub params: LocalFogParams,
     status: Option<String>,
+    /// The parameters last drawn, whose files loaded: a change whose files do not load goes
+    /// back to these (`sync_files`).
+    applied: LocalFogParams,
+    /// The density grids in use, by path, in slot order.
+    files: LoadedFiles,
+    /// The largest 3D texture side the device allows (until the GPU is made, the chapter's own
+    /// limit).
+    device_side: u32,
+    /// The time of the last `publish` (s), and the volumes it published (their file slots in the
+    /// stack's list of grids).
+    time_s: f64,
+    published: Vec<FogVolume>,
+}
+
+impl Default for LocalFog {
+    fn default() -> Self {
+        Self {
+            params: LocalFogParams::default(),
+            status: None,
+            applied: LocalFogParams::default(),
+            files: Vec::new(),
+            device_side: MAX_DENSITY_TEXTURE_SIDE,
+            time_s: 0.0,
+            published: Vec::new(),
+        }
+    }
 }
 
 impl LocalFog {
@@ -141,17 +178,49 @@ impl LocalFog {
         Self::default()
     }
 
+    /// The paths of the density grids in use, in slot order.
+    pub fn density_files(&self) -> Vec<String> {
+        self.files.iter().map(|(p, _)| p.clone()).collect()
+    }
+
+    // ANCHOR: sync_files
+    /// Makes the density grids follow the parameters (changed by the panel, `--set` or a
+    /// preset): the files they name are read, or, when one cannot be, the parameters go back to
+    /// the last ones drawn, with one message in `status`.
+    pub fn sync_files(&mut self) {
+        if self.params == self.applied {
+            return;
+        }
+        let files = self.params.density_files();
+        match textures::resolve(&files, &self.files, self.device_side) {
+            Ok(loaded) => {
+                self.files = loaded;
+                self.applied = self.params.clone();
+                self.status = None;
+            }
+            Err(e) => {
+                self.status = Some(format!("{e}; keeping the {} volumes in use", self.applied.volumes.len()));
+                self.params = self.applied.clone();
+            }
+        }
+    }
+    // ANCHOR_END: sync_files
+
     // ANCHOR: set_volumes
     /// Replaces the list of volumes by `list`, or refuses it with one message (`status`, and the
     /// error) and keeps the volumes in use: more than `MAX_FOG_VOLUMES`, a value out of its range
-    /// (a NaN, a zero size) or a volume the core cannot carry.
+    /// (a NaN, a zero size), a volume the core cannot carry, or a density file that cannot be
+    /// used (`textures::resolve`).
     pub fn set_volumes(&mut self, list: Vec<VolumeParams>) -> Result<(), String> {
         let mut candidate = LocalFogParams { volumes: list, ..self.params.clone() };
         let checked = fogbook_core::params::check(&mut candidate)
             .map_err(|e| e.to_string())
-            .and_then(|()| check_volumes(&candidate.fog_volumes()));
+            .and_then(|()| check_volumes(&candidate.fog_volumes()))
+            .and_then(|()| textures::resolve(&candidate.density_files(), &self.files, self.device_side));
         match checked {
-            Ok(()) => {
+            Ok(files) => {
+                self.files = files;
+                self.applied = candidate.clone();
                 self.params = candidate;
                 self.status = None;
                 Ok(())
@@ -165,9 +234,10 @@ impl LocalFog {
     }
     // ANCHOR_END: set_volumes
 
-    /// The volumes this frame, as the core carries them.
+    /// The volumes at the last published time, as the core carries them (file slots counted
+    /// from this chapter's first grid).
     pub fn volumes(&self) -> Vec<FogVolume> {
-        self.params.fog_volumes()
+        self.params.fog_volumes_at(self.time_s)
     }
 }
 
@@ -206,9 +276,21 @@ impl Chapter for LocalFog {
     }
 
     // ANCHOR: publish
-    /// The volumes go to every chapter of the stack (chapter 4 injects them into its froxels).
+    /// The volumes go to every chapter of the stack (chapter 4 injects them into its froxels),
+    /// their density grids with them: a file's slot is counted from where this chapter's grids
+    /// begin in the stack's list.
     fn publish(&mut self, out: &mut Publish) {
-        out.fog_volumes.extend(self.volumes());
+        self.sync_files();
+        self.time_s = out.frame.time_s as f64;
+        let base = out.fog_textures.len() as f32;
+        self.published = self.volumes();
+        for v in &mut self.published {
+            if v.texture[0] == SOURCE_FILE {
+                v.texture[1] += base;
+            }
+        }
+        out.fog_volumes.extend(&self.published);
+        out.fog_textures.extend(self.files.iter().map(|(_, t)| t.clone()));
     }
     // ANCHOR_END: publish
 
@@ -233,10 +315,11 @@ impl Chapter for LocalFog {
         let device = &gpu.device;
         let module = create_module(device, &shaders.load(SHADER)?)?;
         let c = wgpu::ShaderStages::COMPUTE;
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("local fog"),
-            entries: &[uniform_entry(0, c), storage_buffer_entry(1, c, true), storage_buffer_entry(2, c, true)],
-        });
+        let mut entries = vec![uniform_entry(0, c), storage_buffer_entry(1, c, true), storage_buffer_entry(2, c, true)];
+        entries.extend(DensityTextureSlots::layout_entries(c));
+        let layout = device
+            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some("local fog"), entries: &entries });
+        self.device_side = device.limits().max_texture_dimension_3d;
         let uniform = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("local fog params"),
             size: std::mem::size_of::<LocalFogUniform>() as u64,
@@ -247,17 +330,20 @@ impl Chapter for LocalFog {
         // Sized for the frame at its first render (`fit_tiles`).
         let bins = VolumeBins::new([0; 3]);
         let tile_bins = tile_bins_buffer(device, &bins);
-        let group = bind_group(device, &layout, &uniform, &volumes, &tile_bins);
+        let textures = DensityTextureSlots::new(device);
+        let group = bind_group(device, &layout, &uniform, &volumes, &tile_bins, &textures);
         let groups = [Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&layout), Some(&layouts.shared_sky)];
         let pipeline = compute_pipeline(device, &module, "analytic", &groups)?;
-        Ok(LocalFogGpu { pipeline, layout, uniform, volumes, tile_bins, bins, group })
+        Ok(LocalFogGpu { pipeline, layout, uniform, volumes, tile_bins, bins, textures, group })
     }
 
     // ANCHOR: render
     fn render(&mut self, g: &mut LocalFogGpu, ctx: &mut ChapterContext) {
         // This chapter's own volumes (what it published), at most MAX_FOG_VOLUMES.
-        let volumes = self.volumes();
-        let volumes = &volumes[..volumes.len().min(MAX_FOG_VOLUMES)];
+        let volumes = &self.published[..self.published.len().min(MAX_FOG_VOLUMES)];
+        if g.textures.update(&ctx.gpu.device, &ctx.gpu.queue, ctx.fog_textures) {
+            g.rebind(&ctx.gpu.device);
+        }
         let uniform = LocalFogUniform::new(&self.params, volumes.len(), ctx.view);
         ctx.gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
         if !volumes.is_empty() {
@@ -305,6 +391,17 @@ impl LocalFog {
             "froxel-fog.constant_density=0",
             "froxel-fog.layer_density=0",
         ];
+        const NOISE: &[&str] = &[
+            "volumes[0].density_source=noise",
+            "volumes[0].noise_frequency=0.7",
+            "volumes[0].noise_octaves=4",
+            "volumes[0].noise_contrast=1.6",
+            "volumes[0].scroll_x_mps=1.5",
+            "volumes[1].density_source=noise",
+            "volumes[1].noise_frequency=0.4",
+            "volumes[1].noise_contrast=2.5",
+            "volumes[1].scroll_y_mps=0.6",
+        ];
         vec![
             fig(
                 "no-edge-fade",
@@ -318,6 +415,9 @@ impl LocalFog {
             fig("overlap", "overlap-count", &["volumes[1].x_m=-3", "volumes[1].y_m=3", "volumes[1].size_x_m=12"], None),
             fig("with-froxel-fog", "final", FROXELS, None).with(&["froxel-fog"]),
             fig("with-froxel-fog-path", "local-fog/path", FROXELS, None).with(&["froxel-fog"]),
+            // Density textures, seen from above: the mist's density times four octaves of
+            // noise, the sphere's times coarser noise of higher contrast (at t = 1/60 s).
+            fig("noise-from-above-optical-depth", "optical-depth", NOISE, Some("-5,25,-5,0,-35,60")),
         ]
     }
     // ANCHOR_END: figures

@@ -4,8 +4,10 @@
 //! id when no other chapter of the stack has the name); `volume_count` sets the list's length
 //! (new volumes get `VolumeParams::default()`). The ranges refuse a NaN, a zero or negative size,
 //! more than `MAX_FOG_VOLUMES` volumes and every other value a volume cannot have, with a
-//! message, keeping the value.
+//! message, keeping the value. A volume's density texture (`density_source`: noise or a smoke
+//! volume file) has its own fields; the file's path is text, set in a preset.
 
+use fogbook_core::fog_volume_density::MAX_NOISE_OCTAVES;
 use fogbook_core::fog_volumes::MAX_FOG_VOLUMES;
 use fogbook_core::params::{
     ChoiceParam, ParamInfo, ParamList, ParamVisitor, Parameters, item_names, visit_choice, visit_list,
@@ -24,6 +26,19 @@ pub enum Shape {
     Cylinder,
 }
 fogbook_core::choice_enum!(Shape { Box = "box", Ellipsoid = "ellipsoid", Cylinder = "cylinder" });
+
+/// What multiplies a volume's density inside it (`fogbook_core::fog_volume_density`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DensitySource {
+    /// Nothing: the density (times the height falloff and the edge fade) is smooth.
+    Constant,
+    /// Scrolling periodic gradient noise in the volume's frame.
+    Noise,
+    /// The density field of a smoke volume file (`density_file`) stretched over the box.
+    File,
+}
+fogbook_core::choice_enum!(DensitySource { Constant = "constant", Noise = "noise", File = "file" });
 
 // ANCHOR: volume_params
 /// One volume: shape, transform (centre, size, yaw–pitch–roll) and material.
@@ -49,10 +64,28 @@ pub struct VolumeParams {
     /// Emitted radiance per metre at full density (1/m).
     pub emission: [f32; 4],
     pub phase_g: f32,
+    pub density_source: DensitySource,
+    /// The noise's frequency (1/m): lattice cells of its first octave per metre.
+    pub noise_frequency: f32,
+    pub noise_octaves: u32,
+    /// How far the noise swings the density: factor 1 + contrast · fbm, cut at 0.
+    pub noise_contrast: f32,
+    /// The noise's scroll velocity along the volume's local axes (m/s).
+    pub scroll_x_mps: f32,
+    pub scroll_y_mps: f32,
+    pub scroll_z_mps: f32,
+    /// Factor on the texture (noise or file).
+    pub texture_scale: f32,
+    /// The smoke volume file (chapter 7's `save`) of a `file` source: a path, relative to the
+    /// working folder. Text, so set in a preset (or `set_volumes`), not on the panel.
+    pub density_file: String,
 }
 
+/// Fields a volume's list editor and `--set` reach.
+pub const FIELD_COUNT: usize = 24;
+
 /// The fields of a volume, in the order `VolumeParams::visit` visits them.
-const FIELDS: [&str; 16] = [
+const FIELDS: [&str; FIELD_COUNT] = [
     "shape",
     "x_m",
     "y_m",
@@ -69,11 +102,19 @@ const FIELDS: [&str; 16] = [
     "albedo",
     "emission",
     "phase_g",
+    "density_source",
+    "noise_frequency",
+    "noise_octaves",
+    "noise_contrast",
+    "scroll_x_mps",
+    "scroll_y_mps",
+    "scroll_z_mps",
+    "texture_scale",
 ];
 
 impl VolumeParams {
     /// Visits the volume's parameters under the names `names` (`volumes[i].field`).
-    pub fn visit(&mut self, names: &[&'static str; 16], v: &mut dyn ParamVisitor) {
+    pub fn visit(&mut self, names: &[&'static str; FIELD_COUNT], v: &mut dyn ParamVisitor) {
         let n = names;
         let position = |name, help| ParamInfo::float(name, -1000.0, 1000.0).unit("m").help(help);
         let size = |name, help| ParamInfo::float(name, 0.05, 1000.0).unit("m").help(help);
@@ -101,7 +142,29 @@ impl VolumeParams {
             ParamInfo::color(n[14], false, 16.0).unit("1/m").help("Emitted radiance per metre at full density");
         v.color(&emission, &mut self.emission);
         v.float(&ParamInfo::float(n[15], -0.99, 0.99).help("Henyey–Greenstein asymmetry g"), &mut self.phase_g);
+        self.visit_texture(&n[16..], v);
     }
+
+    // ANCHOR: visit_texture
+    /// The density texture's parameters (names `n`: source, noise, scroll, scale).
+    fn visit_texture(&mut self, n: &[&'static str], v: &mut dyn ParamVisitor) {
+        let source = ParamInfo::choice(n[0], DensitySource::OPTIONS)
+            .help("What multiplies the density: nothing, scrolling noise, or a saved smoke file (density_file)");
+        visit_choice(v, &source, &mut self.density_source);
+        let frequency = ParamInfo::log_float(n[1], 0.01, 10.0).unit("1/m").help("Noise cells per metre (first octave)");
+        v.float(&frequency, &mut self.noise_frequency);
+        let octaves = ParamInfo::int(n[2], 1, MAX_NOISE_OCTAVES).help("Noise octaves, each twice as fine");
+        v.int(&octaves, &mut self.noise_octaves);
+        let contrast = ParamInfo::float(n[3], 0.0, 4.0).help("Density factor 1 + contrast · noise, cut at 0");
+        v.float(&contrast, &mut self.noise_contrast);
+        let scroll = |name, help| ParamInfo::float(name, -20.0, 20.0).unit("m/s").help(help);
+        v.float(&scroll(n[4], "Noise scroll along the local x axis"), &mut self.scroll_x_mps);
+        v.float(&scroll(n[5], "Noise scroll along the local y axis"), &mut self.scroll_y_mps);
+        v.float(&scroll(n[6], "Noise scroll along the local z axis"), &mut self.scroll_z_mps);
+        let scale = ParamInfo::log_float(n[7], 0.0, 100.0).help("Factor on the texture (noise or file)");
+        v.float(&scale, &mut self.texture_scale);
+    }
+    // ANCHOR_END: visit_texture
 }
 
 /// A new volume (the viewer's "Add", `volume_count` growing the list): a 4 m box of thin grey
@@ -125,6 +188,15 @@ impl Default for VolumeParams {
             albedo: [0.8, 0.8, 0.8, 1.0],
             emission: [0.0, 0.0, 0.0, 1.0],
             phase_g: 0.0,
+            density_source: DensitySource::Constant,
+            noise_frequency: 0.5,
+            noise_octaves: 3,
+            noise_contrast: 1.0,
+            scroll_x_mps: 0.0,
+            scroll_y_mps: 0.0,
+            scroll_z_mps: 0.0,
+            texture_scale: 1.0,
+            density_file: String::new(),
         }
     }
 }
@@ -244,8 +316,8 @@ fn default_volumes() -> Vec<VolumeParams> {
 /// The volumes as a `ParamList`: `volumes[i].field` names, add, duplicate, delete.
 struct VolumeList<'a>(&'a mut Vec<VolumeParams>);
 
-fn volume_names() -> &'static [[&'static str; 16]] {
-    static NAMES: OnceLock<Vec<[&'static str; 16]>> = OnceLock::new();
+fn volume_names() -> &'static [[&'static str; FIELD_COUNT]] {
+    static NAMES: OnceLock<Vec<[&'static str; FIELD_COUNT]>> = OnceLock::new();
     item_names(&NAMES, "volumes", FIELDS, MAX_FOG_VOLUMES)
 }
 
@@ -263,7 +335,12 @@ impl ParamList for VolumeList<'_> {
     fn describe(&self, i: usize) -> String {
         let v = &self.0[i];
         let shape = Shape::OPTIONS[v.shape.index()];
-        format!("{shape} at ({:.1}, {:.1}, {:.1}) m, σt {:.3} /m", v.x_m, v.y_m, v.z_m, v.density)
+        let texture = match v.density_source {
+            DensitySource::Constant => String::new(),
+            DensitySource::Noise => format!(", noise {:.2} /m", v.noise_frequency),
+            DensitySource::File => format!(", file {}", v.density_file),
+        };
+        format!("{shape} at ({:.1}, {:.1}, {:.1}) m, σt {:.3} /m{texture}", v.x_m, v.y_m, v.z_m, v.density)
     }
     fn push_new(&mut self) {
         if self.0.len() < MAX_FOG_VOLUMES {

@@ -5,6 +5,7 @@
 //! volumes — each checked here against brute-force integration of `FogVolume::weight_at`, which
 //! knows nothing of intersections.
 
+use fogbook_core::fog_volume_density::{DensityTexture, texture_factor};
 use fogbook_core::fog_volumes::FogVolume;
 use glam::DVec3;
 
@@ -102,6 +103,36 @@ pub fn quadrature_optical_depth(v: &FogVolume, o: DVec3, d: DVec3, t0: f64, t1: 
     let sum: f64 = (0..steps).map(|i| v.weight_at(o + d * (a + (i as f64 + 0.5) * h))).sum();
     v.albedo_density[3] as f64 * sum * h
 }
+
+// ANCHOR: textured_optical_depth
+/// The optical depth of a volume whose density is multiplied by a texture (noise or a file's
+/// grid, `fogbook_core::fog_volume_density::texture_factor`): the midpoint rule in `steps` steps
+/// over the crossing clipped to [t0, t1], of ρ₀ · weight · texture. With `FADE_STEPS` steps it
+/// is the GPU's march; with thousands, the integral it approximates.
+pub fn textured_optical_depth(
+    v: &FogVolume,
+    o: DVec3,
+    d: DVec3,
+    t0: f64,
+    t1: f64,
+    textures: &[&DensityTexture],
+    steps: u32,
+) -> f64 {
+    let Some((a, b)) = chord(v, o, d) else { return 0.0 };
+    let (a, b) = (a.max(t0), b.min(t1));
+    if b <= a {
+        return 0.0;
+    }
+    let h = (b - a) / steps as f64;
+    let sum: f64 = (0..steps)
+        .map(|i| {
+            let p = o + d * (a + (i as f64 + 0.5) * h);
+            v.weight_at(p) * texture_factor(v, p, textures)
+        })
+        .sum();
+    v.albedo_density[3] as f64 * sum * h
+}
+// ANCHOR_END: textured_optical_depth
 
 /// Brute force, independent of `chord`: finds where the weight is non-zero by scanning
 /// [t0, t1] in `scan` samples and bisecting each change to 1e-13 of the span (keeping the end inside), then integrates

@@ -10,7 +10,8 @@ pub mod passes;
 pub mod plots;
 pub mod reference;
 pub mod save;
-pub mod volume_file;
+/// The smoke volume file's format and loader live in the core, where chapter 5 reads them too.
+pub use fogbook_core::volume_file;
 
 use anyhow::Result;
 use bytemuck::{Pod, Zeroable};

@@ -1,6 +1,7 @@
 //! The contract every chapter implements, in the shape of wgpu's example framework: describe
 //! yourself, say what the device must offer, create GPU resources, advance time, render a view.
 
+use crate::fog_volume_density::DensityTexture;
 use crate::fog_volumes::FogVolume;
 use crate::frame::{FrameLayouts, FrameResources, FrameUniform};
 use crate::gpu::{GpuContext, Requirements};
@@ -11,6 +12,7 @@ use crate::stage::StageIo;
 use crate::time::TimeControl;
 use crate::timing::PassRecorder;
 use crate::views::{SnapshotTolerance, ViewInfo};
+use std::sync::Arc;
 
 /// A chapter's identity.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,6 +47,8 @@ pub struct ChapterContext<'a, 'r> {
     pub scene: &'a SceneSettings,
     /// The local fog volumes the stack published this frame (at most `MAX_FOG_VOLUMES`).
     pub fog_volumes: &'a [FogVolume],
+    /// Their density grids (at most `MAX_DENSITY_TEXTURES`), indexed by a volume's slot.
+    pub fog_textures: &'a [Arc<DensityTexture>],
     /// The frame uniform as the GPU has it this frame (the camera, for binning on the CPU).
     pub uniform: &'a crate::frame::FrameUniform,
 }
@@ -56,6 +60,9 @@ pub struct ChapterContext<'a, 'r> {
 pub struct Publish<'a> {
     pub frame: &'a mut FrameUniform,
     pub fog_volumes: &'a mut Vec<FogVolume>,
+    /// Density grids of the volumes whose source is a file: a publisher pushes its grids and
+    /// writes into each such volume the index its grid got here (`FogVolume::texture[1]`).
+    pub fog_textures: &'a mut Vec<Arc<DensityTexture>>,
 }
 // ANCHOR_END: publish
 

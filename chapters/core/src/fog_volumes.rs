@@ -53,6 +53,13 @@ pub struct FogVolume {
     pub axis_y: [f32; 4],
     /// xyz: the local z axis (unit); w: unused (0).
     pub axis_z: [f32; 4],
+    /// What multiplies the density inside (`fog_volume_density`): x: the source
+    /// (`SOURCE_CONSTANT`, `SOURCE_NOISE`, `SOURCE_FILE`); y: the file's texture slot, or the
+    /// noise's octaves; z: the noise's frequency (1/m); w: the noise's contrast.
+    pub texture: [f32; 4],
+    /// xyz: the noise's scroll offset in lattice cells of its first octave, wrapped into
+    /// [0, `NOISE_PERIOD`); w: the texture's density scale (either source).
+    pub texture_offset: [f32; 4],
 }
 // ANCHOR_END: fog_volume
 
@@ -67,6 +74,8 @@ impl FogVolume {
         axis_x: [1.0, 0.0, 0.0, 0.0],
         axis_y: [0.0, 1.0, 0.0, 0.0],
         axis_z: [0.0, 0.0, 1.0, 0.0],
+        texture: [0.0; 4],
+        texture_offset: [0.0; 4],
     };
 
     /// Sets the rotation from yaw (about world y), pitch (about the yawed x) and roll (about the

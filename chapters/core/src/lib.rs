@@ -14,6 +14,8 @@ pub mod camera;
 pub mod capture;
 pub mod chapter;
 pub mod display;
+pub mod fog_volume_density;
+pub mod fog_volume_textures;
 pub mod fog_volumes;
 pub mod frame;
 pub mod gpu;
@@ -38,6 +40,7 @@ pub mod time;
 pub mod timing;
 pub mod ui;
 pub mod views;
+pub mod volume_file;
 pub mod volume_shadow;
 
 pub use chapter::{Book, Chapter, ChapterContext, ChapterInfo, DynChapter, Figure, Loaded, Publish, UpdateContext};

@@ -81,6 +81,45 @@ pub fn fbm(p: DVec3) -> f64 {
 }
 // ANCHOR_END: fbm
 
+// ANCHOR: periodic
+/// Gradient noise that repeats every `period` lattice cells along each axis: the lattice
+/// indices are wrapped into [0, period) before they are hashed. Mirrors `periodic_noise` in
+/// shaders/common/fog_volume_density.wgsl (chapter 5's scrolling density), which wraps its
+/// scroll offset by the period so that the offset stays small in f32 however long it runs.
+pub fn periodic_gradient_noise(p: DVec3, period: u32) -> f64 {
+    let cell = p.floor();
+    let f = p - cell;
+    let wrap = |c: f64| (c as i64).rem_euclid(period as i64) as u32;
+    let i = [wrap(cell.x), wrap(cell.y), wrap(cell.z)];
+    let u = DVec3::new(fade(f.x), fade(f.y), fade(f.z));
+    let mut sum = 0.0;
+    for corner in 0..8u32 {
+        let c = [corner & 1, (corner >> 1) & 1, (corner >> 2) & 1];
+        let h = pcg3d([(i[0] + c[0]) % period, (i[1] + c[1]) % period, (i[2] + c[2]) % period]);
+        let g = GRADIENTS[(h[0] % 12) as usize];
+        let d = f - DVec3::new(c[0] as f64, c[1] as f64, c[2] as f64);
+        let w = |k: usize, t: f64| if c[k] == 1 { t } else { 1.0 - t };
+        sum += w(0, u.x) * w(1, u.y) * w(2, u.z) * (g[0] * d.x + g[1] * d.y + g[2] * d.z);
+    }
+    sum
+}
+
+/// `octaves` of periodic gradient noise, octave k at 2^k times the frequency (and period) and
+/// 2^−k the amplitude, divided by the amplitudes' sum: in [−1, 1], repeating every `period`
+/// cells of the first octave.
+pub fn periodic_fbm(p: DVec3, octaves: u32, period: u32) -> f64 {
+    let (mut sum, mut amplitude, mut total, mut q, mut per) = (0.0, 1.0, 0.0, p, period);
+    for octave in 0..octaves {
+        sum += amplitude * periodic_gradient_noise(q + DVec3::splat(octave as f64 * 17.31), per);
+        total += amplitude;
+        amplitude *= 0.5;
+        q *= 2.0;
+        per *= 2;
+    }
+    if total > 0.0 { sum / total } else { 0.0 }
+}
+// ANCHOR_END: periodic
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -105,5 +144,13 @@ mod tests {
         let a = gradient_noise(DVec3::new(1.0 - 1e-9, 0.3, 0.6));
         let b = gradient_noise(DVec3::new(1.0 + 1e-9, 0.3, 0.6));
         assert!((a - b).abs() < 1e-7, "{a} {b}");
+    }
+
+    #[test]
+    fn periodic_noise_repeats_after_its_period_and_only_then() {
+        let p = DVec3::new(-3.3, 7.71, 12.45);
+        let shift = DVec3::new(16.0, -32.0, 48.0);
+        assert!((periodic_fbm(p, 4, 16) - periodic_fbm(p + shift, 4, 16)).abs() < 1e-12);
+        assert!((periodic_fbm(p, 4, 16) - periodic_fbm(p + DVec3::X * 8.0, 4, 16)).abs() > 1e-3);
     }
 }

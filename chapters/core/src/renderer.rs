@@ -7,6 +7,7 @@ use crate::auto_range::RangeReadback;
 use crate::camera::CameraPose;
 use crate::chapter::{ChapterContext, DynChapter, Publish, UpdateContext};
 use crate::display::{DisplayPass, DisplaySettings};
+use crate::fog_volume_density::{DensityTexture, MAX_DENSITY_TEXTURES};
 use crate::fog_volumes::{FogVolume, MAX_FOG_VOLUMES};
 use crate::frame::{FrameResources, FrameUniform};
 use crate::gpu::GpuContext;
@@ -19,6 +20,7 @@ use crate::stack::{Stack, StackView};
 use crate::time::TimeControl;
 use crate::timing::{GpuTimer, PassRecorder, PassTimes, TimingMode};
 use crate::views::ViewKind;
+use std::sync::Arc;
 
 /// What to draw this frame.
 pub struct FrameRequest<'a> {
@@ -47,8 +49,9 @@ pub struct Renderer {
     pub history: FrameHistory,
     /// The frame size the chapters' `resize` hooks were last called with.
     chapters_sized_for: Option<[u32; 2]>,
-    /// This frame's local fog volumes, as the stack published them.
+    /// This frame's local fog volumes, as the stack published them, and their density grids.
     fog_volumes: Vec<FogVolume>,
+    fog_textures: Vec<Arc<DensityTexture>>,
 }
 
 impl Renderer {
@@ -73,6 +76,7 @@ impl Renderer {
             history: FrameHistory::default(),
             chapters_sized_for: None,
             fog_volumes: Vec::new(),
+            fog_textures: Vec::new(),
         })
     }
 
@@ -141,10 +145,17 @@ impl Renderer {
         uniform.history_valid = u32::from(history.valid);
         uniform.history_epoch = history.epoch;
         self.fog_volumes.clear();
+        self.fog_textures.clear();
         for chapter in stack.chapters_mut() {
-            chapter.publish(&mut Publish { frame: &mut uniform, fog_volumes: &mut self.fog_volumes });
+            chapter.publish(&mut Publish {
+                frame: &mut uniform,
+                fog_volumes: &mut self.fog_volumes,
+                fog_textures: &mut self.fog_textures,
+            });
         }
         self.fog_volumes.truncate(MAX_FOG_VOLUMES);
+        // A volume whose slot is past the last texture reads an empty slot: density 0.
+        self.fog_textures.truncate(MAX_DENSITY_TEXTURES);
         uniform
     }
 
@@ -204,6 +215,7 @@ impl Renderer {
                 time: req.time,
                 scene: req.scene,
                 fog_volumes: &self.fog_volumes,
+                fog_textures: &self.fog_textures,
                 uniform: &uniform,
             });
         }
@@ -232,6 +244,7 @@ impl Renderer {
                 time: req.time,
                 scene: req.scene,
                 fog_volumes: &self.fog_volumes,
+                fog_textures: &self.fog_textures,
                 uniform: &uniform,
             });
         }

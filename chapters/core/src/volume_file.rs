@@ -1,6 +1,7 @@
-//! The smoke volume file: a small binary format for the smoke's fields, written by
-//! `Smoke::save` and read by `Smoke::load` (and by any chapter that wants a density and a
-//! temperature volume). Everything is little-endian.
+//! The smoke volume file: a small binary format for the smoke's fields, written by chapter 7's
+//! `Smoke::save` and read by its `Smoke::load` and by chapter 5's density textures (any chapter
+//! that wants a density and a temperature volume). It lives in the core, not in chapter 7, so
+//! that a reader needs no smoke solver. Everything is little-endian.
 //!
 //! ```text
 //! offset  size        contents

@@ -1,0 +1,159 @@
+//! A fog volume's density texture: what multiplies its density inside, in its own frame, so that
+//! it moves and rotates with the volume. Either scrolling periodic gradient noise (`noise`'s
+//! `periodic_fbm`) or a density grid read from a smoke volume file (`volume_file`, chapter 7's
+//! `save`) stretched over the volume's box [−1, 1]³ and interpolated trilinearly. The f64
+//! reference of shaders/common/fog_volume_density.wgsl; the GPU copies of the grids are in
+//! `fog_volume_textures`.
+
+use crate::fog_volumes::FogVolume;
+use crate::noise::periodic_fbm;
+use crate::volume_file::VolumeFile;
+use anyhow::{Result, anyhow, bail};
+use glam::DVec3;
+use std::path::Path;
+
+/// `FogVolume::texture[0]`: no texture, the density is constant (times the height falloff).
+pub const SOURCE_CONSTANT: f32 = 0.0;
+/// Scrolling periodic gradient noise.
+pub const SOURCE_NOISE: f32 = 1.0;
+/// A density grid from a smoke volume file, in texture slot `texture[1]`.
+pub const SOURCE_FILE: f32 = 2.0;
+
+/// Lattice cells after which the noise's first octave repeats (each further octave repeats
+/// after twice as many of its own). The scroll offset is wrapped by it.
+pub const NOISE_PERIOD: u32 = 32;
+/// Most octaves of the noise.
+pub const MAX_NOISE_OCTAVES: u32 = 6;
+/// Density grids a frame carries: chapters 4 and 5 bind this many 3D textures.
+pub const MAX_DENSITY_TEXTURES: usize = 4;
+/// Cells per side of the largest grid (256³ f32 is 64 MiB per chapter that binds it); the
+/// device's `max_texture_dimension_3d` may lower it.
+pub const MAX_DENSITY_TEXTURE_SIDE: u32 = 256;
+
+// ANCHOR: density_texture
+/// A cubic grid of densities (n³ values, x fastest, then y, then z), the one field a volume
+/// uses of a smoke volume file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DensityTexture {
+    /// Where it came from (a path), for messages.
+    pub label: String,
+    pub n: u32,
+    pub values: Vec<f32>,
+}
+
+impl DensityTexture {
+    /// The `density` field of a smoke volume file (chapter 7's loader: every error it finds, a
+    /// missing file, a wrong magic, a truncated or padded file, a NaN, comes back with the path).
+    pub fn load(path: &Path) -> Result<Self> {
+        let file = VolumeFile::read(path)?;
+        Self::from_file(&file, &path.display().to_string())
+    }
+
+    pub fn from_file(file: &VolumeFile, label: &str) -> Result<Self> {
+        let field = file.field("density").ok_or_else(|| anyhow!("{label}: the file has no density field"))?;
+        if field.components != 1 {
+            bail!("{label}: its density field has {} components, not 1", field.components);
+        }
+        Ok(Self { label: label.to_string(), n: file.n, values: field.values.clone() })
+    }
+
+    /// Refuses a grid larger than `MAX_DENSITY_TEXTURE_SIDE` or than the device's 3D textures
+    /// (`device_side`), or one whose values are not finite.
+    pub fn check(&self, device_side: u32) -> Result<()> {
+        let side = MAX_DENSITY_TEXTURE_SIDE.min(device_side);
+        if self.n == 0 || self.n > side {
+            bail!("{}: a {}³ density grid; at most {side}³ fits a density texture here", self.label, self.n);
+        }
+        if self.values.len() != (self.n as usize).pow(3) {
+            bail!("{}: {} values for a {}³ grid", self.label, self.values.len(), self.n);
+        }
+        if self.values.iter().any(|v| !v.is_finite()) {
+            bail!("{}: a density is not a finite number", self.label);
+        }
+        Ok(())
+    }
+
+    fn at(&self, i: [i64; 3]) -> f64 {
+        let n = self.n as i64;
+        let [x, y, z] = i.map(|c| c.clamp(0, n - 1) as usize);
+        self.values[(z * self.n as usize + y) * self.n as usize + x] as f64
+    }
+
+    // ANCHOR: trilinear
+    /// The grid at u ∈ [−1, 1]³ (the volume's box): cell centres at ((i + ½) / n) · 2 − 1,
+    /// trilinear between them, the edge cells' values out to the box's faces (clamp to edge).
+    /// Negative values count as 0.
+    pub fn sample(&self, u: DVec3) -> f64 {
+        let x = (u * 0.5 + 0.5) * self.n as f64 - 0.5;
+        let c = x.floor();
+        let f = x - c;
+        let i = [c.x as i64, c.y as i64, c.z as i64];
+        let mut sum = 0.0;
+        for corner in 0..8 {
+            let o = [corner & 1, (corner >> 1) & 1, (corner >> 2) & 1];
+            let w = |k: usize, t: f64| if o[k] == 1 { t } else { 1.0 - t };
+            sum += w(0, f.x) * w(1, f.y) * w(2, f.z) * self.at([i[0] + o[0], i[1] + o[1], i[2] + o[2]]);
+        }
+        sum.max(0.0)
+    }
+    // ANCHOR_END: trilinear
+}
+// ANCHOR_END: density_texture
+
+// ANCHOR: texture_factor
+/// What multiplies volume v's density at world point p (1 for a constant volume): in its local
+/// frame q (metres from its centre, along its axes), `scale · max(0, 1 + contrast · fbm(q · f −
+/// offset))` for noise, `scale · grid(q / half)` for a file. `textures` are the frame's grids,
+/// indexed by the slot in `texture[1]`; a slot that holds none gives 0.
+pub fn texture_factor(v: &FogVolume, p: DVec3, textures: &[&DensityTexture]) -> f64 {
+    let source = v.texture[0];
+    if source < 0.5 {
+        return 1.0;
+    }
+    let q = v.to_local(p);
+    let scale = (v.texture_offset[3] as f64).max(0.0);
+    if source < 1.5 {
+        let octaves = (v.texture[1].max(0.0) as u32).clamp(1, MAX_NOISE_OCTAVES);
+        let offset = DVec3::new(v.texture_offset[0] as f64, v.texture_offset[1] as f64, v.texture_offset[2] as f64);
+        let n = periodic_fbm(q * v.texture[2] as f64 - offset, octaves, NOISE_PERIOD);
+        return scale * (1.0 + v.texture[3] as f64 * n).max(0.0);
+    }
+    match textures.get(v.texture[1].max(0.0) as usize) {
+        Some(t) => scale * t.sample(q / v.half()),
+        None => 0.0,
+    }
+}
+// ANCHOR_END: texture_factor
+
+/// The noise's scroll offset at time t (s) for a velocity in the volume's local axes (m/s) and a
+/// frequency (1/m): velocity · t · frequency lattice cells, wrapped into [0, NOISE_PERIOD) in
+/// f64, so that it stays exact in f32 however long the viewer runs.
+pub fn scroll_offset(velocity: DVec3, frequency: f64, time_s: f64) -> [f32; 3] {
+    let o = velocity * time_s * frequency;
+    let wrap = |x: f64| x.rem_euclid(NOISE_PERIOD as f64) as f32;
+    [wrap(o.x), wrap(o.y), wrap(o.z)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trilinear_hits_cell_centres_and_clamps_at_the_faces() {
+        let t = DensityTexture { label: "t".into(), n: 2, values: (0..8).map(|i| i as f32).collect() };
+        // Cell (1, 0, 1): index 5, centre at u = (0.5, −0.5, 0.5).
+        assert!((t.sample(DVec3::new(0.5, -0.5, 0.5)) - 5.0).abs() < 1e-12);
+        assert!((t.sample(DVec3::new(1.0, -1.0, 1.0)) - 5.0).abs() < 1e-12, "clamped beyond the centre");
+        assert!((t.sample(DVec3::ZERO) - 3.5).abs() < 1e-12, "the mean at the middle");
+    }
+
+    #[test]
+    fn too_large_grids_and_nans_are_refused() {
+        let mut t = DensityTexture { label: "big".into(), n: 4, values: vec![1.0; 64] };
+        assert!(t.check(2048).is_ok());
+        let e = t.check(3).unwrap_err().to_string();
+        assert!(e.contains("at most 3³"), "{e}");
+        t.values[5] = f32::NAN;
+        assert!(t.check(2048).unwrap_err().to_string().contains("finite"));
+    }
+}

@@ -1,0 +1,108 @@
+// Fog volume density textures: what multiplies a local fog volume's density inside it, taken in
+// the volume's own frame so that it moves and rotates with the volume.
+//   - Noise: periodic gradient noise (Perlin 2002, "Improving Noise", hashed by PCG3D after
+//     Jarzynski & Olano 2020, its lattice wrapped so that it tiles) summed in octaves (fBm,
+//     Musgrave in Ebert et al. 2003), scrolled by an offset the CPU wraps by the period;
+//     factor = scale · max(0, 1 + contrast · fbm(q · frequency − offset)).
+//   - File: a density grid (chapter 7's smoke, saved with its `save`) stretched over the box
+//     [−1, 1]³, trilinear between cell centres and clamped at the faces; factor = scale · grid.
+//     Interpolated here in f32 from `textureLoad`, not by a sampler: r32float is not filterable
+//     everywhere, and a sampler's weights have as few as 8 bits on some GPUs.
+// Mirrors fogbook_core::fog_volume_density (its f64 reference). The grids are in group 2,
+// bindings 12–15, of every pass that imports this (fogbook_core::fog_volume_textures).
+// #import common/fog_volume.wgsl
+// #import common/gradient_noise.wgsl
+
+@group(2) @binding(12) var fog_density_0: texture_3d<f32>;
+@group(2) @binding(13) var fog_density_1: texture_3d<f32>;
+@group(2) @binding(14) var fog_density_2: texture_3d<f32>;
+@group(2) @binding(15) var fog_density_3: texture_3d<f32>;
+
+const FOG_NOISE_PERIOD: u32 = 32u; // fogbook_core::fog_volume_density::NOISE_PERIOD
+const FOG_MAX_OCTAVES: u32 = 6u;
+
+// ANCHOR: periodic_noise
+// Gradient noise repeating every `period` lattice cells: the cell's indices wrapped into
+// [0, period) before they are hashed.
+fn periodic_noise(p: vec3<f32>, period: u32) -> f32 {
+    let cell = floor(p);
+    let f = p - cell;
+    let per = i32(period);
+    let i = vec3<u32>(((vec3<i32>(cell) % per) + per) % per);
+    let u = f * f * f * (f * (f * 6.0 - 15.0) + 10.0);
+    var sum = 0.0;
+    for (var corner = 0u; corner < 8u; corner++) {
+        let c = vec3(corner & 1u, (corner >> 1u) & 1u, (corner >> 2u) & 1u);
+        let g = noise_gradient(pcg3d((i + c) % vec3(period)).x);
+        let w = mix(1.0 - u, u, vec3<f32>(c));
+        sum += w.x * w.y * w.z * dot(g, f - vec3<f32>(c));
+    }
+    return sum;
+}
+
+// `octaves` octaves, each at twice the frequency (and period) and half the amplitude.
+fn periodic_fbm(p: vec3<f32>, octaves: u32) -> f32 {
+    var sum = 0.0;
+    var amplitude = 1.0;
+    var total = 0.0;
+    var q = p;
+    var period = FOG_NOISE_PERIOD;
+    for (var octave = 0u; octave < octaves; octave++) {
+        sum += amplitude * periodic_noise(q + vec3(f32(octave) * 17.31), period);
+        total += amplitude;
+        amplitude *= 0.5;
+        q *= 2.0;
+        period *= 2u;
+    }
+    return sum / max(total, 1e-6);
+}
+// ANCHOR_END: periodic_noise
+
+// ANCHOR: trilinear
+// The grid `t` at u ∈ [−1, 1]³: cell centres at ((i + ½) / n) · 2 − 1, trilinear between them.
+fn fog_density_trilinear(t: texture_3d<f32>, u: vec3<f32>) -> f32 {
+    let n = vec3<i32>(textureDimensions(t));
+    let x = (u * 0.5 + 0.5) * vec3<f32>(n) - 0.5;
+    let c = floor(x);
+    let f = x - c;
+    let i = vec3<i32>(c);
+    var sum = 0.0;
+    for (var corner = 0u; corner < 8u; corner++) {
+        let o = vec3(i32(corner & 1u), i32((corner >> 1u) & 1u), i32((corner >> 2u) & 1u));
+        let w = mix(1.0 - f, f, vec3<f32>(o));
+        sum += w.x * w.y * w.z * textureLoad(t, clamp(i + o, vec3(0), n - 1), 0).r;
+    }
+    return max(sum, 0.0);
+}
+// ANCHOR_END: trilinear
+
+fn fog_density_grid(slot: u32, u: vec3<f32>) -> f32 {
+    switch slot {
+        case 0u: { return fog_density_trilinear(fog_density_0, u); }
+        case 1u: { return fog_density_trilinear(fog_density_1, u); }
+        case 2u: { return fog_density_trilinear(fog_density_2, u); }
+        case 3u: { return fog_density_trilinear(fog_density_3, u); }
+        default: { return 0.0; }
+    }
+}
+
+fn fog_volume_textured(v: FogVolume) -> bool {
+    return v.texture.x > 0.5;
+}
+
+// ANCHOR: texture_factor
+// What multiplies v's density at world point p (1 without a texture).
+fn fog_volume_texture_factor(v: FogVolume, p: vec3<f32>) -> f32 {
+    if v.texture.x < 0.5 {
+        return 1.0;
+    }
+    let q = fog_volume_local_dir(v, p - v.centre.xyz);
+    let scale = max(v.texture_offset.w, 0.0);
+    if v.texture.x < 1.5 {
+        let octaves = clamp(u32(max(v.texture.y, 0.0)), 1u, FOG_MAX_OCTAVES);
+        let n = periodic_fbm(q * v.texture.z - v.texture_offset.xyz, octaves);
+        return scale * max(1.0 + v.texture.w * n, 0.0);
+    }
+    return scale * fog_density_grid(u32(max(v.texture.y, 0.0)), q / fog_volume_half(v));
+}
+// ANCHOR_END: texture_factor
