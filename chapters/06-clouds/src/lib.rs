@@ -10,6 +10,7 @@
 pub mod noise;
 pub mod params;
 pub mod plots;
+pub mod realtime;
 pub mod reference;
 pub mod textures;
 
@@ -19,7 +20,8 @@ use fogbook_core::gpu::GpuContext;
 use fogbook_core::params::{DynParameters, finite_in};
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
 use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Resource, Stage, StageIo, ViewInfo};
-pub use params::{CloudParams, DensityModel, NoiseResolution};
+pub use params::{CloudMode, CloudParams, DensityModel, NoiseResolution};
+use realtime::RealtimeGpu;
 use textures::NoiseTextures;
 
 pub const SHADER: &str = "06-clouds/march.wgsl";
@@ -29,6 +31,7 @@ const SHADER_FILES: &[&str] = &[
     "06-clouds/lighting.wgsl",
     "06-clouds/tileable_noise.wgsl",
     textures::GENERATE_SHADER,
+    realtime::SHADER,
 ];
 
 // ANCHOR: views
@@ -47,7 +50,28 @@ pub const VIEWS: &[ViewInfo] = &[
     ViewInfo::color("octave0", "Sun light of octave 0 (single scattering) reaching the eye"),
     ViewInfo::color("octave1", "Sun light of octave 1 (multiple-scattering approximation)"),
     ViewInfo::color("octave2", "Sun light of octave 2 (multiple-scattering approximation)"),
+    // The real-time mode's (shown whatever the mode).
+    ViewInfo::scalar(
+        "age",
+        "Real time: frames since this pixel was last marched (grey: interpolated)",
+        0.0,
+        16.0,
+        "frames",
+    ),
+    ViewInfo::color(
+        "rejection",
+        "Real time: white marched, black reprojected; rejected: purple no history, red off-screen, green occlusion, blue neighbourhood",
+    ),
+    ViewInfo::scalar(
+        "rt-difference",
+        "Real time against this frame's full reference march: |ΔY| / Y of the final colour",
+        0.0,
+        0.1,
+        "rel.",
+    ),
 ];
+/// The first of the views that show the real-time mode's reconstruction.
+const FIRST_REALTIME_VIEW: usize = 11;
 // ANCHOR_END: views
 
 // ANCHOR: uniform
@@ -65,6 +89,12 @@ pub struct CloudUniform {
     pub light: [f32; 4],
     pub counts: [u32; 4],
     pub flags: [u32; 4],
+    /// The real-time mode's: this frame's pixel in each 4×4 block (x, y), 1 = the history holds
+    /// last frame (z) — set by `RealtimeGpu::record`.
+    pub realtime: [u32; 4],
+    /// The wind's step since last frame along x and z (m; set by `RealtimeGpu::record`), the
+    /// neighbourhood margin and the scene-distance tolerance of the history's rejection.
+    pub reprojection: [f32; 4],
 }
 
 impl CloudUniform {
@@ -73,10 +103,8 @@ impl CloudUniform {
     pub fn new(p: &CloudParams, view: usize, time_s: f64) -> Self {
         let f = |v: f32, lo: f32, hi: f32, fallback: f32| finite_in(v, lo, hi, fallback);
         let per_km = |km: f32, lo: f32, hi: f32| 1.0 / (f(km, lo, hi, hi) * 1000.0);
-        let speed = f(p.wind_speed_m_s, 0.0, 100.0, 0.0) as f64;
         let heading = (f(p.wind_direction_deg, -180.0, 180.0, 0.0) as f64).to_radians();
-        // Computed in f64: the offset grows without bound (the noise repeats, so it need not wrap).
-        let travelled = speed * time_s;
+        let [wind_x, wind_z] = wind_offset(p, time_s);
         Self {
             shell: [
                 f(p.planet_radius_km, 100.0, 1e5, 6360.0) * 1000.0,
@@ -96,12 +124,7 @@ impl CloudUniform {
                 per_km(p.weather_tile_km, 1.0, 1000.0),
                 0.0,
             ],
-            wind: [
-                (travelled * heading.cos()) as f32,
-                (travelled * heading.sin()) as f32,
-                f(p.wind_shear, 0.0, 5.0, 0.0),
-                heading as f32,
-            ],
+            wind: [wind_x as f32, wind_z as f32, f(p.wind_shear, 0.0, 5.0, 0.0), heading as f32],
             medium: [
                 f(p.extinction, 0.0, 1.0, 0.0),
                 f(p.albedo, 0.0, 1.0, 1.0),
@@ -128,10 +151,21 @@ impl CloudUniform {
             ],
             counts: [p.view_steps.clamp(1, 512), p.light_steps.clamp(1, 32), p.octaves.clamp(1, 3), view as u32],
             flags: [(p.density_model == DensityModel::Slab) as u32, p.jitter as u32, p.clouds as u32, 0],
+            realtime: [0; 4],
+            reprojection: [0.0, 0.0, f(p.neighbourhood_margin, 0.0, 4.0, 0.5), f(p.depth_tolerance, 0.001, 1.0, 0.05)],
         }
     }
 }
 // ANCHOR_END: uniform
+
+/// How far the wind has carried the field along x and z by `time_s` (m): speed × time along its
+/// heading, in f64 (the offset grows without bound; the noise repeats, so it need not wrap).
+pub fn wind_offset(p: &CloudParams, time_s: f64) -> [f64; 2] {
+    let speed = finite_in(p.wind_speed_m_s, 0.0, 100.0, 0.0) as f64;
+    let heading = (finite_in(p.wind_direction_deg, -180.0, 180.0, 0.0) as f64).to_radians();
+    let travelled = speed * time_s;
+    [travelled * heading.cos(), travelled * heading.sin()]
+}
 
 pub struct CloudsGpu {
     pipeline: wgpu::ComputePipeline,
@@ -141,6 +175,8 @@ pub struct CloudsGpu {
     pub noise: NoiseTextures,
     /// The generation shader, kept to make textures of another resolution.
     noise_module: wgpu::ShaderModule,
+    /// The real-time mode's passes and history.
+    pub realtime: RealtimeGpu,
 }
 
 #[derive(Default)]
@@ -255,7 +291,8 @@ impl Chapter for Clouds {
         let group = march_group(device, &layout, &uniform, &noise);
         let groups = [Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&layout), Some(&layouts.shared_sky)];
         let pipeline = compute_pipeline(device, &module, "clouds_march", &groups)?;
-        Ok(CloudsGpu { pipeline, layout, uniform, group, noise, noise_module })
+        let realtime = RealtimeGpu::new(device, layouts, &create_module(device, &shaders.load(realtime::SHADER)?)?)?;
+        Ok(CloudsGpu { pipeline, layout, uniform, group, noise, noise_module, realtime })
     }
 
     // ANCHOR: prepare
@@ -281,7 +318,17 @@ impl Chapter for Clouds {
 
     // ANCHOR: render
     fn render(&mut self, g: &mut CloudsGpu, ctx: &mut ChapterContext) {
-        let uniform = CloudUniform::new(&self.params, ctx.view, ctx.time.time);
+        let mut uniform = CloudUniform::new(&self.params, ctx.view, ctx.time.time);
+        // The real-time views show the reconstruction in either mode; the final image uses it
+        // in the real-time mode while there are clouds to draw.
+        let realtime = ctx.view >= FIRST_REALTIME_VIEW
+            || (ctx.view == 0 && self.params.mode == CloudMode::Realtime && self.params.clouds);
+        if realtime {
+            let wind = wind_offset(&self.params, ctx.time.time);
+            g.realtime.record(ctx, &mut uniform, &g.uniform, &g.noise, wind);
+            return;
+        }
+        g.realtime.drew_last_call = false;
         ctx.gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
         let [w, h] = ctx.frame.size;
         ctx.passes.compute("clouds: march", |pass| {
@@ -297,8 +344,9 @@ impl Chapter for Clouds {
 
     fn book(&self) -> Book {
         Book {
-            // Nothing accumulates from frame to frame (the noise is regenerated identically).
-            warmup_steps_only: true,
+            // Nothing accumulates from frame to frame (the noise is regenerated identically),
+            // except the real-time mode's history.
+            warmup_steps_only: self.params.mode == CloudMode::Reference,
             // Without jitter the images are smooth: small references, steady across GPUs.
             test_settings: vec!["noise_resolution=low", "view_steps=24", "light_steps=4", "jitter=false"],
             figures: Self::figures(),

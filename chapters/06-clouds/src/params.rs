@@ -15,6 +15,18 @@ pub enum DensityModel {
 }
 fogbook_core::choice_enum!(DensityModel { Noise = "noise", Slab = "slab" });
 
+/// How the clouds are marched each frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CloudMode {
+    /// Every pixel marched every frame: the reference, and one frame makes a finished image.
+    Reference,
+    /// One pixel of each 4×4 block marched per frame, the rest reprojected from earlier frames
+    /// (Schneider & Vos 2015): a sixteenth of the marching, converged after 16 still frames.
+    Realtime,
+}
+fogbook_core::choice_enum!(CloudMode { Reference = "reference", Realtime = "realtime" });
+
 /// Texel counts of the noise textures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -140,6 +152,20 @@ fogbook_core::parameters! {
                 float(1.0, 1000.0).unit("km").help("Longest view march through the layer"),
             jitter: bool = true,
                 boolean().help("Jitter the first step per pixel (noise instead of banding)"),
+        }
+        "Real time" {
+            /// Reference by default: one frame gives the finished image (figures, tests, the
+            /// f64 check); the real-time mode needs 16 still frames to converge.
+            mode: CloudMode = CloudMode::Reference,
+                choice(CloudMode::OPTIONS).help("Reference: every pixel every frame; real time: 1 of 16, reprojected"),
+            /// How far the reprojected history may lie outside the box of the fresh samples
+            /// around it, as a fraction of the box's size, before it is rejected.
+            neighbourhood_margin: f32 = 0.5,
+                float(0.0, 4.0).help("Rejection: history outside the neighbours' box by more than this × its size"),
+            /// How far the scene's distance at the reprojected point may differ from the
+            /// pixel's before the history is taken as occluded or disoccluded.
+            depth_tolerance: f32 = 0.05,
+                float(0.001, 1.0).help("Rejection: relative difference of the scene's distance"),
         }
     }
 }
