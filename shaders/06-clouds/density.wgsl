@@ -20,7 +20,7 @@ struct CloudParams {
     counts: vec4<u32>,  // x: view steps; y: light steps; z: octaves; w: the debug view
     flags: vec4<u32>,   // x: 1 = slab (constant density); y: 1 = jitter; z: 1 = draw the clouds; w: unused
     // The real-time mode's (realtime.wgsl): xy this frame's pixel in each 4×4 block; z: 1 = the
-    // history holds last frame; w: unused.
+    // history holds last frame; w: 1 = reproject it (0: each pixel keeps its own).
     realtime: vec4<u32>,
     // xy: the wind's step since last frame along x and z (m); z: neighbourhood margin (fraction
     // of the box); w: scene-distance tolerance (relative).

@@ -11,8 +11,8 @@
 //     the pixel; else last frame's full-resolution result at the pixel's cloud point, reprojected
 //     with the previous view-projection; rejected when that point is off last frame's screen,
 //     when the scene's distance there differs from this pixel's (the cloud was hidden, or is no
-//     longer), or when the history lies outside the box of the 3×3 neighbouring fresh samples,
-//     widened by a margin; a rejected pixel takes the fresh samples, interpolated. Writes the new
+//     longer), or, where the cloud moved on the screen, when the history lies outside the box of
+//     the 3×3 neighbouring fresh samples, widened by a margin; a rejected pixel takes the fresh samples, interpolated. Writes the new
 //     history (L, T; scene end, d, age, why) and the frame, or a debug view.
 // Rays that cannot meet the layer before the scene's surface need no history: no cloud, exactly.
 // #import 06-clouds/march.wgsl
@@ -32,6 +32,8 @@ const VIEW_REJECTION: u32 = 12u;
 const VIEW_RT_DIFFERENCE: u32 = 13u;
 
 const BLOCK: i32 = 4;
+// A pixel whose cloud moved less than this on the screen since last frame (pixels) is still.
+const STILL_PX: f32 = 0.1;
 // The age of a value no march of this pixel produced (interpolated from its neighbours).
 const AGE_NONE: f32 = 255.0;
 
@@ -119,20 +121,41 @@ fn interpolate(pixel: vec2<i32>, end: f32) -> Sample {
 // ANCHOR_END: interpolate
 
 // ANCHOR: history
-// Last frame's full-resolution result at uv (bilinear), and its aux texel (nearest).
-fn history_at(uv: vec2<f32>) -> array<vec4<f32>, 2> {
+// Catmull–Rom weights of the four texels around a sample at fraction f past the second.
+fn catmull_rom(f: f32) -> vec4<f32> {
+    let f2 = f * f;
+    let f3 = f2 * f;
+    return vec4(
+        -0.5 * f3 + f2 - 0.5 * f,
+        1.5 * f3 - 2.5 * f2 + 1.0,
+        -1.5 * f3 + 2.0 * f2 + 0.5 * f,
+        0.5 * f3 - 0.5 * f2,
+    );
+}
+
+// Last frame's full-resolution result at uv, and its aux texel (nearest). The result is
+// resampled with the Catmull–Rom spline over 4×4 texels, which blurs far less than bilinear
+// filtering a value carried for up to 15 frames (Karis 2014); a still pixel takes its own texel.
+fn history_at(uv: vec2<f32>, still: bool) -> array<vec4<f32>, 2> {
     let size = vec2<i32>(textureDimensions(history_color));
     let g = uv * vec2<f32>(size) - 0.5;
     let base = vec2<i32>(floor(g));
-    let f = g - floor(g);
-    var light = vec4(0.0);
-    for (var c = 0; c < 4; c++) {
-        let corner = vec2<i32>(c & 1, c >> 1);
-        let wf = mix(1.0 - f, f, vec2<f32>(corner));
-        light += wf.x * wf.y * textureLoad(history_color, clamp(base + corner, vec2(0), size - 1), 0);
-    }
     let nearest = clamp(vec2<i32>(uv * vec2<f32>(size)), vec2(0), size - 1);
-    return array(light, textureLoad(history_aux, nearest, 0));
+    let aux = textureLoad(history_aux, nearest, 0);
+    if still {
+        return array(textureLoad(history_color, nearest, 0), aux);
+    }
+    let wx = catmull_rom(g.x - floor(g.x));
+    let wy = catmull_rom(g.y - floor(g.y));
+    var light = vec4(0.0);
+    for (var j = 0; j < 4; j++) {
+        for (var i = 0; i < 4; i++) {
+            let texel = clamp(base + vec2(i - 1, j - 1), vec2(0), size - 1);
+            light += wx[i] * wy[j] * textureLoad(history_color, texel, 0);
+        }
+    }
+    // The spline overshoots at edges: no negative light, transmittance in 0..1.
+    return array(vec4(max(light.rgb, vec3(0.0)), clamp(light.a, 0.0, 1.0)), aux);
 }
 
 // The box (min, max) of the fresh samples of the 3×3 blocks around `block`.
@@ -179,16 +202,21 @@ fn resolve(pixel: vec2<i32>, size: vec2<i32>, dir: vec3<f32>, end: f32) -> Resol
         let p = o + dir * d - vec3(clouds.reprojection.x, 0.0, clouds.reprojection.y);
         let clip = frame.prev_view_proj * vec4(p, 1.0);
         let ndc = clip.xy / clip.w;
-        let uv = vec2(ndc.x * 0.5 + 0.5, 0.5 - ndc.y * 0.5);
+        let own = (vec2<f32>(pixel) + 0.5) / vec2<f32>(size);
+        let uv = select(own, vec2(ndc.x * 0.5 + 0.5, 0.5 - ndc.y * 0.5), clouds.realtime.w == 1u);
         if clip.w <= 0.0 || any(uv < vec2(0.0)) || any(uv > vec2(1.0)) {
             why = OFF_SCREEN;
         } else {
-            let h = history_at(uv);
+            // How far the pixel's cloud moved on the screen since last frame (pixels): a still
+            // one is the same ray, whose history the fresh samples four pixels apart cannot judge.
+            let moved = length(uv * vec2<f32>(size) - (vec2<f32>(pixel) + 0.5));
+            let h = history_at(uv, moved <= STILL_PX);
             let box = neighbourhood(block);
             let margin = (box[1] - box[0]) * clouds.reprojection.z + vec4(vec3(2e-3 * max(max(box[1].r, box[1].g), box[1].b)), 2e-3);
+            let outside = any(h[0] < box[0] - margin) || any(h[0] > box[1] + margin);
             if !same_surface(h[1].x, end) {
                 why = OCCLUSION;
-            } else if any(h[0] < box[0] - margin) || any(h[0] > box[1] + margin) {
+            } else if outside && moved > STILL_PX {
                 why = NEIGHBOURHOOD;
             } else {
                 let age = select(min(h[1].z + 1.0, AGE_NONE - 1.0), AGE_NONE, h[1].z >= AGE_NONE);

@@ -90,7 +90,7 @@ pub struct CloudUniform {
     pub counts: [u32; 4],
     pub flags: [u32; 4],
     /// The real-time mode's: this frame's pixel in each 4×4 block (x, y), 1 = the history holds
-    /// last frame (z) — set by `RealtimeGpu::record`.
+    /// last frame (z), 1 = reproject it (w) — set by `RealtimeGpu::record`.
     pub realtime: [u32; 4],
     /// The wind's step since last frame along x and z (m; set by `RealtimeGpu::record`), the
     /// neighbourhood margin and the scene-distance tolerance of the history's rejection.
@@ -325,7 +325,7 @@ impl Chapter for Clouds {
             || (ctx.view == 0 && self.params.mode == CloudMode::Realtime && self.params.clouds);
         if realtime {
             let wind = wind_offset(&self.params, ctx.time.time);
-            g.realtime.record(ctx, &mut uniform, &g.uniform, &g.noise, wind);
+            g.realtime.record(ctx, &mut uniform, &g.uniform, &g.noise, wind, self.params.reproject);
             return;
         }
         g.realtime.drew_last_call = false;

@@ -158,6 +158,10 @@ fogbook_core::parameters! {
             /// f64 check); the real-time mode needs 16 still frames to converge.
             mode: CloudMode = CloudMode::Reference,
                 choice(CloudMode::OPTIONS).help("Reference: every pixel every frame; real time: 1 of 16, reprojected"),
+            /// Off: each pixel keeps its own history as if the camera stood still (to see what the
+            /// reprojection is for).
+            reproject: bool = true,
+                boolean().help("Reproject the history with last frame's view-projection"),
             /// How far the reprojected history may lie outside the box of the fresh samples
             /// around it, as a fraction of the box's size, before it is rejected.
             neighbourhood_margin: f32 = 0.5,

@@ -164,6 +164,7 @@ impl RealtimeGpu {
         clouds_uniform: &wgpu::Buffer,
         noise: &NoiseTextures,
         wind: [f64; 2],
+        reproject: bool,
     ) {
         let device = &ctx.gpu.device;
         let size = ctx.frame.size;
@@ -176,7 +177,7 @@ impl RealtimeGpu {
             _ => [0.0; 2],
         };
         let [x, y] = block_offset(self.frames);
-        uniform.realtime = [x, y, history as u32, 0];
+        uniform.realtime = [x, y, history as u32, reproject as u32];
         (uniform.reprojection[0], uniform.reprojection[1]) = (step[0], step[1]);
         ctx.gpu.queue.write_buffer(clouds_uniform, 0, bytemuck::bytes_of(uniform));
         let tex = |binding, view| wgpu::BindGroupEntry { binding, resource: wgpu::BindingResource::TextureView(view) };
