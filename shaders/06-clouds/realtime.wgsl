@@ -29,7 +29,7 @@
 // The views of the real-time mode, in the order of `Clouds::views()`.
 const VIEW_AGE: u32 = 11u;
 const VIEW_REJECTION: u32 = 12u;
-const VIEW_RT_DIFFERENCE: u32 = 13u;
+const VIEW_REALTIME_ERROR: u32 = 13u;
 
 const BLOCK: i32 = 4;
 // A pixel whose cloud moved less than this on the screen since last frame (pixels) is still.
@@ -248,7 +248,7 @@ fn clouds_reconstruct(@builtin(global_invocation_id) id: vec3<u32>) {
             textureStore(view_out, id.xy, vec4(vec3(r.age), select(1.0, 0.0, r.age >= AGE_NONE)));
         }
         case VIEW_REJECTION: { write_color(id.xy, reason_color(r.why)); }
-        case VIEW_RT_DIFFERENCE: {
+        case VIEW_REALTIME_ERROR: {
             // The same frame's full-resolution reference march at this pixel.
             let m = march(frame.camera_pos.xyz, dir, end, pixel_jitter(id.xy));
             let reference = luminance(composite(color, dir, cloud_light(m), m.transmittance, m.distance));

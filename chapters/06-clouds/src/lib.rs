@@ -63,7 +63,7 @@ pub const VIEWS: &[ViewInfo] = &[
         "Real time: white marched, black reprojected; rejected: purple no history, red off-screen, green occlusion, blue neighbourhood",
     ),
     ViewInfo::scalar(
-        "rt-difference",
+        "realtime-error",
         "Real time against this frame's full reference march: |ΔY| / Y of the final colour",
         0.0,
         0.1,
