@@ -445,3 +445,68 @@ fn realtime_ages_stay_below_sixteen_frames() {
     let coloured = why.rgba.chunks(4).filter(|p| p[0] != p[1] || p[1] != p[2]).count();
     assert_eq!(coloured, 0, "{coloured} pixels rejected with a still camera");
 }
+
+// ANCHOR: weather_file_test
+/// The weather map from a PNG: a good file of the map's size, one of another size (resampled), a
+/// missing file and a corrupt one. The weather-map view's first three panels show the map's
+/// red, green and blue; a bad file leaves the previous map in place with a message, never a panic.
+#[test]
+fn weather_map_from_a_png_file() {
+    let dir = std::env::temp_dir().join(format!("fogbook-weather-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, w: u32, h: u32, rgb: [u8; 3]| {
+        let path = dir.join(name);
+        image::RgbaImage::from_pixel(w, h, image::Rgba([rgb[0], rgb[1], rgb[2], 255])).save(&path).unwrap();
+        path.display().to_string()
+    };
+    let good = write("good.png", 128, 128, [200, 100, 50]);
+    let odd = write("odd.png", 37, 53, [40, 220, 120]);
+    let corrupt = dir.join("corrupt.png");
+    std::fs::write(&corrupt, b"\x89PNG\r\n\x1a\nnot really a png").unwrap();
+    let missing = dir.join("missing.png");
+
+    let mut h = headless([32, 32]);
+    let mut setup = stack(&h, "clouds");
+    let view = setup.stack.find_view("weather-map").unwrap();
+    let mut time = TimeControl::fixed(0.0);
+    // The mean of each of the first three panels (r | g over b), and the chapter's message.
+    let mut show = |setup: &mut Setup, file: &str| -> ([f32; 3], Option<String>) {
+        let sets = ["noise_resolution=low".to_string(), format!("weather_map_file={file}")];
+        setup.apply(None, &sets, None).unwrap();
+        h.run(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, 1);
+        let image = h.capture().unwrap().raw;
+        let panel = |x0: u32, y0: u32| {
+            let mut sum = 0.0;
+            for y in y0..y0 + 16 {
+                for x in x0..x0 + 16 {
+                    sum += image.pixel(x, y)[0];
+                }
+            }
+            sum / 256.0
+        };
+        ([panel(0, 0), panel(16, 0), panel(0, 16)], setup.stack.chapters()[0].status())
+    };
+    let close =
+        |got: [f32; 3], want: [u8; 3]| got.iter().zip(want).all(|(g, w)| (g - w as f32 / 255.0).abs() < 1.5 / 255.0);
+
+    let (generated, status) = show(&mut setup, "");
+    assert_eq!(status, None);
+    let (got, status) = show(&mut setup, &good);
+    assert!(close(got, [200, 100, 50]) && status.is_none(), "good file: {got:?} {status:?}");
+    let (got, status) = show(&mut setup, &odd);
+    assert!(close(got, [40, 220, 120]) && status.is_none(), "37×53 file: {got:?} {status:?}");
+    for (bad, says) in
+        [(missing.display().to_string(), "cannot read"), (corrupt.display().to_string(), "not a readable image")]
+    {
+        let (got, status) = show(&mut setup, &bad);
+        let status = status.unwrap_or_default();
+        eprintln!("{bad}: {status}");
+        assert!(status.contains(says) && status.contains("keeping"), "{bad}: {status:?}");
+        assert!(close(got, [40, 220, 120]), "{bad}: the previous map was not kept: {got:?}");
+    }
+    // Back to the generated map.
+    let (got, status) = show(&mut setup, "");
+    assert!(got == generated && status.is_none(), "generated again: {got:?} against {generated:?}, {status:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+// ANCHOR_END: weather_file_test

@@ -13,6 +13,7 @@ pub mod plots;
 pub mod realtime;
 pub mod reference;
 pub mod textures;
+pub mod weather_file;
 
 use bytemuck::{Pod, Zeroable};
 use fogbook_core::frame::{FrameLayouts, SCREEN_TILE, texture_3d_entry, texture_entry, uniform_entry};
@@ -183,6 +184,16 @@ pub struct CloudsGpu {
 pub struct Clouds {
     pub params: CloudParams,
     status: Option<String>,
+    weather: WeatherFile,
+}
+
+/// The weather map from a file: the path last tried, and the texels read from it (`None`: the
+/// generated map), at `size`².
+#[derive(Default)]
+struct WeatherFile {
+    tried: String,
+    texels: Option<Vec<u8>>,
+    size: u32,
 }
 
 impl Clouds {
@@ -310,9 +321,43 @@ impl Chapter for Clouds {
                 Err(e) => self.status = Some(format!("keeping the noise textures in use: {e:#}")),
             }
         }
-        if g.noise.generated != Some(seed) || self.params.noise_every_frame {
-            g.noise.generate(ctx.gpu, ctx.passes, seed);
+        // ANCHOR: weather_file
+        let path = self.params.weather_map_file.trim().to_string();
+        let size = resolution.sizes()[2];
+        let mut upload = false;
+        if path != self.weather.tried || (self.weather.texels.is_some() && self.weather.size != size) {
+            self.weather.tried = path.clone();
+            if path.is_empty() {
+                // Back to the generated map.
+                self.weather.texels = None;
+                g.noise.generated = None;
+                self.status = None;
+            } else {
+                match weather_file::load(std::path::Path::new(&path), size) {
+                    Ok(texels) => {
+                        self.weather = WeatherFile { tried: path, texels: Some(texels), size };
+                        self.status = None;
+                        upload = true;
+                    }
+                    Err(e) => self.status = Some(format!("{e:#}; keeping the weather map in use")),
+                }
+            }
         }
+        let from_file = self.weather.texels.is_some();
+        if g.noise.generated != Some(seed) || self.params.noise_every_frame {
+            g.noise.generate(ctx.gpu, ctx.passes, seed, !from_file);
+            upload = true;
+        }
+        if let (true, Some(texels)) = (upload, &self.weather.texels) {
+            if texels.len() == (size * size * 4) as usize {
+                weather_file::upload(ctx.gpu, &g.noise.weather, texels);
+            } else {
+                // Read for another noise resolution and unreadable now: the generated map, next frame.
+                self.weather.texels = None;
+                g.noise.generated = None;
+            }
+        }
+        // ANCHOR_END: weather_file
     }
     // ANCHOR_END: prepare
 

@@ -101,6 +101,10 @@ fogbook_core::parameters! {
             /// Generate the noise again every frame, to time its passes (`fogbook bench`).
             noise_every_frame: bool = false,
                 boolean().help("Regenerate the noise every frame (for timing)"),
+            /// A PNG to use as the weather map (empty: the generated one): red coverage, green
+            /// cloud type, blue density (weather_file.rs).
+            weather_map_file: String = String::new(),
+                text().help("PNG weather map: R coverage, G type, B density, resampled to the map's size; empty: generated"),
             noise_slice: f32 = 0.5,
                 float(0.0, 1.0).help("Depth of the slice the noise views show"),
         }

@@ -31,6 +31,8 @@ struct Pass {
     group: wgpu::BindGroup,
     size: u32,
     workgroups: [u32; 3],
+    /// The weather map's pass (left out while the map comes from a file).
+    weather: bool,
 }
 
 pub struct NoiseTextures {
@@ -62,7 +64,8 @@ fn texture(gpu: &GpuContext, label: &str, size: u32, dimension: wgpu::TextureDim
         format: NOISE_FORMAT,
         usage: wgpu::TextureUsages::TEXTURE_BINDING
             | wgpu::TextureUsages::STORAGE_BINDING
-            | wgpu::TextureUsages::COPY_SRC,
+            | wgpu::TextureUsages::COPY_SRC
+            | wgpu::TextureUsages::COPY_DST,
         view_formats: &[],
     })
 }
@@ -137,7 +140,7 @@ impl NoiseTextures {
             let pipeline = compute_pipeline(device, module, entry, &[Some(layout)])?;
             let workgroups =
                 if entry == "weather" { [size.div_ceil(8), size.div_ceil(8), 1] } else { [size.div_ceil(4); 3] };
-            passes.push(Pass { label, pipeline, uniform, group, size, workgroups });
+            passes.push(Pass { label, pipeline, uniform, group, size, workgroups, weather: entry == "weather" });
             Ok(())
         };
         add("clouds: noise base shape".into(), "base_shape", &volume_layout, base_n, vec![(1, mip_view(&base, 0))])?;
@@ -174,10 +177,10 @@ impl NoiseTextures {
     // ANCHOR_END: create
 
     // ANCHOR: generate
-    /// Records the passes that fill every texture for `seed`; the mip levels in order, each
-    /// after the level it reads.
-    pub fn generate(&mut self, gpu: &GpuContext, passes: &mut PassRecorder, seed: u32) {
-        for pass in &self.passes {
+    /// Records the passes that fill every texture for `seed` (the weather map's only with
+    /// `weather`); the mip levels in order, each after the level it reads.
+    pub fn generate(&mut self, gpu: &GpuContext, passes: &mut PassRecorder, seed: u32, weather: bool) {
+        for pass in self.passes.iter().filter(|p| weather || !p.weather) {
             let uniform = NoiseUniform { seed, size: pass.size, _pad0: 0, _pad1: 0 };
             gpu.queue.write_buffer(&pass.uniform, 0, bytemuck::bytes_of(&uniform));
             passes.compute(&pass.label, |p| {
