@@ -18,8 +18,8 @@ use fogbook_core::time::TimeControl;
 use glam::DVec3;
 
 // ANCHOR: noise_test
-/// Every texel of the three textures (at the tests' low resolution: 32³, 16³ and 128²) is the
-/// f64 noise at its centre, to the rgba8 rounding (±1/255 with a little for f32); and each
+/// Every texel of the four textures (at the tests' low resolution: 32³, 16³, 128² and the curl
+/// noise's 32²) is the f64 noise at its centre, to the rgba8 rounding (±1/255 with a little for f32); and each
 /// texture tiles: across each wrapping edge the step between neighbouring texels is no larger
 /// than the largest step inside the texture (a seam would be a step of any size).
 #[test]
@@ -35,6 +35,7 @@ fn noise_textures_match_the_cpu_noise_and_tile() {
     let base = read_volume(&h.gpu, &noise_gpu.base).unwrap();
     let detail = read_volume(&h.gpu, &noise_gpu.detail).unwrap();
     let weather = read_volume(&h.gpu, &noise_gpu.weather).unwrap();
+    let curl = read_volume(&h.gpu, &noise_gpu.curl).unwrap();
     let [nb, nd, nw] = fogbook_clouds::NoiseResolution::Low.sizes();
     let volume = |n: u32, f: &dyn Fn(DVec3) -> [f64; 4]| -> Vec<[f64; 4]> {
         let mut out = Vec::new();
@@ -47,7 +48,8 @@ fn noise_textures_match_the_cpu_noise_and_tile() {
         }
         out
     };
-    let cases: [(&str, u32, u32, Vec<[u8; 4]>, Vec<[f64; 4]>); 3] = [
+    let nc = nw / 4;
+    let cases: [(&str, u32, u32, Vec<[u8; 4]>, Vec<[f64; 4]>); 4] = [
         ("base shape", nb, nb, base, volume(nb, &|p| noise::base_shape(p, 7))),
         ("detail", nd, nd, detail, volume(nd, &|p| noise::detail(p, 7))),
         (
@@ -59,6 +61,18 @@ fn noise_textures_match_the_cpu_noise_and_tile() {
                 .map(|i| {
                     let uvw = noise::texel_uvw([i % nw, i / nw, 0], nw);
                     noise::weather([uvw.x, uvw.y], 7)
+                })
+                .collect(),
+        ),
+        (
+            "curl noise",
+            nc,
+            1,
+            curl,
+            (0..nc * nc)
+                .map(|i| {
+                    let uvw = noise::texel_uvw([i % nc, i / nc, 0], nc);
+                    noise::curl([uvw.x, uvw.y], nc, 7)
                 })
                 .collect(),
         ),
@@ -510,3 +524,18 @@ fn weather_map_from_a_png_file() {
     std::fs::remove_dir_all(&dir).ok();
 }
 // ANCHOR_END: weather_file_test
+
+/// The curl noise moves the detail: at 300 m the eroded edges move, and the transmittance of
+/// the rays through them changes.
+#[test]
+fn curl_noise_distorts_the_detail() {
+    let mut h = headless([48, 27]);
+    let mut setup = stack(&h, "clouds");
+    let camera = "0,2,0,0,30,70";
+    let sets = |s: &'static str| vec!["noise_resolution=low", "view_steps=16", "light_steps=2", "jitter=false", s];
+    let plain = &draw(&mut h, &mut setup, &sets("curl_strength_m=0"), camera, &["transmittance"])[0];
+    let swirled = &draw(&mut h, &mut setup, &sets("curl_strength_m=300"), camera, &["transmittance"])[0];
+    let moved = plain.rgba.chunks(4).zip(swirled.rgba.chunks(4)).filter(|(a, b)| (a[0] - b[0]).abs() > 0.01).count();
+    eprintln!("curl noise at 300 m changes the transmittance of {moved} of {} pixels", plain.rgba.len() / 4);
+    assert!(moved > 50, "the curl noise moved only {moved} pixels");
+}

@@ -123,7 +123,7 @@ impl CloudUniform {
                 per_km(p.shape_tile_km, 0.5, 200.0),
                 per_km(p.detail_tile_km, 0.05, 20.0),
                 per_km(p.weather_tile_km, 1.0, 1000.0),
-                0.0,
+                f(p.curl_strength_m, 0.0, 1000.0, 0.0),
             ],
             wind: [wind_x as f32, wind_z as f32, f(p.wind_shear, 0.0, 5.0, 0.0), heading as f32],
             medium: [
@@ -218,6 +218,7 @@ fn march_group(
             view(2, &n.detail_view),
             view(3, &n.weather_view),
             wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::Sampler(&n.sampler) },
+            view(13, &n.curl_view),
         ],
     })
 }
@@ -289,6 +290,7 @@ impl Chapter for Clouds {
                     ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
                     count: None,
                 },
+                texture_entry(13, c, float),
             ],
         });
         let uniform = device.create_buffer(&wgpu::BufferDescriptor {

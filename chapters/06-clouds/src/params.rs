@@ -79,6 +79,9 @@ fogbook_core::parameters! {
             /// How much the detail noise eats into the base shape's edges.
             detail_erosion: f32 = 0.35,
                 float(0.0, 1.0).help("Erosion of the edges by the detail noise"),
+            /// How far the curl noise moves the detail's lookup at the layer's bottom (0: off).
+            curl_strength_m: f32 = 0.0,
+                float(0.0, 1000.0).unit("m").help("Curl-noise distortion of the detail (0: off)"),
             shape_tile_km: f32 = 12.0,
                 float(0.5, 200.0).unit("km").help("Size of one tile of the base-shape noise"),
             detail_tile_km: f32 = 1.2,

@@ -82,7 +82,7 @@ fn storage(binding: u32, format: wgpu::TextureFormat) -> wgpu::BindGroupLayoutEn
     }
 }
 
-/// Bindings 0–4 of group 2: the march's (crate::march_group).
+/// Bindings 0–4 and 13 of group 2: the march's (crate::march_group).
 fn march_entries() -> Vec<wgpu::BindGroupLayoutEntry> {
     let c = wgpu::ShaderStages::COMPUTE;
     let float = wgpu::TextureSampleType::Float { filterable: true };
@@ -97,6 +97,7 @@ fn march_entries() -> Vec<wgpu::BindGroupLayoutEntry> {
             ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
             count: None,
         },
+        texture_entry(13, c, float),
     ]
 }
 
@@ -187,6 +188,7 @@ impl RealtimeGpu {
             tex(2, &noise.detail_view),
             tex(3, &noise.weather_view),
             wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::Sampler(&noise.sampler) },
+            tex(13, &noise.curl_view),
         ];
         let mut march = common.clone();
         march.extend([tex(5, &self.quarter_color.view), tex(6, &self.quarter_aux.view)]);

@@ -39,9 +39,12 @@ pub struct NoiseTextures {
     pub base: wgpu::Texture,
     pub detail: wgpu::Texture,
     pub weather: wgpu::Texture,
+    /// Curl noise, a quarter of the weather map's side.
+    pub curl: wgpu::Texture,
     pub base_view: wgpu::TextureView,
     pub detail_view: wgpu::TextureView,
     pub weather_view: wgpu::TextureView,
+    pub curl_view: wgpu::TextureView,
     pub sampler: wgpu::Sampler,
     passes: Vec<Pass>,
     /// The seed the textures hold; `None` until the first generation.
@@ -114,6 +117,8 @@ impl NoiseTextures {
         let base = texture(gpu, "cloud base shape", base_n, d3, 1);
         let detail = texture(gpu, "cloud detail", detail_n, d3, mip_count(detail_n));
         let weather = texture(gpu, "weather map", weather_n, wgpu::TextureDimension::D2, 1);
+        let curl_n = weather_n / 4;
+        let curl = texture(gpu, "curl noise", curl_n, wgpu::TextureDimension::D2, 1);
 
         let mut passes = Vec::new();
         let mut add = |label: String,
@@ -138,8 +143,11 @@ impl NoiseTextures {
             let group =
                 device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(&label), layout, entries: &entries });
             let pipeline = compute_pipeline(device, module, entry, &[Some(layout)])?;
-            let workgroups =
-                if entry == "weather" { [size.div_ceil(8), size.div_ceil(8), 1] } else { [size.div_ceil(4); 3] };
+            let workgroups = if entry == "weather" || entry == "curl" {
+                [size.div_ceil(8), size.div_ceil(8), 1]
+            } else {
+                [size.div_ceil(4); 3]
+            };
             passes.push(Pass { label, pipeline, uniform, group, size, workgroups, weather: entry == "weather" });
             Ok(())
         };
@@ -150,6 +158,7 @@ impl NoiseTextures {
             add(format!("clouds: noise detail mip {level}"), "downsample", &mip_layout, detail_n >> level, views)?;
         }
         add("clouds: weather map".into(), "weather", &map_layout, weather_n, vec![(2, mip_view(&weather, 0))])?;
+        add("clouds: curl noise".into(), "curl", &map_layout, curl_n, vec![(2, mip_view(&curl, 0))])?;
 
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("cloud noise"),
@@ -165,6 +174,8 @@ impl NoiseTextures {
             base_view: base.create_view(&Default::default()),
             detail_view: detail.create_view(&Default::default()),
             weather_view: weather.create_view(&Default::default()),
+            curl_view: curl.create_view(&Default::default()),
+            curl,
             base,
             detail,
             weather,
