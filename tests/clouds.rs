@@ -265,13 +265,14 @@ fn homogeneous_slab_matches_the_f64_single_scattering_integral() {
 // ANCHOR_END: slab_test
 
 /// Nothing non-finite reaches the frame: from the ground, inside the layer, above it, at 10 and
-/// 100 km; the sun below the horizon; coverage 0 and 1; alone and under the sky. One stack per
+/// 100 km; the sun below the horizon; coverage 0 and 1; the real-time mode; alone and under the sky. One stack per
 /// case list, its settings and camera changed between frames (the sky's tables are made once).
 #[test]
 fn no_view_writes_a_non_finite_value() {
     let cameras = ["0,0,0,0,10,70", "0,2500,0,0,0,70", "0,10000,0,0,-10,70", "0,100000,0,0,-30,70"];
-    let extremes: [&[&str]; 4] = [
+    let extremes: [&[&str]; 5] = [
         &["scene.sun_elevation_deg=-10"],
+        &["mode=realtime", "neighbourhood_margin=0", "coverage=1"],
         &["coverage=0"],
         &["coverage=1", "extinction=1", "powder=true"],
         &["density_model=slab", "layer_bottom_m=0", "scene.sun_elevation_deg=-2"],

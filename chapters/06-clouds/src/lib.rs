@@ -61,7 +61,7 @@ pub const VIEWS: &[ViewInfo] = &[
     ),
     ViewInfo::color(
         "rejection",
-        "Real time: white marched, black reprojected; rejected: purple no history, red off-screen, green occlusion, blue neighbourhood",
+        "Real time: white marched, black reprojected, grey no cloud possible; rejected: purple no history, red off-screen, green occlusion, blue neighbourhood",
     ),
     ViewInfo::scalar(
         "realtime-error",
