@@ -247,8 +247,7 @@ mod tests {
             }
         }
         for k in (0..16).step_by(4) {
-            let mut quarters: Vec<u32> =
-                (k..k + 4).map(|f| block_offset(f)).map(|[x, y]| x / 2 + 2 * (y / 2)).collect();
+            let mut quarters: Vec<u32> = (k..k + 4).map(block_offset).map(|[x, y]| x / 2 + 2 * (y / 2)).collect();
             quarters.sort();
             assert_eq!(quarters, [0, 1, 2, 3], "frames {k}..{}", k + 4);
         }
