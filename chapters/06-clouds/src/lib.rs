@@ -202,24 +202,49 @@ impl Clouds {
     }
 }
 
+/// The march's bindings of group 2 (density.wgsl): the parameters, the noise textures and their
+/// sampler. The real-time passes extend them with their own (realtime.rs).
+pub(crate) fn march_layout_entries() -> Vec<wgpu::BindGroupLayoutEntry> {
+    let c = wgpu::ShaderStages::COMPUTE;
+    let float = wgpu::TextureSampleType::Float { filterable: true };
+    vec![
+        uniform_entry(0, c),
+        texture_3d_entry(1, c, float),
+        texture_3d_entry(2, c, float),
+        texture_entry(3, c, float),
+        wgpu::BindGroupLayoutEntry {
+            binding: 4,
+            visibility: c,
+            ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+            count: None,
+        },
+        texture_entry(13, c, float),
+    ]
+}
+
+/// The resources of `march_layout_entries`.
+pub(crate) fn march_entries<'a>(uniform: &'a wgpu::Buffer, n: &'a NoiseTextures) -> Vec<wgpu::BindGroupEntry<'a>> {
+    let view = |binding, v| wgpu::BindGroupEntry { binding, resource: wgpu::BindingResource::TextureView(v) };
+    vec![
+        wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
+        view(1, &n.base_view),
+        view(2, &n.detail_view),
+        view(3, &n.weather_view),
+        wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::Sampler(&n.sampler) },
+        view(13, &n.curl_view),
+    ]
+}
+
 fn march_group(
     device: &wgpu::Device,
     layout: &wgpu::BindGroupLayout,
     uniform: &wgpu::Buffer,
     n: &NoiseTextures,
 ) -> wgpu::BindGroup {
-    let view = |binding, v| wgpu::BindGroupEntry { binding, resource: wgpu::BindingResource::TextureView(v) };
     device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some("clouds"),
         layout,
-        entries: &[
-            wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
-            view(1, &n.base_view),
-            view(2, &n.detail_view),
-            view(3, &n.weather_view),
-            wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::Sampler(&n.sampler) },
-            view(13, &n.curl_view),
-        ],
+        entries: &march_entries(uniform, n),
     })
 }
 
@@ -275,23 +300,9 @@ impl Chapter for Clouds {
     ) -> anyhow::Result<CloudsGpu> {
         let device = &gpu.device;
         let module = create_module(device, &shaders.load(SHADER)?)?;
-        let c = wgpu::ShaderStages::COMPUTE;
-        let float = wgpu::TextureSampleType::Float { filterable: true };
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("clouds"),
-            entries: &[
-                uniform_entry(0, c),
-                texture_3d_entry(1, c, float),
-                texture_3d_entry(2, c, float),
-                texture_entry(3, c, float),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 4,
-                    visibility: c,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                    count: None,
-                },
-                texture_entry(13, c, float),
-            ],
+            entries: &march_layout_entries(),
         });
         let uniform = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("clouds params"),
@@ -318,6 +329,7 @@ impl Chapter for Clouds {
                 Ok(noise) => {
                     g.noise = noise;
                     g.group = march_group(&ctx.gpu.device, &g.layout, &g.uniform, &g.noise);
+                    g.realtime.forget_groups();
                     self.status = None;
                 }
                 Err(e) => self.status = Some(format!("keeping the noise textures in use: {e:#}")),

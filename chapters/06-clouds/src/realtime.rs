@@ -5,10 +5,10 @@
 //! `HistoryTargets` (the core's), for the clouds' light and transmittance and for the scene's
 //! distance, the cloud's distance, the age and the reason per pixel.
 
-use crate::CloudUniform;
 use crate::textures::NoiseTextures;
+use crate::{CloudUniform, march_entries, march_layout_entries};
 use fogbook_core::ChapterContext;
-use fogbook_core::frame::{FrameLayouts, SCREEN_TILE, Target, texture_3d_entry, texture_entry, uniform_entry};
+use fogbook_core::frame::{FrameLayouts, SCREEN_TILE, Target, texture_entry};
 use fogbook_core::history::HistoryTargets;
 use fogbook_core::shaders::compute_pipeline;
 
@@ -53,6 +53,14 @@ pub struct RealtimeGpu {
     pub drew_last_call: bool,
     /// The wind's offset of the last real-time frame (m, along x and z).
     last_wind: Option<[f64; 2]>,
+    /// The march pass's bind group and the reconstruction's for each way round of the history
+    /// pair, made on first use and again after a resize or new noise textures.
+    groups: Option<Groups>,
+}
+
+struct Groups {
+    march: wgpu::BindGroup,
+    resolve: [wgpu::BindGroup; 2],
 }
 
 fn quarter_size(size: [u32; 2]) -> [u32; 2] {
@@ -82,32 +90,13 @@ fn storage(binding: u32, format: wgpu::TextureFormat) -> wgpu::BindGroupLayoutEn
     }
 }
 
-/// Bindings 0–4 and 13 of group 2: the march's (crate::march_group).
-fn march_entries() -> Vec<wgpu::BindGroupLayoutEntry> {
-    let c = wgpu::ShaderStages::COMPUTE;
-    let float = wgpu::TextureSampleType::Float { filterable: true };
-    vec![
-        uniform_entry(0, c),
-        texture_3d_entry(1, c, float),
-        texture_3d_entry(2, c, float),
-        texture_entry(3, c, float),
-        wgpu::BindGroupLayoutEntry {
-            binding: 4,
-            visibility: c,
-            ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-            count: None,
-        },
-        texture_entry(13, c, float),
-    ]
-}
-
 impl RealtimeGpu {
     pub fn new(device: &wgpu::Device, layouts: &FrameLayouts, module: &wgpu::ShaderModule) -> anyhow::Result<Self> {
         let c = wgpu::ShaderStages::COMPUTE;
         let unfilterable = wgpu::TextureSampleType::Float { filterable: false };
-        let mut march = march_entries();
+        let mut march = march_layout_entries();
         march.extend([storage(5, COLOR_FORMAT), storage(6, AUX_FORMAT)]);
-        let mut resolve = march_entries();
+        let mut resolve = march_layout_entries();
         resolve.extend((7..11).map(|b| texture_entry(b, c, unfilterable)));
         resolve.extend([storage(11, COLOR_FORMAT), storage(12, AUX_FORMAT)]);
         let layout = |label, entries: &[wgpu::BindGroupLayoutEntry]| {
@@ -139,6 +128,7 @@ impl RealtimeGpu {
             frames: 0,
             drew_last_call: false,
             last_wind: None,
+            groups: None,
         })
     }
 
@@ -147,8 +137,38 @@ impl RealtimeGpu {
         let resized = self.color.follow(device, size) | self.aux.follow(device, size);
         if resized {
             (self.quarter_color, self.quarter_aux) = targets(device, size);
+            self.groups = None;
         }
         !resized
+    }
+
+    /// The noise textures were made anew: the bind groups must be too.
+    pub fn forget_groups(&mut self) {
+        self.groups = None;
+    }
+
+    fn make_groups(&self, device: &wgpu::Device, clouds_uniform: &wgpu::Buffer, noise: &NoiseTextures) -> Groups {
+        let tex = |binding, view| wgpu::BindGroupEntry { binding, resource: wgpu::BindingResource::TextureView(view) };
+        let group = |label, layout, entries: &[wgpu::BindGroupEntry]| {
+            device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(label), layout, entries })
+        };
+        let mut march = march_entries(clouds_uniform, noise);
+        march.extend([tex(5, &self.quarter_color.view), tex(6, &self.quarter_aux.view)]);
+        // Way round 0: read the pair's first textures, write the second; way round 1 the other.
+        let resolve = |read: usize| {
+            let (c, a) = (self.color.pair(), self.aux.pair());
+            let mut entries = march_entries(clouds_uniform, noise);
+            entries.extend([
+                tex(7, &self.quarter_color.view),
+                tex(8, &self.quarter_aux.view),
+                tex(9, &c[read].view),
+                tex(10, &a[read].view),
+                tex(11, &c[1 - read].view),
+                tex(12, &a[1 - read].view),
+            ]);
+            group("clouds reconstruction", &self.resolve_layout, &entries)
+        };
+        Groups { march: group("clouds real-time march", &self.march_layout, &march), resolve: [resolve(0), resolve(1)] }
     }
 
     /// Full-resolution history textures as last drawn: (light + transmittance, aux), for tests.
@@ -181,35 +201,16 @@ impl RealtimeGpu {
         uniform.realtime = [x, y, history as u32, reproject as u32];
         (uniform.reprojection[0], uniform.reprojection[1]) = (step[0], step[1]);
         ctx.gpu.queue.write_buffer(clouds_uniform, 0, bytemuck::bytes_of(uniform));
-        let tex = |binding, view| wgpu::BindGroupEntry { binding, resource: wgpu::BindingResource::TextureView(view) };
-        let mut common = vec![
-            wgpu::BindGroupEntry { binding: 0, resource: clouds_uniform.as_entire_binding() },
-            tex(1, &noise.base_view),
-            tex(2, &noise.detail_view),
-            tex(3, &noise.weather_view),
-            wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::Sampler(&noise.sampler) },
-            tex(13, &noise.curl_view),
-        ];
-        let mut march = common.clone();
-        march.extend([tex(5, &self.quarter_color.view), tex(6, &self.quarter_aux.view)]);
-        common.extend([
-            tex(7, &self.quarter_color.view),
-            tex(8, &self.quarter_aux.view),
-            tex(9, &self.color.previous().view),
-            tex(10, &self.aux.previous().view),
-            tex(11, &self.color.current().view),
-            tex(12, &self.aux.current().view),
-        ]);
-        let group = |label, layout, entries: &[wgpu::BindGroupEntry]| {
-            device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(label), layout, entries })
-        };
-        let march_group = group("clouds real-time march", &self.march_layout, &march);
-        let resolve_group = group("clouds reconstruction", &self.resolve_layout, &common);
+        if self.groups.is_none() {
+            self.groups = Some(self.make_groups(device, clouds_uniform, noise));
+        }
+        let groups = self.groups.as_ref().expect("made above");
+        let (march_group, resolve_group) = (&groups.march, &groups.resolve[self.color.previous_index()]);
         let q = quarter_size(size);
         ctx.passes.compute("clouds: march 1/16", |pass| {
             pass.set_pipeline(&self.march_pipeline);
             pass.set_bind_group(0, ctx.inputs, &[]);
-            pass.set_bind_group(2, &march_group, &[]);
+            pass.set_bind_group(2, march_group, &[]);
             pass.set_bind_group(3, ctx.sky, &[]);
             pass.dispatch_workgroups(q[0].div_ceil(SCREEN_TILE), q[1].div_ceil(SCREEN_TILE), 1);
         });
@@ -217,7 +218,7 @@ impl RealtimeGpu {
             pass.set_pipeline(&self.resolve_pipeline);
             pass.set_bind_group(0, ctx.inputs, &[]);
             pass.set_bind_group(1, ctx.output, &[]);
-            pass.set_bind_group(2, &resolve_group, &[]);
+            pass.set_bind_group(2, resolve_group, &[]);
             pass.set_bind_group(3, ctx.sky, &[]);
             pass.dispatch_workgroups(size[0].div_ceil(SCREEN_TILE), size[1].div_ceil(SCREEN_TILE), 1);
         });
