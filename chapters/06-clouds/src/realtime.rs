@@ -5,7 +5,7 @@
 //! `HistoryTargets` (the core's), for the clouds' light and transmittance and for the scene's
 //! distance, the cloud's distance, the age and the reason per pixel.
 
-use crate::textures::NoiseTextures;
+use crate::textures::{NoiseTextures, storage_entry};
 use crate::{CloudUniform, march_entries, march_layout_entries};
 use fogbook_core::ChapterContext;
 use fogbook_core::frame::{FrameLayouts, SCREEN_TILE, Target, texture_entry};
@@ -78,16 +78,7 @@ fn targets(device: &wgpu::Device, size: [u32; 2]) -> (Target, Target) {
 }
 
 fn storage(binding: u32, format: wgpu::TextureFormat) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::StorageTexture {
-            access: wgpu::StorageTextureAccess::WriteOnly,
-            format,
-            view_dimension: wgpu::TextureViewDimension::D2,
-        },
-        count: None,
-    }
+    storage_entry(binding, format, wgpu::TextureViewDimension::D2)
 }
 
 impl RealtimeGpu {

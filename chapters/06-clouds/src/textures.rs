@@ -73,13 +73,19 @@ fn texture(gpu: &GpuContext, label: &str, size: u32, dimension: wgpu::TextureDim
     })
 }
 
-fn storage_entry(binding: u32, dimension: wgpu::TextureViewDimension) -> wgpu::BindGroupLayoutEntry {
+/// A write-only storage texture of `format` and `dimension` for a compute pass (also the
+/// real-time passes', realtime.rs).
+pub(crate) fn storage_entry(
+    binding: u32,
+    format: wgpu::TextureFormat,
+    dimension: wgpu::TextureViewDimension,
+) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
         visibility: wgpu::ShaderStages::COMPUTE,
         ty: wgpu::BindingType::StorageTexture {
             access: wgpu::StorageTextureAccess::WriteOnly,
-            format: NOISE_FORMAT,
+            format,
             view_dimension: dimension,
         },
         count: None,
@@ -103,14 +109,22 @@ impl NoiseTextures {
         let layout = |label, entries: &[wgpu::BindGroupLayoutEntry]| {
             device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(label), entries })
         };
-        let volume_layout =
-            layout("cloud noise", &[uniform_entry(0, c), storage_entry(1, wgpu::TextureViewDimension::D3)]);
-        let map_layout =
-            layout("weather map", &[uniform_entry(0, c), storage_entry(2, wgpu::TextureViewDimension::D2)]);
+        let volume_layout = layout(
+            "cloud noise",
+            &[uniform_entry(0, c), storage_entry(1, NOISE_FORMAT, wgpu::TextureViewDimension::D3)],
+        );
+        let map_layout = layout(
+            "weather map",
+            &[uniform_entry(0, c), storage_entry(2, NOISE_FORMAT, wgpu::TextureViewDimension::D2)],
+        );
         let float = wgpu::TextureSampleType::Float { filterable: true };
         let mip_layout = layout(
             "cloud noise mip",
-            &[uniform_entry(0, c), storage_entry(1, wgpu::TextureViewDimension::D3), texture_3d_entry(3, c, float)],
+            &[
+                uniform_entry(0, c),
+                storage_entry(1, NOISE_FORMAT, wgpu::TextureViewDimension::D3),
+                texture_3d_entry(3, c, float),
+            ],
         );
         let [base_n, detail_n, weather_n] = resolution.sizes();
         let d3 = wgpu::TextureDimension::D3;
