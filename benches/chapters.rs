@@ -160,7 +160,7 @@ fn clouds_noise(c: &mut Criterion) {
         let mut group = c.benchmark_group(format!("clouds/noise-{resolution:?}").to_lowercase());
         group.sample_size(10).measurement_time(Duration::from_secs(5)).warm_up_time(Duration::from_secs(1));
         group.bench_function("generate", |b| {
-            b.iter(|| run_now(&headless.gpu, |p| state.noise.generate(&headless.gpu, p, 1)))
+            b.iter(|| run_now(&headless.gpu, |p| state.noise.generate(&headless.gpu, p, 1, true)))
         });
         group.finish();
     }

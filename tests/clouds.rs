@@ -18,8 +18,8 @@ use fogbook_core::time::TimeControl;
 use glam::DVec3;
 
 // ANCHOR: noise_test
-/// Every texel of the three textures (at the tests' low resolution: 32³, 16³ and 128²) is the
-/// f64 noise at its centre, to the rgba8 rounding (±1/255 with a little for f32); and each
+/// Every texel of the four textures (at the tests' low resolution: 32³, 16³, 128² and the curl
+/// noise's 32²) is the f64 noise at its centre, to the rgba8 rounding (±1/255 with a little for f32); and each
 /// texture tiles: across each wrapping edge the step between neighbouring texels is no larger
 /// than the largest step inside the texture (a seam would be a step of any size).
 #[test]
@@ -35,6 +35,7 @@ fn noise_textures_match_the_cpu_noise_and_tile() {
     let base = read_volume(&h.gpu, &noise_gpu.base).unwrap();
     let detail = read_volume(&h.gpu, &noise_gpu.detail).unwrap();
     let weather = read_volume(&h.gpu, &noise_gpu.weather).unwrap();
+    let curl = read_volume(&h.gpu, &noise_gpu.curl).unwrap();
     let [nb, nd, nw] = fogbook_clouds::NoiseResolution::Low.sizes();
     let volume = |n: u32, f: &dyn Fn(DVec3) -> [f64; 4]| -> Vec<[f64; 4]> {
         let mut out = Vec::new();
@@ -47,7 +48,8 @@ fn noise_textures_match_the_cpu_noise_and_tile() {
         }
         out
     };
-    let cases: [(&str, u32, u32, Vec<[u8; 4]>, Vec<[f64; 4]>); 3] = [
+    let nc = nw / 4;
+    let cases: [(&str, u32, u32, Vec<[u8; 4]>, Vec<[f64; 4]>); 4] = [
         ("base shape", nb, nb, base, volume(nb, &|p| noise::base_shape(p, 7))),
         ("detail", nd, nd, detail, volume(nd, &|p| noise::detail(p, 7))),
         (
@@ -59,6 +61,18 @@ fn noise_textures_match_the_cpu_noise_and_tile() {
                 .map(|i| {
                     let uvw = noise::texel_uvw([i % nw, i / nw, 0], nw);
                     noise::weather([uvw.x, uvw.y], 7)
+                })
+                .collect(),
+        ),
+        (
+            "curl noise",
+            nc,
+            1,
+            curl,
+            (0..nc * nc)
+                .map(|i| {
+                    let uvw = noise::texel_uvw([i % nc, i / nc, 0], nc);
+                    noise::curl([uvw.x, uvw.y], nc, 7)
                 })
                 .collect(),
         ),
@@ -251,13 +265,14 @@ fn homogeneous_slab_matches_the_f64_single_scattering_integral() {
 // ANCHOR_END: slab_test
 
 /// Nothing non-finite reaches the frame: from the ground, inside the layer, above it, at 10 and
-/// 100 km; the sun below the horizon; coverage 0 and 1; alone and under the sky. One stack per
+/// 100 km; the sun below the horizon; coverage 0 and 1; the real-time mode; alone and under the sky. One stack per
 /// case list, its settings and camera changed between frames (the sky's tables are made once).
 #[test]
 fn no_view_writes_a_non_finite_value() {
     let cameras = ["0,0,0,0,10,70", "0,2500,0,0,0,70", "0,10000,0,0,-10,70", "0,100000,0,0,-30,70"];
-    let extremes: [&[&str]; 4] = [
+    let extremes: [&[&str]; 5] = [
         &["scene.sun_elevation_deg=-10"],
+        &["mode=realtime", "neighbourhood_margin=0", "coverage=1"],
         &["coverage=0"],
         &["coverage=1", "extinction=1", "powder=true"],
         &["density_model=slab", "layer_bottom_m=0", "scene.sun_elevation_deg=-2"],
@@ -303,4 +318,225 @@ fn the_stack_passes_a_clear_sky_through_and_veils_the_clouds() {
         veiled.rgba.chunks(4).zip(bare.rgba.chunks(4)).filter(|(a, b)| (a[2] - b[2]).abs() > 1e-3 * b[2].abs()).count();
     eprintln!("aerial perspective changes {changed} of {} pixels", veiled.rgba.len() / 4);
     assert!(changed > 100, "the aerial perspective changes only {changed} pixels");
+}
+
+// ANCHOR: realtime_test
+/// Relative luminance error of `got` against `want` over the pixels where the reference has
+/// cloud (its colour differs from the scene's colour without clouds, `bare`): (mean, 99th
+/// percentile, pixels).
+fn luminance_error(got: &FloatImage, want: &FloatImage, bare: &FloatImage) -> (f64, f64, usize) {
+    let y = |p: &[f32]| 0.2126 * p[0] as f64 + 0.7152 * p[1] as f64 + 0.0722 * p[2] as f64;
+    let mut errors: Vec<f64> = got
+        .rgba
+        .chunks(4)
+        .zip(want.rgba.chunks(4))
+        .zip(bare.rgba.chunks(4))
+        .filter(|((_, w), b)| (y(w) - y(b)).abs() > 1e-3 * y(b).abs())
+        .map(|((g, w), _)| (y(g) - y(w)).abs() / y(w).max(1e-6))
+        .collect();
+    errors.sort_by(f64::total_cmp);
+    let n = errors.len();
+    let mean = errors.iter().sum::<f64>() / n.max(1) as f64;
+    (mean, errors.get(n * 99 / 100).copied().unwrap_or(0.0), n)
+}
+
+/// Frames `frames` of `setup` in its current settings from a fresh time, each with `camera(i)`,
+/// the last in `view`; returns the last frame's raw values.
+fn run_frames(
+    h: &mut Headless,
+    setup: &mut Setup,
+    time: &mut TimeControl,
+    frames: u32,
+    camera: &dyn Fn(u32) -> CameraPose,
+    view: &str,
+) -> FloatImage {
+    for i in 0..frames {
+        let name = if i + 1 == frames { view } else { "final" };
+        let view = setup.stack.find_view(name).unwrap();
+        h.run(&mut setup.stack, &camera(i), &setup.scene, time, view, 1);
+    }
+    h.capture().unwrap().raw
+}
+
+/// The real-time mode against the reference mode of the same frame (the same time, so the same
+/// wind), for a still camera below the layer: after 16 frames every pixel has been marched once
+/// and holds its own march (rgba16f history: 1e-3), after 8 only half have; a further 16 frames
+/// keep it there. Then cameras turning and moving below, inside and above the layer, whose
+/// error stays bounded by the neighbourhood rejection.
+#[test]
+fn realtime_mode_converges_to_the_reference() {
+    // No wind: the reference is this frame's clouds, the history's were marched up to 15 frames
+    // earlier (the wind's share of the error is measured in the book).
+    const SETS: &[&str] =
+        &["noise_resolution=low", "view_steps=24", "light_steps=4", "jitter=false", "wind_speed_m_s=0"];
+    let mut h = headless(SIZE);
+    let mut setup = stack(&h, "clouds");
+    let mut measure = |setup: &mut Setup, frames: u32, camera: &dyn Fn(u32) -> CameraPose, extra: &[&str]| {
+        for chapter in setup.stack.chapters_mut() {
+            chapter.params().reset();
+        }
+        let sets: Vec<String> = SETS.iter().chain(&["mode=realtime"]).chain(extra).map(|s| s.to_string()).collect();
+        setup.apply(None, &sets, None).unwrap();
+        let mut time = TimeControl::fixed(0.0);
+        let got = run_frames(&mut h, setup, &mut time, frames, camera, "final");
+        // The same frame (time stands still) in the reference mode, and without clouds.
+        time.paused = true;
+        let last = camera(frames - 1);
+        setup.apply(None, &["mode=reference".to_string()], None).unwrap();
+        let view = setup.stack.find_view("final").unwrap();
+        h.run(&mut setup.stack, &last, &setup.scene, &mut time, view, 1);
+        let want = h.capture().unwrap().raw;
+        setup.apply(None, &["clouds=false".to_string()], None).unwrap();
+        h.run(&mut setup.stack, &last, &setup.scene, &mut time, view, 1);
+        let bare = h.capture().unwrap().raw;
+        let bad = got.rgba.iter().filter(|v| !v.is_finite()).count();
+        assert_eq!(bad, 0, "non-finite values after {frames} frames");
+        luminance_error(&got, &want, &bare)
+    };
+    let still = |_| CameraPose::parse("0,2,0,0,20,70").unwrap();
+    let mut errors = Vec::new();
+    for frames in [8, 16, 32] {
+        let (mean, p99, n) = measure(&mut setup, frames, &still, &[]);
+        eprintln!(
+            "still camera, {frames} frames: relative luminance error mean {mean:.2e}, 99th percentile {p99:.2e} over {n} cloud pixels"
+        );
+        assert!(n > 500, "only {n} cloud pixels");
+        errors.push((mean, p99));
+    }
+    let [(mean8, _), (mean16, p99_16), (mean32, p99_32)] = errors[..] else { unreachable!() };
+    assert!(mean16 < 1e-3 && p99_16 < 3e-3, "16 frames: mean {mean16:.2e}, p99 {p99_16:.2e}");
+    assert!(mean32 < 1e-3 && p99_32 < 3e-3, "32 frames: mean {mean32:.2e}, p99 {p99_32:.2e}");
+    assert!(mean8 > 10.0 * mean16, "8 frames ({mean8:.2e}) not worse than 16 ({mean16:.2e})");
+
+    // Moving: 24 frames, turning 0.5° (about 0.3 pixel here) and moving 0.5 m a frame. At 64×36
+    // a pixel is 1.6° wide and the clouds have detail below it, so every resampling of the
+    // history costs a few per cent; the reprojection must still beat keeping each pixel's own
+    // history as if the camera stood still.
+    let cases = [("below", "0,2,0", 45.0), ("inside", "0,2600,0", 10.0), ("above", "0,5000,0", -30.0)];
+    for (name, at, pitch) in cases {
+        let moving = |i: u32| {
+            let mut pose = CameraPose::parse(&format!("{at},0,{pitch},70")).unwrap();
+            pose.yaw_deg += 0.5 * i as f32;
+            pose.position[0] += 0.5 * i as f32;
+            pose
+        };
+        let (mean, p99, n) = measure(&mut setup, 24, &moving, &[]);
+        let (naive, naive_p99, _) = measure(&mut setup, 24, &moving, &["reproject=false"]);
+        eprintln!(
+            "moving {name}: relative luminance error mean {mean:.2e}, 99th percentile {p99:.2e} over {n} cloud pixels; without reprojection {naive:.2e}, {naive_p99:.2e}"
+        );
+        assert!(n > 500 && mean < 0.15, "moving {name}: mean {mean:.2e}, p99 {p99:.2e}, {n} pixels");
+        // Inside the layer the cloud surrounds the camera: one distance per block (its fresh
+        // sample's) is a poor depth for the other fifteen pixels, and there the reprojection
+        // measures no better than none (7.3% against 6.6% on lavapipe); only bounded.
+        if name != "inside" {
+            assert!(mean < 0.9 * naive, "moving {name}: reprojected {mean:.2e}, not reprojected {naive:.2e}");
+        }
+    }
+}
+// ANCHOR_END: realtime_test
+
+/// With a still camera every pixel has been marched within the last 16 frames (no interpolated
+/// value left: the age view has data everywhere and at most 15), and the rejection view then
+/// shows every pixel kept, fresh or cloudless, none rejected.
+#[test]
+fn realtime_ages_stay_below_sixteen_frames() {
+    let mut h = headless([48, 27]);
+    let mut setup = stack(&h, "clouds");
+    let sets = ["noise_resolution=low", "view_steps=16", "light_steps=3", "mode=realtime"].map(String::from);
+    setup.apply(None, &sets, None).unwrap();
+    let camera = |_| CameraPose::parse("0,2,0,0,20,70").unwrap();
+    let mut time = TimeControl::fixed(0.0);
+    let age = run_frames(&mut h, &mut setup, &mut time, 17, &camera, "age");
+    let none = age.rgba.chunks(4).filter(|p| p[3] == 0.0).count();
+    let oldest = age.rgba.chunks(4).filter(|p| p[3] > 0.0).map(|p| p[0]).fold(0.0f32, f32::max);
+    eprintln!("after 17 still frames: oldest age {oldest}, {none} interpolated pixels");
+    assert_eq!(none, 0, "interpolated pixels after 17 still frames");
+    assert!(oldest <= 15.0, "oldest age {oldest}");
+    let view = setup.stack.find_view("rejection").unwrap();
+    h.run(&mut setup.stack, &camera(0), &setup.scene, &mut time, view, 1);
+    let why = h.capture().unwrap().raw;
+    // Black (kept), white (fresh) or dark grey (no cloud possible): nothing coloured.
+    let coloured = why.rgba.chunks(4).filter(|p| p[0] != p[1] || p[1] != p[2]).count();
+    assert_eq!(coloured, 0, "{coloured} pixels rejected with a still camera");
+}
+
+// ANCHOR: weather_file_test
+/// The weather map from a PNG: a good file of the map's size, one of another size (resampled), a
+/// missing file and a corrupt one. The weather-map view's first three panels show the map's
+/// red, green and blue; a bad file leaves the previous map in place with a message, never a panic.
+#[test]
+fn weather_map_from_a_png_file() {
+    let dir = std::env::temp_dir().join(format!("fogbook-weather-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, w: u32, h: u32, rgb: [u8; 3]| {
+        let path = dir.join(name);
+        image::RgbaImage::from_pixel(w, h, image::Rgba([rgb[0], rgb[1], rgb[2], 255])).save(&path).unwrap();
+        path.display().to_string()
+    };
+    let good = write("good.png", 128, 128, [200, 100, 50]);
+    let odd = write("odd.png", 37, 53, [40, 220, 120]);
+    let corrupt = dir.join("corrupt.png");
+    std::fs::write(&corrupt, b"\x89PNG\r\n\x1a\nnot really a png").unwrap();
+    let missing = dir.join("missing.png");
+
+    let mut h = headless([32, 32]);
+    let mut setup = stack(&h, "clouds");
+    let view = setup.stack.find_view("weather-map").unwrap();
+    let mut time = TimeControl::fixed(0.0);
+    // The mean of each of the first three panels (r | g over b), and the chapter's message.
+    let mut show = |setup: &mut Setup, file: &str| -> ([f32; 3], Option<String>) {
+        let sets = ["noise_resolution=low".to_string(), format!("weather_map_file={file}")];
+        setup.apply(None, &sets, None).unwrap();
+        h.run(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, 1);
+        let image = h.capture().unwrap().raw;
+        let panel = |x0: u32, y0: u32| {
+            let mut sum = 0.0;
+            for y in y0..y0 + 16 {
+                for x in x0..x0 + 16 {
+                    sum += image.pixel(x, y)[0];
+                }
+            }
+            sum / 256.0
+        };
+        ([panel(0, 0), panel(16, 0), panel(0, 16)], setup.stack.chapters()[0].status())
+    };
+    let close =
+        |got: [f32; 3], want: [u8; 3]| got.iter().zip(want).all(|(g, w)| (g - w as f32 / 255.0).abs() < 1.5 / 255.0);
+
+    let (generated, status) = show(&mut setup, "");
+    assert_eq!(status, None);
+    let (got, status) = show(&mut setup, &good);
+    assert!(close(got, [200, 100, 50]) && status.is_none(), "good file: {got:?} {status:?}");
+    let (got, status) = show(&mut setup, &odd);
+    assert!(close(got, [40, 220, 120]) && status.is_none(), "37×53 file: {got:?} {status:?}");
+    for (bad, says) in
+        [(missing.display().to_string(), "cannot read"), (corrupt.display().to_string(), "not a readable image")]
+    {
+        let (got, status) = show(&mut setup, &bad);
+        let status = status.unwrap_or_default();
+        eprintln!("{bad}: {status}");
+        assert!(status.contains(says) && status.contains("keeping"), "{bad}: {status:?}");
+        assert!(close(got, [40, 220, 120]), "{bad}: the previous map was not kept: {got:?}");
+    }
+    // Back to the generated map.
+    let (got, status) = show(&mut setup, "");
+    assert!(got == generated && status.is_none(), "generated again: {got:?} against {generated:?}, {status:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+// ANCHOR_END: weather_file_test
+
+/// The curl noise moves the detail: at 300 m the eroded edges move, and the transmittance of
+/// the rays through them changes.
+#[test]
+fn curl_noise_distorts_the_detail() {
+    let mut h = headless([48, 27]);
+    let mut setup = stack(&h, "clouds");
+    let camera = "0,2,0,0,30,70";
+    let sets = |s: &'static str| vec!["noise_resolution=low", "view_steps=16", "light_steps=2", "jitter=false", s];
+    let plain = &draw(&mut h, &mut setup, &sets("curl_strength_m=0"), camera, &["transmittance"])[0];
+    let swirled = &draw(&mut h, &mut setup, &sets("curl_strength_m=300"), camera, &["transmittance"])[0];
+    let moved = plain.rgba.chunks(4).zip(swirled.rgba.chunks(4)).filter(|(a, b)| (a[0] - b[0]).abs() > 0.01).count();
+    eprintln!("curl noise at 300 m changes the transmittance of {moved} of {} pixels", plain.rgba.len() / 4);
+    assert!(moved > 50, "the curl noise moved only {moved} pixels");
 }

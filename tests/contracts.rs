@@ -152,7 +152,9 @@ fn every_uniform_matches_its_wgsl_layout() {
             octaves,
             light,
             counts,
-            flags
+            flags,
+            realtime,
+            reprojection
         }),
     );
     check(
@@ -369,7 +371,7 @@ fn every_view_constant_names_its_view() {
     }
     assert_eq!(
         checked,
-        9 + 10 + 12 + 14 + 9 + 11 + 12 + 9,
+        9 + 10 + 12 + 14 + 9 + 14 + 12 + 9,
         "every VIEW_ constant of the eight chapters (chapter 4's history view twice)"
     );
 }

@@ -11,7 +11,7 @@
 struct CloudParams {
     shell: vec4<f32>,   // x: planet radius (m); y: layer bottom altitude (m); z: thickness (m); w: march cap (m)
     shape: vec4<f32>,   // x: coverage; y: cloud type; z: type variation; w: detail erosion
-    scales: vec4<f32>,  // x, y, z: 1 / tile size of the base shape, detail and weather map (1/m); w: unused
+    scales: vec4<f32>,  // x, y, z: 1 / tile size of the base shape, detail and weather map (1/m); w: curl strength (m)
     wind: vec4<f32>,    // xy: the field's offset along x and z (m); z: shear (m per metre of height); w: heading (rad)
     medium: vec4<f32>,  // x: extinction σt at density 1 (1/m); y: albedo; z: ambient factor; w: sun factor
     phase: vec4<f32>,   // x: forward g; y: backward g; z: forward weight; w: 1 = powder
@@ -19,6 +19,12 @@ struct CloudParams {
     light: vec4<f32>,   // x: light march length (m); y: ground albedo; z: noise slice (0..1); w: aerial perspective (0/1)
     counts: vec4<u32>,  // x: view steps; y: light steps; z: octaves; w: the debug view
     flags: vec4<u32>,   // x: 1 = slab (constant density); y: 1 = jitter; z: 1 = draw the clouds; w: unused
+    // The real-time mode's (realtime.wgsl): xy this frame's pixel in each 4×4 block; z: 1 = the
+    // history holds last frame; w: 1 = reproject it (0: each pixel keeps its own).
+    realtime: vec4<u32>,
+    // xy: the wind's step since last frame along x and z (m); z: neighbourhood margin (fraction
+    // of the box); w: scene-distance tolerance (relative).
+    reprojection: vec4<f32>,
 }
 // ANCHOR_END: uniform
 
@@ -27,6 +33,7 @@ struct CloudParams {
 @group(2) @binding(2) var detail_noise: texture_3d<f32>;
 @group(2) @binding(3) var weather_map: texture_2d<f32>;
 @group(2) @binding(4) var noise_sampler: sampler; // trilinear, repeating
+@group(2) @binding(13) var curl_noise: texture_2d<f32>; // rg: ½ + ½·curl, tiled with the base shape
 
 const MAX_OCTAVES: u32 = 3u;
 
@@ -171,7 +178,15 @@ fn cloud_density(p: vec3<f32>, r: f32, detailed: bool, footprint_m: f32) -> f32 
     }
     let texels = footprint_m * clouds.scales.y * f32(textureDimensions(detail_noise).x);
     let lod = log2(max(texels, 1.0));
-    let d = textureSampleLevel(detail_noise, noise_sampler, q * clouds.scales.y, lod).rgb;
+    // ANCHOR: curl
+    // Curl noise swirls the detail's lookup (Schneider & Vos 2015), most at the layer's bottom.
+    var qd = q;
+    if clouds.scales.w > 0.0 {
+        let c = textureSampleLevel(curl_noise, noise_sampler, q.xz * clouds.scales.x, 0.0).xy * 2.0 - 1.0;
+        qd += vec3(c.x, 0.0, c.y) * clouds.scales.w * (1.0 - h);
+    }
+    // ANCHOR_END: curl
+    let d = textureSampleLevel(detail_noise, noise_sampler, qd * clouds.scales.y, lod).rgb;
     let high_fbm = d.r * 0.625 + d.g * 0.25 + d.b * 0.125;
     // Wispy at the bottom, billowy at the top: the detail is inverted with height.
     let erosion = mix(high_fbm, 1.0 - high_fbm, clamp(h * 10.0, 0.0, 1.0)) * clouds.shape.w;

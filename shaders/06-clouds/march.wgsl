@@ -10,6 +10,7 @@
 //   colour · T_cloud + T_air(d) · L_cloud + (1 − T_cloud) · L_air(d),
 // d the transmittance-weighted mean distance of the cloud's light.
 // Stage: clouds (after the sky). Output: the colour, or the debug view, into `view_out`.
+// The real-time mode (realtime.wgsl) calls the same march for a sixteenth of the pixels.
 // #import common/scene_inputs.wgsl
 // #import common/noise.wgsl
 // #import 06-clouds/lighting.wgsl
@@ -28,6 +29,8 @@ const VIEW_OCTAVE1: u32 = 9u;
 const VIEW_OCTAVE2: u32 = 10u;
 
 const MIN_TRANSMITTANCE: f32 = 1e-3;
+// The end of a view ray that meets no surface.
+const NO_END: f32 = 3.4e38;
 
 // ANCHOR: march_result
 struct March {
@@ -167,6 +170,39 @@ fn noise_panel(pixel: vec2<u32>, size: vec2<u32>, which: u32) -> f32 {
 }
 // ANCHOR_END: noise_views
 
+// ANCHOR: pixel_ray
+// Where the view ray through `pixel` ends: the scene's surface, or nowhere (3.4e38) where it
+// sees the sky (the scene distance holds the sky distance, a few km, there).
+fn scene_end(pixel: vec2<i32>) -> f32 {
+    let end = textureLoad(scene_distance, pixel, 0).r;
+    return select(end, NO_END, end >= frame.sky_distance_m * 0.999);
+}
+
+// The first step's offset (in steps) of the march through `pixel`: ½, or interleaved gradient
+// noise that changes every frame.
+fn pixel_jitter(pixel: vec2<u32>) -> f32 {
+    if clouds.flags.y == 1u {
+        return interleaved_gradient_noise(vec2<f32>(pixel) + f32(frame.frame_index % 64u) * 5.588238);
+    }
+    return 0.5;
+}
+// ANCHOR_END: pixel_ray
+
+// The cloud's light towards the eye: every octave of the sun's and the ambient light.
+fn cloud_light(m: March) -> vec3<f32> {
+    return m.octaves[0] + m.octaves[1] + m.octaves[2] + m.ambient;
+}
+
+// The clouds' light `cloud` and transmittance `transmittance`, at mean distance `distance`
+// along `dir`, laid over the colour so far with the sky's aerial perspective in between.
+fn composite(color: vec3<f32>, dir: vec3<f32>, cloud: vec3<f32>, transmittance: f32, distance: f32) -> vec3<f32> {
+    // ANCHOR: composite
+    let air = air_to(dir, distance);
+    let out = color * transmittance + air.transmittance * cloud + (1.0 - transmittance) * air.inscattering;
+    // ANCHOR_END: composite
+    return out;
+}
+
 @compute @workgroup_size(8, 8, 1)
 fn clouds_march(@builtin(global_invocation_id) id: vec3<u32>) {
     let size = textureDimensions(view_out);
@@ -183,19 +219,10 @@ fn clouds_march(@builtin(global_invocation_id) id: vec3<u32>) {
     let pixel = vec2<i32>(id.xy);
     let color = textureLoad(scene_color, pixel, 0).rgb;
     let dir = view_ray_dir(frame, vec2<f32>(id.xy));
-    // Where no surface was hit the scene distance holds the sky distance (a few km): no end there.
-    var end = textureLoad(scene_distance, pixel, 0).r;
-    if end >= frame.sky_distance_m * 0.999 {
-        end = 3.4e38;
-    }
-    var jitter = 0.5;
-    if clouds.flags.y == 1u {
-        jitter = interleaved_gradient_noise(vec2<f32>(id.xy) + f32(frame.frame_index % 64u) * 5.588238);
-    }
     var m: March;
     m.transmittance = 1.0;
     if clouds.flags.z == 1u || view != VIEW_FINAL {
-        m = march(frame.camera_pos.xyz, dir, end, jitter);
+        m = march(frame.camera_pos.xyz, dir, scene_end(pixel), pixel_jitter(id.xy));
     }
     switch view {
         case VIEW_DENSITY: { write_scalar(id.xy, m.max_density); }
@@ -207,13 +234,6 @@ fn clouds_march(@builtin(global_invocation_id) id: vec3<u32>) {
         case VIEW_OCTAVE0: { write_color(id.xy, m.octaves[0]); }
         case VIEW_OCTAVE1: { write_color(id.xy, m.octaves[1]); }
         case VIEW_OCTAVE2: { write_color(id.xy, m.octaves[2]); }
-        default: {
-            // ANCHOR: composite
-            let cloud = m.octaves[0] + m.octaves[1] + m.octaves[2] + m.ambient;
-            let air = air_to(dir, m.distance);
-            let out = color * m.transmittance + air.transmittance * cloud + (1.0 - m.transmittance) * air.inscattering;
-            // ANCHOR_END: composite
-            write_color(id.xy, out);
-        }
+        default: { write_color(id.xy, composite(color, dir, cloud_light(m), m.transmittance, m.distance)); }
     }
 }

@@ -5,7 +5,9 @@
 //   per tile — the low-frequency "cloud" the density model erodes;
 // - detail, M³ rgba8 (M = 32), mip-mapped: r/g/b Worley sums at 2, 4 and 8 cells per tile,
 //   which erode the base shape's edges into wisps and billows;
-// - weather map, W² rgba8: r coverage, g cloud type, b density — what covers the sky where.
+// - weather map, W² rgba8: r coverage, g cloud type, b density — what covers the sky where;
+// - curl noise, (W/4)² rgba8: rg the curl of a tileable 2D gradient-noise potential (Bridson et
+//   al. 2007), ½ + ½·curl, a divergence-free swirl that distorts the detail lookup.
 // Every texel is one evaluation of the tileable noise (tileable_noise.wgsl) at its centre.
 // `downsample` builds one mip level of the detail texture from the one above (a 2³ box filter).
 // #import 06-clouds/tileable_noise.wgsl
@@ -30,6 +32,7 @@ const KEY_DETAIL: u32 = 16u;
 const KEY_COVERAGE: u32 = 24u;  // keys 24..31
 const KEY_TYPE: u32 = 32u;      // keys 32..39
 const KEY_DENSITY: u32 = 40u;   // keys 40..47
+const KEY_CURL: u32 = 48u;      // keys 48..49
 const BASE_PERLIN_OCTAVES: u32 = 4u;
 
 fn key(stream: u32) -> u32 {
@@ -91,6 +94,29 @@ fn weather(@builtin(global_invocation_id) id: vec3<u32>) {
     textureStore(map_out, id.xy, vec4(coverage, cloud_type, density, 1.0));
 }
 // ANCHOR_END: weather
+
+// ANCHOR: curl
+// The potential ψ of the curl noise: gradient noise at 4 and 8 cells per tile, in the uv plane.
+fn curl_potential(uv: vec2<f32>) -> f32 {
+    let p = vec3(uv, 0.5);
+    return tile_gradient_noise(p * 4.0, 4, key(KEY_CURL)) + 0.5 * tile_gradient_noise(p * 8.0, 8, key(KEY_CURL + 1u));
+}
+
+// curl ψ = (∂ψ/∂v, −∂ψ/∂u) by central differences an eighth of a texel wide, divided by 16 (the
+// largest slope ψ reaches, roughly) and clamped to [−1, 1]: divergence-free, and it tiles as ψ does.
+@compute @workgroup_size(8, 8, 1)
+fn curl(@builtin(global_invocation_id) id: vec3<u32>) {
+    if any(id.xy >= vec2(noise.size)) {
+        return;
+    }
+    let uv = texel_uvw(id).xy;
+    let h = 0.125 / f32(noise.size);
+    let du = curl_potential(uv + vec2(h, 0.0)) - curl_potential(uv - vec2(h, 0.0));
+    let dv = curl_potential(uv + vec2(0.0, h)) - curl_potential(uv - vec2(0.0, h));
+    let c = clamp(vec2(dv, -du) / (2.0 * h * 16.0), vec2(-1.0), vec2(1.0));
+    textureStore(map_out, id.xy, vec4(0.5 + 0.5 * c, 0.5, 1.0));
+}
+// ANCHOR_END: curl
 
 // One mip level from the level above: the mean of each 2³ block.
 @compute @workgroup_size(4, 4, 4)

@@ -48,6 +48,12 @@ pub fn run(args: &RenderArgs) -> Result<Capture> {
     let mut time = TimeControl::fixed(args.time);
     headless.run(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, args.frames);
     let capture = headless.capture()?;
+    // What a chapter refused or kept (a bad file, a refused grid size), as the viewer's panel shows it.
+    for chapter in setup.stack.chapters() {
+        if let Some(status) = chapter.status() {
+            eprintln!("{}: {status}", chapter.info().id);
+        }
+    }
     let (lo, hi, bad) = capture.raw.red_stats();
     if bad > 0 {
         bail!("the render holds {bad} non-finite pixels; not writing {}", args.out.display());

@@ -10,8 +10,10 @@
 pub mod noise;
 pub mod params;
 pub mod plots;
+pub mod realtime;
 pub mod reference;
 pub mod textures;
+pub mod weather_file;
 
 use bytemuck::{Pod, Zeroable};
 use fogbook_core::frame::{FrameLayouts, SCREEN_TILE, texture_3d_entry, texture_entry, uniform_entry};
@@ -19,7 +21,8 @@ use fogbook_core::gpu::GpuContext;
 use fogbook_core::params::{DynParameters, finite_in};
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
 use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Resource, Stage, StageIo, ViewInfo};
-pub use params::{CloudParams, DensityModel, NoiseResolution};
+pub use params::{CloudMode, CloudParams, DensityModel, NoiseResolution};
+use realtime::RealtimeGpu;
 use textures::NoiseTextures;
 
 pub const SHADER: &str = "06-clouds/march.wgsl";
@@ -29,6 +32,7 @@ const SHADER_FILES: &[&str] = &[
     "06-clouds/lighting.wgsl",
     "06-clouds/tileable_noise.wgsl",
     textures::GENERATE_SHADER,
+    realtime::SHADER,
 ];
 
 // ANCHOR: views
@@ -47,7 +51,28 @@ pub const VIEWS: &[ViewInfo] = &[
     ViewInfo::color("octave0", "Sun light of octave 0 (single scattering) reaching the eye"),
     ViewInfo::color("octave1", "Sun light of octave 1 (multiple-scattering approximation)"),
     ViewInfo::color("octave2", "Sun light of octave 2 (multiple-scattering approximation)"),
+    // The real-time mode's (shown whatever the mode).
+    ViewInfo::scalar(
+        "age",
+        "Real time: frames since this pixel was last marched (grey: interpolated)",
+        0.0,
+        16.0,
+        "frames",
+    ),
+    ViewInfo::color(
+        "rejection",
+        "Real time: white marched, black reprojected, grey no cloud possible; rejected: purple no history, red off-screen, green occlusion, blue neighbourhood",
+    ),
+    ViewInfo::scalar(
+        "realtime-error",
+        "Real time against this frame's full reference march: |ΔY| / Y of the final colour",
+        0.0,
+        0.1,
+        "rel.",
+    ),
 ];
+/// The first of the views that show the real-time mode's reconstruction.
+const FIRST_REALTIME_VIEW: usize = 11;
 // ANCHOR_END: views
 
 // ANCHOR: uniform
@@ -65,6 +90,12 @@ pub struct CloudUniform {
     pub light: [f32; 4],
     pub counts: [u32; 4],
     pub flags: [u32; 4],
+    /// The real-time mode's: this frame's pixel in each 4×4 block (x, y), 1 = the history holds
+    /// last frame (z), 1 = reproject it (w) — set by `RealtimeGpu::record`.
+    pub realtime: [u32; 4],
+    /// The wind's step since last frame along x and z (m; set by `RealtimeGpu::record`), the
+    /// neighbourhood margin and the scene-distance tolerance of the history's rejection.
+    pub reprojection: [f32; 4],
 }
 
 impl CloudUniform {
@@ -73,10 +104,8 @@ impl CloudUniform {
     pub fn new(p: &CloudParams, view: usize, time_s: f64) -> Self {
         let f = |v: f32, lo: f32, hi: f32, fallback: f32| finite_in(v, lo, hi, fallback);
         let per_km = |km: f32, lo: f32, hi: f32| 1.0 / (f(km, lo, hi, hi) * 1000.0);
-        let speed = f(p.wind_speed_m_s, 0.0, 100.0, 0.0) as f64;
         let heading = (f(p.wind_direction_deg, -180.0, 180.0, 0.0) as f64).to_radians();
-        // Computed in f64: the offset grows without bound (the noise repeats, so it need not wrap).
-        let travelled = speed * time_s;
+        let [wind_x, wind_z] = wind_offset(p, time_s);
         Self {
             shell: [
                 f(p.planet_radius_km, 100.0, 1e5, 6360.0) * 1000.0,
@@ -94,14 +123,9 @@ impl CloudUniform {
                 per_km(p.shape_tile_km, 0.5, 200.0),
                 per_km(p.detail_tile_km, 0.05, 20.0),
                 per_km(p.weather_tile_km, 1.0, 1000.0),
-                0.0,
+                f(p.curl_strength_m, 0.0, 1000.0, 0.0),
             ],
-            wind: [
-                (travelled * heading.cos()) as f32,
-                (travelled * heading.sin()) as f32,
-                f(p.wind_shear, 0.0, 5.0, 0.0),
-                heading as f32,
-            ],
+            wind: [wind_x as f32, wind_z as f32, f(p.wind_shear, 0.0, 5.0, 0.0), heading as f32],
             medium: [
                 f(p.extinction, 0.0, 1.0, 0.0),
                 f(p.albedo, 0.0, 1.0, 1.0),
@@ -128,10 +152,21 @@ impl CloudUniform {
             ],
             counts: [p.view_steps.clamp(1, 512), p.light_steps.clamp(1, 32), p.octaves.clamp(1, 3), view as u32],
             flags: [(p.density_model == DensityModel::Slab) as u32, p.jitter as u32, p.clouds as u32, 0],
+            realtime: [0; 4],
+            reprojection: [0.0, 0.0, f(p.neighbourhood_margin, 0.0, 4.0, 0.5), f(p.depth_tolerance, 0.001, 1.0, 0.05)],
         }
     }
 }
 // ANCHOR_END: uniform
+
+/// How far the wind has carried the field along x and z by `time_s` (m): speed × time along its
+/// heading, in f64 (the offset grows without bound; the noise repeats, so it need not wrap).
+pub fn wind_offset(p: &CloudParams, time_s: f64) -> [f64; 2] {
+    let speed = finite_in(p.wind_speed_m_s, 0.0, 100.0, 0.0) as f64;
+    let heading = (finite_in(p.wind_direction_deg, -180.0, 180.0, 0.0) as f64).to_radians();
+    let travelled = speed * time_s;
+    [travelled * heading.cos(), travelled * heading.sin()]
+}
 
 pub struct CloudsGpu {
     pipeline: wgpu::ComputePipeline,
@@ -141,12 +176,24 @@ pub struct CloudsGpu {
     pub noise: NoiseTextures,
     /// The generation shader, kept to make textures of another resolution.
     noise_module: wgpu::ShaderModule,
+    /// The real-time mode's passes and history.
+    pub realtime: RealtimeGpu,
 }
 
 #[derive(Default)]
 pub struct Clouds {
     pub params: CloudParams,
     status: Option<String>,
+    weather: WeatherFile,
+}
+
+/// The weather map from a file: the path last tried, and the texels read from it (`None`: the
+/// generated map), at `size`².
+#[derive(Default)]
+struct WeatherFile {
+    tried: String,
+    texels: Option<Vec<u8>>,
+    size: u32,
 }
 
 impl Clouds {
@@ -155,23 +202,49 @@ impl Clouds {
     }
 }
 
+/// The march's bindings of group 2 (density.wgsl): the parameters, the noise textures and their
+/// sampler. The real-time passes extend them with their own (realtime.rs).
+pub(crate) fn march_layout_entries() -> Vec<wgpu::BindGroupLayoutEntry> {
+    let c = wgpu::ShaderStages::COMPUTE;
+    let float = wgpu::TextureSampleType::Float { filterable: true };
+    vec![
+        uniform_entry(0, c),
+        texture_3d_entry(1, c, float),
+        texture_3d_entry(2, c, float),
+        texture_entry(3, c, float),
+        wgpu::BindGroupLayoutEntry {
+            binding: 4,
+            visibility: c,
+            ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+            count: None,
+        },
+        texture_entry(13, c, float),
+    ]
+}
+
+/// The resources of `march_layout_entries`.
+pub(crate) fn march_entries<'a>(uniform: &'a wgpu::Buffer, n: &'a NoiseTextures) -> Vec<wgpu::BindGroupEntry<'a>> {
+    let view = |binding, v| wgpu::BindGroupEntry { binding, resource: wgpu::BindingResource::TextureView(v) };
+    vec![
+        wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
+        view(1, &n.base_view),
+        view(2, &n.detail_view),
+        view(3, &n.weather_view),
+        wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::Sampler(&n.sampler) },
+        view(13, &n.curl_view),
+    ]
+}
+
 fn march_group(
     device: &wgpu::Device,
     layout: &wgpu::BindGroupLayout,
     uniform: &wgpu::Buffer,
     n: &NoiseTextures,
 ) -> wgpu::BindGroup {
-    let view = |binding, v| wgpu::BindGroupEntry { binding, resource: wgpu::BindingResource::TextureView(v) };
     device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some("clouds"),
         layout,
-        entries: &[
-            wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
-            view(1, &n.base_view),
-            view(2, &n.detail_view),
-            view(3, &n.weather_view),
-            wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::Sampler(&n.sampler) },
-        ],
+        entries: &march_entries(uniform, n),
     })
 }
 
@@ -227,22 +300,9 @@ impl Chapter for Clouds {
     ) -> anyhow::Result<CloudsGpu> {
         let device = &gpu.device;
         let module = create_module(device, &shaders.load(SHADER)?)?;
-        let c = wgpu::ShaderStages::COMPUTE;
-        let float = wgpu::TextureSampleType::Float { filterable: true };
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("clouds"),
-            entries: &[
-                uniform_entry(0, c),
-                texture_3d_entry(1, c, float),
-                texture_3d_entry(2, c, float),
-                texture_entry(3, c, float),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 4,
-                    visibility: c,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                    count: None,
-                },
-            ],
+            entries: &march_layout_entries(),
         });
         let uniform = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("clouds params"),
@@ -255,7 +315,8 @@ impl Chapter for Clouds {
         let group = march_group(device, &layout, &uniform, &noise);
         let groups = [Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&layout), Some(&layouts.shared_sky)];
         let pipeline = compute_pipeline(device, &module, "clouds_march", &groups)?;
-        Ok(CloudsGpu { pipeline, layout, uniform, group, noise, noise_module })
+        let realtime = RealtimeGpu::new(device, layouts, &create_module(device, &shaders.load(realtime::SHADER)?)?)?;
+        Ok(CloudsGpu { pipeline, layout, uniform, group, noise, noise_module, realtime })
     }
 
     // ANCHOR: prepare
@@ -268,20 +329,65 @@ impl Chapter for Clouds {
                 Ok(noise) => {
                     g.noise = noise;
                     g.group = march_group(&ctx.gpu.device, &g.layout, &g.uniform, &g.noise);
+                    g.realtime.forget_groups();
                     self.status = None;
                 }
                 Err(e) => self.status = Some(format!("keeping the noise textures in use: {e:#}")),
             }
         }
-        if g.noise.generated != Some(seed) || self.params.noise_every_frame {
-            g.noise.generate(ctx.gpu, ctx.passes, seed);
+        // ANCHOR: weather_file
+        let path = self.params.weather_map_file.trim().to_string();
+        let size = resolution.sizes()[2];
+        let mut upload = false;
+        if path != self.weather.tried || (self.weather.texels.is_some() && self.weather.size != size) {
+            self.weather.tried = path.clone();
+            if path.is_empty() {
+                // Back to the generated map.
+                self.weather.texels = None;
+                g.noise.generated = None;
+                self.status = None;
+            } else {
+                match weather_file::load(std::path::Path::new(&path), size) {
+                    Ok(texels) => {
+                        self.weather = WeatherFile { tried: path, texels: Some(texels), size };
+                        self.status = None;
+                        upload = true;
+                    }
+                    Err(e) => self.status = Some(format!("{e:#}; keeping the weather map in use")),
+                }
+            }
         }
+        let from_file = self.weather.texels.is_some();
+        if g.noise.generated != Some(seed) || self.params.noise_every_frame {
+            g.noise.generate(ctx.gpu, ctx.passes, seed, !from_file);
+            upload = true;
+        }
+        if let (true, Some(texels)) = (upload, &self.weather.texels) {
+            if texels.len() == (size * size * 4) as usize {
+                weather_file::upload(ctx.gpu, &g.noise.weather, texels);
+            } else {
+                // Read for another noise resolution and unreadable now: the generated map, next frame.
+                self.weather.texels = None;
+                g.noise.generated = None;
+            }
+        }
+        // ANCHOR_END: weather_file
     }
     // ANCHOR_END: prepare
 
     // ANCHOR: render
     fn render(&mut self, g: &mut CloudsGpu, ctx: &mut ChapterContext) {
-        let uniform = CloudUniform::new(&self.params, ctx.view, ctx.time.time);
+        let mut uniform = CloudUniform::new(&self.params, ctx.view, ctx.time.time);
+        // The real-time views show the reconstruction in either mode; the final image uses it
+        // in the real-time mode while there are clouds to draw.
+        let realtime = ctx.view >= FIRST_REALTIME_VIEW
+            || (ctx.view == 0 && self.params.mode == CloudMode::Realtime && self.params.clouds);
+        if realtime {
+            let wind = wind_offset(&self.params, ctx.time.time);
+            g.realtime.record(ctx, &mut uniform, &g.uniform, &g.noise, wind, self.params.reproject);
+            return;
+        }
+        g.realtime.drew_last_call = false;
         ctx.gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
         let [w, h] = ctx.frame.size;
         ctx.passes.compute("clouds: march", |pass| {
@@ -297,8 +403,9 @@ impl Chapter for Clouds {
 
     fn book(&self) -> Book {
         Book {
-            // Nothing accumulates from frame to frame (the noise is regenerated identically).
-            warmup_steps_only: true,
+            // Nothing accumulates from frame to frame (the noise is regenerated identically),
+            // except the real-time mode's history.
+            warmup_steps_only: self.params.mode == CloudMode::Reference,
             // Without jitter the images are smooth: small references, steady across GPUs.
             test_settings: vec!["noise_resolution=low", "view_steps=24", "light_steps=4", "jitter=false"],
             figures: Self::figures(),

@@ -15,6 +15,18 @@ pub enum DensityModel {
 }
 fogbook_core::choice_enum!(DensityModel { Noise = "noise", Slab = "slab" });
 
+/// How the clouds are marched each frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CloudMode {
+    /// Every pixel marched every frame: the reference, and one frame makes a finished image.
+    Reference,
+    /// One pixel of each 4×4 block marched per frame, the rest reprojected from earlier frames
+    /// (Schneider & Vos 2015): a sixteenth of the marching, converged after 16 still frames.
+    Realtime,
+}
+fogbook_core::choice_enum!(CloudMode { Reference = "reference", Realtime = "realtime" });
+
 /// Texel counts of the noise textures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -67,6 +79,9 @@ fogbook_core::parameters! {
             /// How much the detail noise eats into the base shape's edges.
             detail_erosion: f32 = 0.35,
                 float(0.0, 1.0).help("Erosion of the edges by the detail noise"),
+            /// How far the curl noise moves the detail's lookup at the layer's bottom (0: off).
+            curl_strength_m: f32 = 0.0,
+                float(0.0, 1000.0).unit("m").help("Curl-noise distortion of the detail (0: off)"),
             shape_tile_km: f32 = 12.0,
                 float(0.5, 200.0).unit("km").help("Size of one tile of the base-shape noise"),
             detail_tile_km: f32 = 1.2,
@@ -89,6 +104,10 @@ fogbook_core::parameters! {
             /// Generate the noise again every frame, to time its passes (`fogbook bench`).
             noise_every_frame: bool = false,
                 boolean().help("Regenerate the noise every frame (for timing)"),
+            /// A PNG to use as the weather map (empty: the generated one): red coverage, green
+            /// cloud type, blue density (weather_file.rs).
+            weather_map_file: String = String::new(),
+                text().help("PNG weather map: R coverage, G type, B density, resampled to the map's size; empty: generated"),
             noise_slice: f32 = 0.5,
                 float(0.0, 1.0).help("Depth of the slice the noise views show"),
         }
@@ -140,6 +159,24 @@ fogbook_core::parameters! {
                 float(1.0, 1000.0).unit("km").help("Longest view march through the layer"),
             jitter: bool = true,
                 boolean().help("Jitter the first step per pixel (noise instead of banding)"),
+        }
+        "Real time" {
+            /// Reference by default: one frame gives the finished image (figures, tests, the
+            /// f64 check); the real-time mode needs 16 still frames to converge.
+            mode: CloudMode = CloudMode::Reference,
+                choice(CloudMode::OPTIONS).help("Reference: every pixel every frame; real time: 1 of 16, reprojected"),
+            /// Off: each pixel keeps its own history as if the camera stood still (to see what the
+            /// reprojection is for).
+            reproject: bool = true,
+                boolean().help("Reproject the history with last frame's view-projection"),
+            /// How far the reprojected history may lie outside the box of the fresh samples
+            /// around it, as a fraction of the box's size, before it is rejected.
+            neighbourhood_margin: f32 = 0.5,
+                float(0.0, 4.0).help("Rejection: history outside the neighbours' box by more than this × its size"),
+            /// How far the scene's distance at the reprojected point may differ from the
+            /// pixel's before the history is taken as occluded or disoccluded.
+            depth_tolerance: f32 = 0.05,
+                float(0.001, 1.0).help("Rejection: relative difference of the scene's distance"),
         }
     }
 }

@@ -31,15 +31,20 @@ struct Pass {
     group: wgpu::BindGroup,
     size: u32,
     workgroups: [u32; 3],
+    /// The weather map's pass (left out while the map comes from a file).
+    weather: bool,
 }
 
 pub struct NoiseTextures {
     pub base: wgpu::Texture,
     pub detail: wgpu::Texture,
     pub weather: wgpu::Texture,
+    /// Curl noise, a quarter of the weather map's side.
+    pub curl: wgpu::Texture,
     pub base_view: wgpu::TextureView,
     pub detail_view: wgpu::TextureView,
     pub weather_view: wgpu::TextureView,
+    pub curl_view: wgpu::TextureView,
     pub sampler: wgpu::Sampler,
     passes: Vec<Pass>,
     /// The seed the textures hold; `None` until the first generation.
@@ -62,18 +67,25 @@ fn texture(gpu: &GpuContext, label: &str, size: u32, dimension: wgpu::TextureDim
         format: NOISE_FORMAT,
         usage: wgpu::TextureUsages::TEXTURE_BINDING
             | wgpu::TextureUsages::STORAGE_BINDING
-            | wgpu::TextureUsages::COPY_SRC,
+            | wgpu::TextureUsages::COPY_SRC
+            | wgpu::TextureUsages::COPY_DST,
         view_formats: &[],
     })
 }
 
-fn storage_entry(binding: u32, dimension: wgpu::TextureViewDimension) -> wgpu::BindGroupLayoutEntry {
+/// A write-only storage texture of `format` and `dimension` for a compute pass (also the
+/// real-time passes', realtime.rs).
+pub(crate) fn storage_entry(
+    binding: u32,
+    format: wgpu::TextureFormat,
+    dimension: wgpu::TextureViewDimension,
+) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
         visibility: wgpu::ShaderStages::COMPUTE,
         ty: wgpu::BindingType::StorageTexture {
             access: wgpu::StorageTextureAccess::WriteOnly,
-            format: NOISE_FORMAT,
+            format,
             view_dimension: dimension,
         },
         count: None,
@@ -97,20 +109,30 @@ impl NoiseTextures {
         let layout = |label, entries: &[wgpu::BindGroupLayoutEntry]| {
             device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(label), entries })
         };
-        let volume_layout =
-            layout("cloud noise", &[uniform_entry(0, c), storage_entry(1, wgpu::TextureViewDimension::D3)]);
-        let map_layout =
-            layout("weather map", &[uniform_entry(0, c), storage_entry(2, wgpu::TextureViewDimension::D2)]);
+        let volume_layout = layout(
+            "cloud noise",
+            &[uniform_entry(0, c), storage_entry(1, NOISE_FORMAT, wgpu::TextureViewDimension::D3)],
+        );
+        let map_layout = layout(
+            "weather map",
+            &[uniform_entry(0, c), storage_entry(2, NOISE_FORMAT, wgpu::TextureViewDimension::D2)],
+        );
         let float = wgpu::TextureSampleType::Float { filterable: true };
         let mip_layout = layout(
             "cloud noise mip",
-            &[uniform_entry(0, c), storage_entry(1, wgpu::TextureViewDimension::D3), texture_3d_entry(3, c, float)],
+            &[
+                uniform_entry(0, c),
+                storage_entry(1, NOISE_FORMAT, wgpu::TextureViewDimension::D3),
+                texture_3d_entry(3, c, float),
+            ],
         );
         let [base_n, detail_n, weather_n] = resolution.sizes();
         let d3 = wgpu::TextureDimension::D3;
         let base = texture(gpu, "cloud base shape", base_n, d3, 1);
         let detail = texture(gpu, "cloud detail", detail_n, d3, mip_count(detail_n));
         let weather = texture(gpu, "weather map", weather_n, wgpu::TextureDimension::D2, 1);
+        let curl_n = weather_n / 4;
+        let curl = texture(gpu, "curl noise", curl_n, wgpu::TextureDimension::D2, 1);
 
         let mut passes = Vec::new();
         let mut add = |label: String,
@@ -135,9 +157,12 @@ impl NoiseTextures {
             let group =
                 device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(&label), layout, entries: &entries });
             let pipeline = compute_pipeline(device, module, entry, &[Some(layout)])?;
-            let workgroups =
-                if entry == "weather" { [size.div_ceil(8), size.div_ceil(8), 1] } else { [size.div_ceil(4); 3] };
-            passes.push(Pass { label, pipeline, uniform, group, size, workgroups });
+            let workgroups = if entry == "weather" || entry == "curl" {
+                [size.div_ceil(8), size.div_ceil(8), 1]
+            } else {
+                [size.div_ceil(4); 3]
+            };
+            passes.push(Pass { label, pipeline, uniform, group, size, workgroups, weather: entry == "weather" });
             Ok(())
         };
         add("clouds: noise base shape".into(), "base_shape", &volume_layout, base_n, vec![(1, mip_view(&base, 0))])?;
@@ -147,6 +172,7 @@ impl NoiseTextures {
             add(format!("clouds: noise detail mip {level}"), "downsample", &mip_layout, detail_n >> level, views)?;
         }
         add("clouds: weather map".into(), "weather", &map_layout, weather_n, vec![(2, mip_view(&weather, 0))])?;
+        add("clouds: curl noise".into(), "curl", &map_layout, curl_n, vec![(2, mip_view(&curl, 0))])?;
 
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("cloud noise"),
@@ -162,6 +188,8 @@ impl NoiseTextures {
             base_view: base.create_view(&Default::default()),
             detail_view: detail.create_view(&Default::default()),
             weather_view: weather.create_view(&Default::default()),
+            curl_view: curl.create_view(&Default::default()),
+            curl,
             base,
             detail,
             weather,
@@ -174,10 +202,10 @@ impl NoiseTextures {
     // ANCHOR_END: create
 
     // ANCHOR: generate
-    /// Records the passes that fill every texture for `seed`; the mip levels in order, each
-    /// after the level it reads.
-    pub fn generate(&mut self, gpu: &GpuContext, passes: &mut PassRecorder, seed: u32) {
-        for pass in &self.passes {
+    /// Records the passes that fill every texture for `seed` (the weather map's only with
+    /// `weather`); the mip levels in order, each after the level it reads.
+    pub fn generate(&mut self, gpu: &GpuContext, passes: &mut PassRecorder, seed: u32, weather: bool) {
+        for pass in self.passes.iter().filter(|p| weather || !p.weather) {
             let uniform = NoiseUniform { seed, size: pass.size, _pad0: 0, _pad1: 0 };
             gpu.queue.write_buffer(&pass.uniform, 0, bytemuck::bytes_of(&uniform));
             passes.compute(&pass.label, |p| {

@@ -277,6 +277,16 @@ impl HistoryTargets {
         &self.targets[1 - self.current]
     }
 
+    /// Both textures, in a fixed order, and which of them `previous()` is: for bind groups made
+    /// once per way round instead of every frame.
+    pub fn pair(&self) -> &[crate::frame::Target; 2] {
+        &self.targets
+    }
+
+    pub fn previous_index(&self) -> usize {
+        1 - self.current
+    }
+
     /// Makes this frame's output next frame's history.
     pub fn swap(&mut self) {
         self.current = 1 - self.current;

@@ -32,6 +32,8 @@ pub enum ParamKind {
         alpha: bool,
         max: f32,
     },
+    /// Free text, e.g. a file path; the chapter checks it when it uses it.
+    Text,
 }
 
 /// The description of one parameter.
@@ -63,6 +65,9 @@ impl ParamInfo {
     pub const fn color(name: &'static str, alpha: bool, max: f32) -> Self {
         Self { name, unit: "", help: "", kind: ParamKind::Color { alpha, max } }
     }
+    pub const fn text(name: &'static str) -> Self {
+        Self { name, unit: "", help: "", kind: ParamKind::Text }
+    }
     pub const fn unit(mut self, unit: &'static str) -> Self {
         self.unit = unit;
         self
@@ -81,6 +86,7 @@ impl ParamInfo {
             ParamKind::Choice { options } => options.join(" | "),
             ParamKind::Color { alpha: true, max } => format!("r,g,b in 0 ..= {max}, a in 0 ..= 1"),
             ParamKind::Color { alpha: false, max } => format!("r,g,b in 0 ..= {max}"),
+            ParamKind::Text => "text".into(),
         }
     }
 }
@@ -93,6 +99,7 @@ pub enum ParamValue {
     Bool(bool),
     Choice(&'static str),
     Color([f32; 4]),
+    Text(String),
 }
 
 impl fmt::Display for ParamValue {
@@ -103,6 +110,7 @@ impl fmt::Display for ParamValue {
             ParamValue::Bool(v) => write!(f, "{v}"),
             ParamValue::Choice(v) => write!(f, "{v}"),
             ParamValue::Color([r, g, b, a]) => write!(f, "{r},{g},{b},{a}"),
+            ParamValue::Text(t) => write!(f, "{t:?}"),
         }
     }
 }
@@ -117,6 +125,7 @@ pub trait ParamVisitor {
     fn choice(&mut self, info: &ParamInfo, index: &mut usize);
     /// RGBA; alpha is ignored unless the kind says `alpha: true`.
     fn color(&mut self, info: &ParamInfo, value: &mut [f32; 4]);
+    fn text(&mut self, info: &ParamInfo, value: &mut String);
     /// Starts a named group of parameters (a heading in the panel).
     fn group(&mut self, _title: &'static str) {}
     /// Offers a whole list (`visit_list`); a visitor that edits lists as lists (the panel:
@@ -284,6 +293,9 @@ pub fn collect(params: &mut dyn Visit) -> Vec<(ParamInfo, ParamValue)> {
         fn color(&mut self, i: &ParamInfo, v: &mut [f32; 4]) {
             self.0.push((i.clone(), ParamValue::Color(*v)));
         }
+        fn text(&mut self, i: &ParamInfo, v: &mut String) {
+            self.0.push((i.clone(), ParamValue::Text(v.clone())));
+        }
     }
     let mut c = Collect(Vec::new());
     params.visit_all(&mut c);
@@ -404,6 +416,11 @@ pub fn set_by_name(params: &mut dyn Visit, name: &str, text: &str) -> Result<(),
                 _ => self.invalid(info, expected),
             }
         }
+        fn text(&mut self, info: &ParamInfo, value: &mut String) {
+            if self.matches(info) {
+                *value = self.text.trim().to_string();
+            }
+        }
     }
     let mut setter = Setter { name, text, found: false, result: Ok(()) };
     params.visit_all(&mut setter);
@@ -442,6 +459,12 @@ impl ParamType for u32 {
 impl ParamType for bool {
     fn visit_param(&mut self, v: &mut dyn ParamVisitor, info: &ParamInfo) {
         v.boolean(info, self)
+    }
+}
+
+impl ParamType for String {
+    fn visit_param(&mut self, v: &mut dyn ParamVisitor, info: &ParamInfo) {
+        v.text(info, self)
     }
 }
 

@@ -106,6 +106,9 @@ pub fn param_panel(ui: &mut egui::Ui, params: &mut dyn DynParameters) -> bool {
                 r.response
             });
         }
+        fn text(&mut self, info: &ParamInfo, value: &mut String) {
+            self.row(info, |ui| ui.text_edit_singleline(value));
+        }
         fn color(&mut self, info: &ParamInfo, value: &mut [f32; 4]) {
             let ParamKind::Color { alpha, max } = info.kind else { return };
             self.row(info, |ui| {
