@@ -193,14 +193,23 @@ fn cloud_light(m: March) -> vec3<f32> {
     return m.octaves[0] + m.octaves[1] + m.octaves[2] + m.ambient;
 }
 
-// The clouds' light `cloud` and transmittance `transmittance`, at mean distance `distance`
-// along `dir`, laid over the colour so far with the sky's aerial perspective in between.
-fn composite(color: vec3<f32>, dir: vec3<f32>, cloud: vec3<f32>, transmittance: f32, distance: f32) -> vec3<f32> {
+// What the clouds add to the colour behind them as the eye sees it: their light `cloud` through
+// the air in front (the sky's aerial perspective at their mean distance `distance` along `dir`),
+// and the air's own light where the clouds hide what is behind (1 − transmittance of it).
+// Without a cloud (transmittance 1, no light) it is 0, and the sky's tables are not read.
+fn cloud_through_air(dir: vec3<f32>, cloud: vec3<f32>, transmittance: f32, distance: f32) -> vec3<f32> {
+    if transmittance >= 1.0 && all(cloud == vec3(0.0)) {
+        return vec3(0.0);
+    }
     // ANCHOR: composite
     let air = air_to(dir, distance);
-    let out = color * transmittance + air.transmittance * cloud + (1.0 - transmittance) * air.inscattering;
+    return air.transmittance * cloud + (1.0 - transmittance) * air.inscattering;
     // ANCHOR_END: composite
-    return out;
+}
+
+// The clouds laid over the colour so far.
+fn composite(color: vec3<f32>, dir: vec3<f32>, cloud: vec3<f32>, transmittance: f32, distance: f32) -> vec3<f32> {
+    return color * transmittance + cloud_through_air(dir, cloud, transmittance, distance);
 }
 
 @compute @workgroup_size(8, 8, 1)

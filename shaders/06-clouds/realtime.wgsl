@@ -5,8 +5,8 @@
 // Two passes, both calling march.wgsl's march:
 //  1. clouds_march_quarter, one thread per 4×4 block: marches the block's pixel of this frame (a
 //     4×4 Bayer order, so that 16 frames cover the block) into quarter-resolution storage: the
-//     cloud's light L and transmittance T (`quarter_color`), its distance d and the scene's end
-//     (`quarter_aux`).
+//     cloud's light L as the eye sees it through the air (the sky's aerial perspective applied)
+//     and transmittance T (`quarter_color`), its distance d and the scene's end (`quarter_aux`).
 //  2. clouds_reconstruct, per pixel at full resolution: the fresh sample where this frame marched
 //     the pixel; else last frame's full-resolution result at the pixel's cloud point, reprojected
 //     with the previous view-projection; rejected when that point is off last frame's screen,
@@ -81,7 +81,10 @@ fn clouds_march_quarter(@builtin(global_invocation_id) id: vec3<u32>) {
     let dir = view_ray_dir(frame, vec2<f32>(pixel));
     let end = scene_end(pixel);
     let m = march(frame.camera_pos.xyz, dir, end, pixel_jitter(vec2<u32>(pixel)));
-    textureStore(quarter_color_out, id.xy, vec4(cloud_light(m), m.transmittance));
+    // The aerial perspective is applied here, at a sixteenth of the pixels, and travels with the
+    // history: it changes slowly across the screen and from frame to frame.
+    let through_air = cloud_through_air(dir, cloud_light(m), m.transmittance, m.distance);
+    textureStore(quarter_color_out, id.xy, vec4(through_air, m.transmittance));
     textureStore(quarter_aux_out, id.xy, vec4(m.distance, end, 0.0, 0.0));
 }
 
@@ -242,7 +245,7 @@ fn clouds_reconstruct(@builtin(global_invocation_id) id: vec3<u32>) {
     textureStore(history_color_out, pixel, r.light);
     textureStore(history_aux_out, pixel, vec4(end, r.distance, r.age, r.why));
     let color = textureLoad(scene_color, pixel, 0).rgb;
-    let out = composite(color, dir, r.light.rgb, r.light.a, r.distance);
+    let out = color * r.light.a + r.light.rgb; // the light already seen through the air
     switch clouds.counts.w {
         case VIEW_AGE: {
             textureStore(view_out, id.xy, vec4(vec3(r.age), select(1.0, 0.0, r.age >= AGE_NONE)));

@@ -25,8 +25,8 @@ override OBSTACLES: bool = true;
 
 // Where the grids live is up to the file that includes this one: poisson_buffers.wgsl binds
 // one level's f, q and mask as storage buffers (the passes over one large level); mg_tail.wgsl
-// keeps several small levels in workgroup memory. Each defines q_get, q_set, rhs_get, solid_get
-// and level_barrier, which the functions below call.
+// keeps several small levels in workgroup memory. Each defines the functions below call:
+// #needs q_get, q_set, rhs_get, solid_get, level_barrier
 
 // The grid the functions below work on, set by each entry point.
 var<private> lv: Level;
