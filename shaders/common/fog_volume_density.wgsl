@@ -18,6 +18,10 @@
 @group(2) @binding(14) var fog_density_2: texture_3d<f32>;
 @group(2) @binding(15) var fog_density_3: texture_3d<f32>;
 
+// Whether the pipeline has the texture code (fogbook_core::fog_volume_textures::DensityPipelines):
+// compiled out while no volume has a texture.
+override DENSITY_TEXTURES: bool = true;
+
 const FOG_NOISE_PERIOD: u32 = 32u; // fogbook_core::fog_volume_density::NOISE_PERIOD
 const FOG_MAX_OCTAVES: u32 = 6u;
 
@@ -87,13 +91,13 @@ fn fog_density_grid(slot: u32, u: vec3<f32>) -> f32 {
 }
 
 fn fog_volume_textured(v: FogVolume) -> bool {
-    return v.texture.x > 0.5;
+    return DENSITY_TEXTURES && v.texture.x > 0.5;
 }
 
 // ANCHOR: texture_factor
 // What multiplies v's density at world point p (1 without a texture).
 fn fog_volume_texture_factor(v: FogVolume, p: vec3<f32>) -> f32 {
-    if v.texture.x < 0.5 {
+    if !DENSITY_TEXTURES || v.texture.x < 0.5 {
         return 1.0;
     }
     let q = fog_volume_local_dir(v, p - v.centre.xyz);

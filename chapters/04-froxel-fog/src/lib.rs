@@ -13,7 +13,7 @@ pub mod reference;
 pub mod volumes;
 
 use bytemuck::{Pod, Zeroable};
-use fogbook_core::fog_volume_textures::DensityTextureSlots;
+use fogbook_core::fog_volume_textures::{DensityPipelines, DensityTextureSlots, any_textured};
 use fogbook_core::fog_volumes::MAX_FOG_VOLUMES;
 use fogbook_core::frame::{FrameLayouts, SCREEN_TILE};
 use fogbook_core::gpu::GpuContext;
@@ -167,7 +167,8 @@ pub fn slices(p: &FroxelFogParams, count: u32) -> Slices {
 }
 
 pub struct Pipelines {
-    media: wgpu::ComputePipeline,
+    /// With and without the density textures' code (`DensityPipelines`).
+    media: DensityPipelines,
     lighting: wgpu::ComputePipeline,
     integrate: wgpu::ComputePipeline,
     composite: wgpu::ComputePipeline,
@@ -295,7 +296,7 @@ impl Chapter for FroxelFog {
             |i: usize| -> anyhow::Result<wgpu::ShaderModule> { create_module(device, &shaders.load(SHADERS[i])?) };
         let (inputs, sky) = (Some(&layouts.scene_inputs), Some(&layouts.shared_sky));
         let pipelines = Pipelines {
-            media: compute_pipeline(device, &module(0)?, "media", &[inputs, None, Some(&own.media)])?,
+            media: DensityPipelines::new(device, module(0)?, "media", &[inputs, None, Some(&own.media)])?,
             lighting: compute_pipeline(device, &module(1)?, "lighting", &[inputs, None, Some(&own.lighting), sky])?,
             integrate: compute_pipeline(device, &module(2)?, "integrate", &[inputs, None, Some(&own.integrate)])?,
             composite: compute_pipeline(
@@ -326,6 +327,10 @@ impl Chapter for FroxelFog {
         let [wx, wy, wz] = wind_offset(&self.params, ctx.time.time);
         uniform.wind = [wx, wy, wz, 0.0];
         let injected = &ctx.fog_volumes[..ctx.fog_volumes.len().min(MAX_FOG_VOLUMES)];
+        let textured = any_textured(injected);
+        if let Some(e) = g.pipelines.media.prepare(&ctx.gpu.device, textured) {
+            self.status = Some(e);
+        }
         if g.textures.update(&ctx.gpu.device, &ctx.gpu.queue, ctx.fog_textures) {
             g.volumes.rebind_media(&ctx.gpu.device, &g.layouts, &g.uniform, &g.fog_volumes, &g.textures);
         }
@@ -349,7 +354,7 @@ impl Chapter for FroxelFog {
         let cur = (v.frames % 2) as usize;
         let froxels = [x.div_ceil(FROXEL_TILE), y.div_ceil(FROXEL_TILE), z.div_ceil(FROXEL_TILE)];
         ctx.passes.compute("froxel fog: media", |pass| {
-            pass.set_pipeline(&p.media);
+            pass.set_pipeline(p.media.pipeline(textured));
             pass.set_bind_group(0, ctx.inputs, &[]);
             pass.set_bind_group(2, &v.media_group, &[]);
             pass.dispatch_workgroups(froxels[0], froxels[1], froxels[2]);

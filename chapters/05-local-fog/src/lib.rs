@@ -20,13 +20,13 @@ pub mod volumes;
 
 use bytemuck::{Pod, Zeroable};
 use fogbook_core::fog_volume_density::{MAX_DENSITY_TEXTURE_SIDE, SOURCE_FILE};
-use fogbook_core::fog_volume_textures::DensityTextureSlots;
+use fogbook_core::fog_volume_textures::{DensityPipelines, DensityTextureSlots, any_textured};
 use fogbook_core::fog_volumes::{BIN_WORDS, FogVolume, MAX_FOG_VOLUMES, VolumeBins};
 use fogbook_core::frame::{FrameLayouts, SCREEN_TILE, storage_buffer_entry, uniform_entry};
 use fogbook_core::gpu::GpuContext;
 use fogbook_core::params::{DynParameters, finite_in};
 use fogbook_core::plot::{Series, line_chart};
-use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
+use fogbook_core::shaders::{ShaderStore, create_module};
 use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Publish, Resource, Stage, StageIo, ViewInfo};
 pub use params::{DensitySource, LocalFogParams, Shape, VolumeParams};
 use textures::LoadedFiles;
@@ -87,7 +87,8 @@ impl LocalFogUniform {
 // ANCHOR_END: uniform
 
 pub struct LocalFogGpu {
-    pipeline: wgpu::ComputePipeline,
+    /// With and without the density textures' code (`DensityPipelines`).
+    pipeline: DensityPipelines,
     layout: wgpu::BindGroupLayout,
     uniform: wgpu::Buffer,
     volumes: wgpu::Buffer,
@@ -333,7 +334,7 @@ impl Chapter for LocalFog {
         let textures = DensityTextureSlots::new(device);
         let group = bind_group(device, &layout, &uniform, &volumes, &tile_bins, &textures);
         let groups = [Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&layout), Some(&layouts.shared_sky)];
-        let pipeline = compute_pipeline(device, &module, "analytic", &groups)?;
+        let pipeline = DensityPipelines::new(device, module, "analytic", &groups)?;
         Ok(LocalFogGpu { pipeline, layout, uniform, volumes, tile_bins, bins, textures, group })
     }
 
@@ -341,6 +342,10 @@ impl Chapter for LocalFog {
     fn render(&mut self, g: &mut LocalFogGpu, ctx: &mut ChapterContext) {
         // This chapter's own volumes (what it published), at most MAX_FOG_VOLUMES.
         let volumes = &self.published[..self.published.len().min(MAX_FOG_VOLUMES)];
+        let textured = any_textured(volumes);
+        if let Some(e) = g.pipeline.prepare(&ctx.gpu.device, textured) {
+            self.status = Some(e);
+        }
         if g.textures.update(&ctx.gpu.device, &ctx.gpu.queue, ctx.fog_textures) {
             g.rebind(&ctx.gpu.device);
         }
@@ -359,7 +364,7 @@ impl Chapter for LocalFog {
         }
         ctx.gpu.queue.write_buffer(&g.tile_bins, 0, bytemuck::cast_slice(&g.bins.words));
         ctx.passes.compute("local fog: analytic", |pass| {
-            pass.set_pipeline(&g.pipeline);
+            pass.set_pipeline(g.pipeline.pipeline(textured));
             pass.set_bind_group(0, ctx.inputs, &[]);
             pass.set_bind_group(1, ctx.output, &[]);
             pass.set_bind_group(2, &g.group, &[]);

@@ -6,7 +6,9 @@
 //! a 1³ texture, so that a layout never changes.
 
 use crate::fog_volume_density::{DensityTexture, MAX_DENSITY_TEXTURES};
+use crate::fog_volumes::FogVolume;
 use crate::frame::texture_3d_entry;
+use crate::shaders::compute_pipeline_with;
 use std::sync::Arc;
 
 /// The first of the `MAX_DENSITY_TEXTURES` bindings, in group 2.
@@ -91,5 +93,59 @@ impl DensityTextureSlots {
             self.held[slot] = want.cloned();
         }
         changed
+    }
+}
+
+/// Whether any of `volumes` takes its density from a texture (noise or a grid).
+pub fn any_textured(volumes: &[FogVolume]) -> bool {
+    volumes.iter().any(|v| v.texture[0] > 0.5)
+}
+
+/// A pass over fog volumes, compiled with the shaders' `DENSITY_TEXTURES` override off, and on
+/// the first time a volume has a texture (common/fog_volume_density.wgsl). Without it the texture
+/// code is compiled out: on a software driver a branch no lane takes still runs, and there the
+/// noise cost chapter 4's froxel tests three times their time.
+pub struct DensityPipelines {
+    module: wgpu::ShaderModule,
+    entry: &'static str,
+    groups: Vec<Option<wgpu::BindGroupLayout>>,
+    plain: wgpu::ComputePipeline,
+    textured: Option<wgpu::ComputePipeline>,
+}
+
+impl DensityPipelines {
+    pub fn new(
+        device: &wgpu::Device,
+        module: wgpu::ShaderModule,
+        entry: &'static str,
+        groups: &[Option<&wgpu::BindGroupLayout>],
+    ) -> anyhow::Result<Self> {
+        let plain = compute_pipeline_with(device, &module, entry, groups, &[("DENSITY_TEXTURES", 0.0)])?;
+        let groups = groups.iter().map(|g| g.cloned()).collect();
+        Ok(Self { module, entry, groups, plain, textured: None })
+    }
+
+    /// Compiles the variant with textures the first time a frame has a textured volume; if it
+    /// cannot be compiled, says why (the plain variant then serves).
+    pub fn prepare(&mut self, device: &wgpu::Device, textured: bool) -> Option<String> {
+        if !textured || self.textured.is_some() {
+            return None;
+        }
+        let groups: Vec<Option<&wgpu::BindGroupLayout>> = self.groups.iter().map(|g| g.as_ref()).collect();
+        match compute_pipeline_with(device, &self.module, self.entry, &groups, &[("DENSITY_TEXTURES", 1.0)]) {
+            Ok(p) => {
+                self.textured = Some(p);
+                None
+            }
+            Err(e) => Some(format!("{e:#}; density textures are off")),
+        }
+    }
+
+    /// The pipeline for a frame whose volumes have a texture (`textured`) or not.
+    pub fn pipeline(&self, textured: bool) -> &wgpu::ComputePipeline {
+        match &self.textured {
+            Some(p) if textured => p,
+            _ => &self.plain,
+        }
     }
 }
