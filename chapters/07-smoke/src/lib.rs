@@ -592,7 +592,7 @@ impl Chapter for Smoke {
         };
         // Needed by the fluid view and the light volume's own views, and by the scene's shadow
         // whenever the scene shows (in a stack showing another chapter's view, `ctx.view` is 0).
-        // A field view covers the scene with its panel: three marches a cell saved per step.
+        // A field view covers the scene with its panel: the light volume is saved per step.
         let needed =
             matches!(VIEWS[ctx.view.min(VIEWS.len() - 1)].name, "fluid" | "sun-transmittance" | "sky-transmittance");
         if needed && self.light_for != Some(key) {
