@@ -104,13 +104,15 @@ pub fn any_textured(volumes: &[FogVolume]) -> bool {
 /// A pass over fog volumes, compiled with the shaders' `DENSITY_TEXTURES` override off, and on
 /// the first time a volume has a texture (common/fog_volume_density.wgsl). Without it the texture
 /// code is compiled out: on a software driver a branch no lane takes still runs, and there the
-/// noise cost chapter 4's froxel tests three times their time.
+/// noise doubled the time of chapter 4's froxel tests.
 pub struct DensityPipelines {
     module: wgpu::ShaderModule,
     entry: &'static str,
     groups: Vec<Option<wgpu::BindGroupLayout>>,
     plain: wgpu::ComputePipeline,
-    textured: Option<wgpu::ComputePipeline>,
+    /// The variant with textures once asked for, or why it could not be compiled (not tried
+    /// again: a new shader makes new pipelines).
+    textured: Option<Result<wgpu::ComputePipeline, String>>,
 }
 
 impl DensityPipelines {
@@ -125,26 +127,24 @@ impl DensityPipelines {
         Ok(Self { module, entry, groups, plain, textured: None })
     }
 
-    /// Compiles the variant with textures the first time a frame has a textured volume; if it
+    /// Compiles the variant with textures the first time a frame has a textured volume; while it
     /// cannot be compiled, says why (the plain variant then serves).
     pub fn prepare(&mut self, device: &wgpu::Device, textured: bool) -> Option<String> {
-        if !textured || self.textured.is_some() {
+        if !textured {
             return None;
         }
-        let groups: Vec<Option<&wgpu::BindGroupLayout>> = self.groups.iter().map(|g| g.as_ref()).collect();
-        match compute_pipeline_with(device, &self.module, self.entry, &groups, &[("DENSITY_TEXTURES", 1.0)]) {
-            Ok(p) => {
-                self.textured = Some(p);
-                None
-            }
-            Err(e) => Some(format!("{e:#}; density textures are off")),
-        }
+        let textured = self.textured.get_or_insert_with(|| {
+            let groups: Vec<Option<&wgpu::BindGroupLayout>> = self.groups.iter().map(|g| g.as_ref()).collect();
+            compute_pipeline_with(device, &self.module, self.entry, &groups, &[("DENSITY_TEXTURES", 1.0)])
+                .map_err(|e| format!("{e:#}; density textures are off"))
+        });
+        textured.as_ref().err().cloned()
     }
 
     /// The pipeline for a frame whose volumes have a texture (`textured`) or not.
     pub fn pipeline(&self, textured: bool) -> &wgpu::ComputePipeline {
         match &self.textured {
-            Some(p) if textured => p,
+            Some(Ok(p)) if textured => p,
             _ => &self.plain,
         }
     }
