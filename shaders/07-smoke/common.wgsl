@@ -109,6 +109,22 @@ fn in_grid(cell: vec3<i32>) -> bool {
 }
 
 // ANCHOR: sources
+// The low c-face velocity `u_c` after the emitter: pulled towards the injection velocity (with its
+// noise) by the emitter's weight at the face.
+fn emitted_face(cell: vec3<i32>, c: u32, u_c: f32) -> f32 {
+    let p = face_uv(cell, c);
+    let wf = emitter_weight(p);
+    if wf <= 0.0 {
+        return u_c;
+    }
+    var inject = smoke.injection_velocity[c];
+    if smoke.turbulence > 0.0 {
+        // Velocity ± turbulence × the emitter's speed (at least 1 m/s).
+        inject += smoke.turbulence * max(length(smoke.injection_velocity), 1.0) * emitter_noise(emitter_radii(p))[c];
+    }
+    return mix(u_c, inject, wf);
+}
+
 // What a step adds at `cell` to the advected face velocities u (u.x on the cell's low x-face, …),
 // the cell's temperature t (T − T_amb, K) and fluid. `lift` is the advected (density, temperature)
 // on the cell's low y-face, where buoyancy acts.
@@ -144,18 +160,7 @@ fn add_sources(cell: vec3<i32>, u: ptr<function, vec3<f32>>, t: ptr<function, f3
         *t = mix(*t, smoke.emitter_excess_k, w); // the emitter holds its temperature
         *fluid += vec4(smoke.injection_color * added, added);
     }
-    for (var c = 0u; c < 3u; c++) {
-        let p = face_uv(cell, c);
-        let wf = emitter_weight(p);
-        if wf > 0.0 {
-            var inject = smoke.injection_velocity[c];
-            if smoke.turbulence > 0.0 {
-                // Velocity ± turbulence × the emitter's speed (at least 1 m/s).
-                inject += smoke.turbulence * max(length(smoke.injection_velocity), 1.0) * emitter_noise(emitter_radii(p))[c];
-            }
-            (*u)[c] = mix((*u)[c], inject, wf);
-        }
-    }
+    *u = vec3(emitted_face(cell, 0u, (*u).x), emitted_face(cell, 1u, (*u).y), emitted_face(cell, 2u, (*u).z));
     // The low wall faces stay closed.
     *u = select(*u, vec3(0.0), cell == vec3(0));
     apply_solids(cell, u, t, fluid);
@@ -328,11 +333,11 @@ fn face_at(u: texture_3d<f32>, cell: vec3<i32>, c: u32) -> f32 {
 
 // The velocity at the centre of `cell` (inside the box): the mean of its two faces on each axis.
 fn centre_velocity(u: texture_3d<f32>, cell: vec3<i32>) -> vec3<f32> {
-    var v = vec3(0.0);
-    for (var c = 0u; c < 3u; c++) {
-        v[c] = 0.5 * (face_at(u, cell, c) + face_at(u, cell + axis(c), c));
-    }
-    return v;
+    return 0.5 * vec3(
+        face_at(u, cell, 0u) + face_at(u, cell + axis(0u), 0u),
+        face_at(u, cell, 1u) + face_at(u, cell + axis(1u), 1u),
+        face_at(u, cell, 2u) + face_at(u, cell + axis(2u), 2u),
+    );
 }
 
 // Cell-centred velocity at `cell`, or its mirror image in the wall for a ghost cell just outside

@@ -28,19 +28,26 @@ fn departure(p: vec3<f32>) -> vec3<f32> {
     return p - smoke.dt_s * velocity_sampled(projected_in, p) / smoke.box_m;
 }
 
+// The forward step of the low c-face of `cell` (0 on a wall face).
+fn forward_face(cell: vec3<i32>, c: u32) -> f32 {
+    if cell[c] == 0 {
+        return 0.0; // a wall face
+    }
+    return face_sampled(projected_in, clamp_box(departure(face_uv(cell, c))), c);
+}
+
 @compute @workgroup_size(8, 8, 4)
 fn maccormack_forward(@builtin(global_invocation_id) id: vec3<u32>) {
     let cell = vec3<i32>(id);
     if !in_grid(cell) {
         return;
     }
-    var forward = vec3(0.0);
-    for (var c = 0u; c < 3u; c++) {
-        if cell[c] == 0 {
-            continue; // a wall face
-        }
-        forward[c] = face_sampled(projected_in, clamp_box(departure(face_uv(cell, c))), c);
-    }
+    // Written out per axis: a loop writing forward[c] can leave the vector in local memory.
+    let forward = vec3(
+        forward_face(cell, 0u),
+        forward_face(cell, 1u),
+        forward_face(cell, 2u),
+    );
     let from_uv = clamp_uv(departure(cell_uv(cell)));
     // The fourth channel, the temperature, goes through both passes like the fluid.
     textureStore(velocity_forward_out, cell, vec4(forward, textureSampleLevel(projected_in, linear_clamp, from_uv, 0.0).w));

@@ -28,6 +28,9 @@ fn corner(base: vec3<i32>, k: i32) -> vec3<i32> {
 // One face component: φ′ = φ̂ + (φ − φ̌) / 2, limited to the range of the 8 faces of its
 // component around the forward sample (and the wall's 0 past the last stored face).
 fn correct_face(cell: vec3<i32>, c: u32) -> f32 {
+    if cell[c] == 0 {
+        return 0.0; // a wall face
+    }
     let p = face_uv(cell, c);
     let step = smoke.dt_s * velocity_sampled(velocity_in, p) / smoke.box_m;
     let start = clamp_box(p - step); // where the forward step sampled
@@ -57,12 +60,7 @@ fn maccormack_correct(@builtin(global_invocation_id) id: vec3<u32>) {
     if !in_grid(cell) {
         return;
     }
-    var u = vec3(0.0);
-    for (var c = 0u; c < 3u; c++) {
-        if cell[c] > 0 {
-            u[c] = correct_face(cell, c);
-        }
-    }
+    var u = vec3(correct_face(cell, 0u), correct_face(cell, 1u), correct_face(cell, 2u));
     // Temperature and smoke at the centre, traced with the face velocity interpolated there.
     let uv = cell_uv(cell);
     let step = smoke.dt_s * velocity_sampled(velocity_in, uv) / smoke.box_m;

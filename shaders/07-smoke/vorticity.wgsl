@@ -61,14 +61,14 @@ fn confine(
     }
     let here = textureLoad(velocity_in, cell, 0); // u on the low faces, and the temperature
     let l = vec3<i32>(lid) + vec3(1);
+    // The face between this cell and the one below along each axis: the mean of their forces.
     let f = forces[tile_index(l, RIM)];
-    var u = here.xyz;
-    for (var c = 0u; c < 3u; c++) {
-        if cell[c] > 0 {
-            // The face between this cell and the one below along c: the mean of their forces.
-            u[c] += smoke.dt_s * 0.5 * (f[c] + forces[tile_index(l - axis(c), RIM)][c]);
-        }
-    }
-    textureStore(velocity_out, cell, vec4(limit_speed(u), here.w));
+    let below = vec3(
+        forces[tile_index(l - axis(0u), RIM)].x,
+        forces[tile_index(l - axis(1u), RIM)].y,
+        forces[tile_index(l - axis(2u), RIM)].z,
+    );
+    let kick = select(vec3(0.0), smoke.dt_s * 0.5 * (f + below), cell > vec3(0));
+    textureStore(velocity_out, cell, vec4(limit_speed(here.xyz + kick), here.w));
 }
 // ANCHOR_END: vorticity

@@ -68,7 +68,7 @@ fn cargo() -> Command {
     Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
 }
 
-/// `cargo check` of the browser crates for wasm32. Without rustup (a distribution's Rust) the
+/// `cargo check --release` of the browser crates for wasm32. Without rustup (a distribution's Rust) the
 /// target cannot be added: the check is skipped with a note.
 fn check_browser_build() -> Result<(), String> {
     let installed = Command::new("rustup")
@@ -90,7 +90,10 @@ fn check_browser_build() -> Result<(), String> {
         Ok(true) => {}
     }
     let mut cmd = cargo();
-    cmd.args(["check", "--target", BROWSER_TARGET]);
+    // `--release`: the build scripts and proc macros run on this machine are then the ones the
+    // release build (the app's, the tests') already compiled; the dev profile would compile all
+    // of them once more (minutes on two cores).
+    cmd.args(["check", "--release", "--target", BROWSER_TARGET]);
     for krate in BROWSER_CRATES {
         cmd.args(["-p", krate]);
     }
