@@ -54,6 +54,38 @@ fn transmittance_lut_matches_the_f64_integral() {
     eprintln!("transmittance LUT: worst relative error of τ {worst:.2e} over {} texels", w * hh);
 }
 
+#[test]
+fn going_back_to_an_earlier_atmosphere_swaps_its_tables_back_in() {
+    let h = headless([16, 9]);
+    let mut sky = Loaded::new(Sky::new());
+    sky.chapter.params.scattering_orders = 1;
+    sky.chapter.params.lut_resolution = fogbook_sky::LutResolution::Quarter;
+    h.prepare(&mut sky).unwrap();
+    let (sky, state) = sky.parts().unwrap();
+    let a = sky.params.clone();
+    let b = SkyParams { ozone: false, ..a.clone() };
+    let c = SkyParams { mie_scattering: a.mie_scattering * 2.0, ..a.clone() };
+    let transmittance =
+        |state: &fogbook_sky::Gpu, p: &SkyParams| state.current_lut(p, &h.gpu, "transmittance").unwrap().rgba;
+    let mut update = |p: &SkyParams| {
+        state.update_luts_now(p, &h.gpu);
+        (state.lut_computations(), transmittance(state, p))
+    };
+    let (n, ta) = update(&a);
+    assert_eq!(n, 1);
+    let (n, tb) = update(&b);
+    assert_eq!(n, 2);
+    assert_ne!(ta, tb, "ozone changes the transmittance");
+    // Back and forth between two atmospheres: no computation, the right tables.
+    assert_eq!(update(&a), (2, ta.clone()));
+    assert_eq!(update(&b), (2, tb.clone()));
+    assert_eq!(update(&b).0, 2, "an unchanged atmosphere computes nothing");
+    // A third atmosphere pushes out the older of the two.
+    assert_eq!(update(&c).0, 3);
+    assert_eq!(update(&b), (3, tb));
+    assert_eq!(update(&a), (4, ta));
+}
+
 /// Sky parameters and scene settings from `name=value` settings.
 fn settings(sets: &[&str]) -> (SkyParams, SceneSettings) {
     typed_settings(sets)

@@ -144,6 +144,12 @@ pub struct Gpu {
     luts: LutSet,
     /// The parameters the LUTs were computed for; a change recomputes them.
     luts_for: Option<SkyParams>,
+    /// The set computed before the current one, with its parameters: going back to them (an
+    /// undone edit; the book's figures, one atmosphere after another) swaps the two sets
+    /// instead of computing again. It doubles the tables' memory once the atmosphere changes.
+    previous: Option<(LutSet, SkyParams)>,
+    /// How many times the tables were computed (tests).
+    computations: u32,
 }
 
 #[derive(Default)]
@@ -208,18 +214,40 @@ impl Gpu {
         let uniform = AtmosphereUniform::new(params, view);
         gpu.queue.write_buffer(&self.bindings.uniform, 0, bytemuck::bytes_of(&uniform));
         let key = params.lut_key();
-        if self.luts_for.as_ref() == Some(&key) && !every_frame {
+        let size = params.lut_resolution.scattering_size();
+        if self.luts_for.as_ref() != Some(&key) {
+            if !every_frame && self.previous.as_ref().is_some_and(|(_, k)| *k == key) {
+                self.swap_with_previous();
+                return;
+            }
+            // Keep the current set as the previous one; compute into the older set's textures.
+            if let Some(current_key) = self.luts_for.take() {
+                let spare = match self.previous.take() {
+                    Some((set, _)) => set,
+                    None => self.bindings.lut_set(&gpu.device, size),
+                };
+                self.previous = Some((std::mem::replace(&mut self.luts, spare), current_key));
+            }
+        } else if !every_frame {
             return;
         }
-        let size = params.lut_resolution.scattering_size();
         if self.luts.textures.scattering_size != size {
             self.luts = self.bindings.lut_set(&gpu.device, size);
         }
         let (textures, uniform) = (&self.luts.textures, &self.bindings.uniform);
         luts::record_precompute(gpu, passes, &self.precompute, textures, uniform, params.scattering_orders);
         self.luts_for = Some(key);
+        self.computations += 1;
     }
     // ANCHOR_END: update_luts
+
+    /// The previous set becomes the current one and the current one the previous.
+    fn swap_with_previous(&mut self) {
+        if let Some((set, key)) = self.previous.take() {
+            let current = std::mem::replace(&mut self.luts, set);
+            self.previous = self.luts_for.replace(key).map(|current_key| (current, current_key));
+        }
+    }
 
     /// Computes the LUTs now, whether or not the parameters changed, and waits for the GPU
     /// (tests and benches).
@@ -230,9 +258,28 @@ impl Gpu {
         gpu.wait();
     }
 
+    /// Brings the LUTs up to date for `params` as a frame does (computed, swapped in or left
+    /// alone), and waits for the GPU (tests).
+    pub fn update_luts_now(&mut self, params: &SkyParams, gpu: &GpuContext) {
+        let mut passes = PassRecorder::new(gpu, None, fogbook_core::timing::TimingMode::Off);
+        self.prepare(params, gpu, &mut passes, 0, false);
+        passes.submit();
+        gpu.wait();
+    }
+
+    /// How many times the tables were computed so far.
+    pub fn lut_computations(&self) -> u32 {
+        self.computations
+    }
+
     /// Computes the LUTs now and reads one back (tests): "transmittance" or "irradiance".
     pub fn read_lut(&mut self, params: &SkyParams, gpu: &GpuContext, which: &str) -> Result<FloatImage> {
         self.precompute_now(params, gpu);
+        self.current_lut(params, gpu, which)
+    }
+
+    /// Reads back one of the current LUTs as they are (tests): "transmittance" or "irradiance".
+    pub fn current_lut(&self, params: &SkyParams, gpu: &GpuContext, which: &str) -> Result<FloatImage> {
         let t = &self.luts.textures;
         let texture = match which {
             "transmittance" => &t.transmittance.0,
@@ -361,7 +408,16 @@ impl Chapter for Sky {
         let bindings =
             LutBindings { uniform, sampler, lighting, sky_layout, shared_layout: layouts.shared_sky.clone() };
         let luts = bindings.lut_set(device, self.params.lut_resolution.scattering_size());
-        Ok(Gpu { bindings, precompute, sky_pipeline, lighting_pipeline, luts, luts_for: None })
+        Ok(Gpu {
+            bindings,
+            precompute,
+            sky_pipeline,
+            lighting_pipeline,
+            luts,
+            luts_for: None,
+            previous: None,
+            computations: 0,
+        })
     }
 
     // ANCHOR: shared_sky
