@@ -331,7 +331,7 @@ impl Chapter for LocalFog {
         // Sized for the frame at its first render (`fit_tiles`).
         let bins = VolumeBins::new([0; 3]);
         let tile_bins = tile_bins_buffer(device, &bins);
-        let textures = DensityTextureSlots::new(device);
+        let textures = DensityTextureSlots::new(device, shaders);
         let group = bind_group(device, &layout, &uniform, &volumes, &tile_bins, &textures);
         let groups = [Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&layout), Some(&layouts.shared_sky)];
         let pipeline = DensityPipelines::new(device, module, "analytic", &groups)?;
@@ -346,8 +346,11 @@ impl Chapter for LocalFog {
         if let Some(e) = g.pipeline.prepare(&ctx.gpu.device, textured) {
             self.status = Some(e);
         }
-        if g.textures.update(&ctx.gpu.device, &ctx.gpu.queue, ctx.fog_textures) {
+        if g.textures.update(&ctx.gpu.device, &ctx.gpu.queue, ctx.fog_textures, volumes) {
             g.rebind(&ctx.gpu.device);
+        }
+        if let Some(e) = g.textures.noise_error() {
+            self.status = Some(e.to_string());
         }
         let uniform = LocalFogUniform::new(&self.params, volumes.len(), ctx.view);
         ctx.gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
