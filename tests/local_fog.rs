@@ -925,6 +925,86 @@ fn check_textured(
 /// (measured: see the book's table).
 const BAKE_TAU_ERROR: f64 = 3e-3;
 
+// ANCHOR: volume_shadow_test
+/// Shadows between volumes: a small box under a large one, on the sun's side of it. The
+/// `sun-transmittance` view (the nearest crossed volume's transmittance towards the sun at its
+/// median scattering point) against the f64 closed form through every volume from that point,
+/// per pixel (within 1e-4, plus what a 1e-5 rad turn of the ray changes at a silhouette or a
+/// shadow's edge); the big box must darken the small one, and with `volume_shadows=false` the
+/// view is the small box's own transmittance again.
+#[test]
+fn a_volume_in_the_shadow_of_another_gets_less_sun() {
+    use fogbook_local_fog::reference::{chord, sun_transmittance_through};
+    let scene = fogbook_core::scene_settings::SceneSettings::default();
+    let sun = scene.sun_direction().as_dvec3();
+    let big = DVec3::new(-2.0, 3.5, -30.0) + sun * 9.0;
+    let over = [
+        "volume_scene_shadows=false".to_string(),
+        "volumes[0].size_x_m=5".to_string(),
+        "volumes[0].size_z_m=5".to_string(),
+        "volume_count=2".to_string(),
+        format!("volumes[1].x_m={}", big.x),
+        format!("volumes[1].y_m={}", big.y),
+        format!("volumes[1].z_m={}", big.z),
+        "volumes[1].size_x_m=12".to_string(),
+        "volumes[1].size_y_m=2".to_string(),
+        "volumes[1].size_z_m=12".to_string(),
+        "volumes[1].yaw_deg=0".to_string(),
+        "volumes[1].falloff=0".to_string(),
+        "volumes[1].edge_fade_m=0".to_string(),
+        "volumes[1].density=0.15".to_string(),
+    ];
+    let over: Vec<&str> = over.iter().map(String::as_str).collect();
+    let distance = render("distance-fog", "distance", &[] as &[&str], Some(CAMERA), TEXTURE_SIZE).raw;
+    let (mut shadowed, mut worst) = (0, 0.0f64);
+    for between in [true, false] {
+        let flag = format!("volume_shadows={between}");
+        let sets = settings(&[over.as_slice(), &[flag.as_str()]].concat());
+        let img = render("local-fog", "sun-transmittance", &sets, Some(CAMERA), TEXTURE_SIZE).raw;
+        let (params, _) = typed_settings::<LocalFogParams>(&sets);
+        let volumes = params.fog_volumes();
+        // The f64 value along one ray: the nearest crossing's median scattering point.
+        let want = |o: DVec3, v: DVec3, d: f64| -> (f64, f64) {
+            let nearest = volumes
+                .iter()
+                .filter_map(|vol| chord(vol, o, v).map(|(a, b)| (vol, a.max(0.0), b.min(d))))
+                .filter(|(_, a, b)| b > a)
+                .min_by(|x, y| x.1.total_cmp(&y.1));
+            let Some((vol, a, b)) = nearest else { return (1.0, 1.0) };
+            let tau = optical_depth(vol, o, v, a, b);
+            let fraction = if tau > 1e-4 { -(0.5 * (1.0 + (-tau).exp())).ln() / tau } else { 0.5 };
+            let p = o + v * (a + (b - a) * fraction);
+            let own = sun_transmittance_through(std::slice::from_ref(vol), p, sun);
+            let all = if between { sun_transmittance_through(&volumes, p, sun) } else { own };
+            (all, own)
+        };
+        for y in 0..TEXTURE_SIZE[1] {
+            for x in 0..TEXTURE_SIZE[0] {
+                let (o, v) = pose_ray(CAMERA, TEXTURE_SIZE, x, y);
+                let d = distance.pixel(x, y)[0] as f64;
+                let (t, own) = want(o, v, d);
+                let turned = perpendiculars(v)
+                    .iter()
+                    .flat_map(|&p| [1.0, -1.0].map(|s| (v + p * (s * 1e-5)).normalize()))
+                    .map(|w| (want(o, w, d).0 - t).abs())
+                    .fold(0.0f64, f64::max);
+                let got = img.pixel(x, y)[0] as f64;
+                let err = (got - t).abs();
+                assert!(err <= 1e-4 + turned, "shadows {between} ({x},{y}): GPU {got}, f64 {t} (own {own})");
+                if turned < 1e-4 {
+                    worst = worst.max(err);
+                }
+                shadowed += (between && t < 0.9 * own) as usize;
+            }
+        }
+    }
+    eprintln!(
+        "volume shadows: {shadowed} pixels darkened below 0.9 of their own transmittance; worst error {worst:.1e}"
+    );
+    assert!(shadowed > 80, "the big box shadows too little of the small one: {shadowed} pixels");
+}
+// ANCHOR_END: volume_shadow_test
+
 /// The GPU's bake is the texture the f64 reference reads (`baked_noise_texels`): the same noise,
 /// in f32 there and f64 here, each rounded to f16, so no texel differs by more than one f16 step
 /// (2⁻¹¹ below 1); it bakes on the first noise volume and not again.

@@ -259,6 +259,12 @@ pub fn sun_scattering_exact(v: &FogVolume, o: DVec3, d: DVec3, a: f64, b: f64, l
 pub fn sun_transmittance(v: &FogVolume, p: DVec3, l: DVec3) -> f64 {
     (-optical_depth(v, p, l, 0.0, f64::INFINITY)).exp()
 }
+
+/// The transmittance from p towards the sun through every volume of `volumes` (the one p lies in
+/// and all the others, closed form): what the analytic path's shadows between volumes give.
+pub fn sun_transmittance_through(volumes: &[FogVolume], p: DVec3, l: DVec3) -> f64 {
+    (-volumes.iter().map(|v| optical_depth(v, p, l, 0.0, f64::INFINITY)).sum::<f64>()).exp()
+}
 // ANCHOR_END: sun_points
 
 #[cfg(test)]
