@@ -9,7 +9,9 @@
 //   S_i = ρ_i a_i (L_sun · p_HG(g_i, v·l) · T_sun,i · shadow + L_ambient) + E_i.
 // T_sun,i, the volume's own transmittance towards the sun, is taken at one point of its crossing
 // (the median scattering point, where half of the crossing's opacity lies in front), in closed
-// form along the sun's ray; the scene's shadow map at the same point.
+// form along the sun's ray, times that of the other volumes on the sun's ray from there (those
+// binned on the CPU as able to shadow it, at most MAX_CASTERS); the scene's shadow map at the
+// same point.
 // Each pixel tests only the volumes binned to its 16×16 tile on the CPU (tiled culling, after
 // Olsson & Assarsson 2011), in list order.
 // After Wronski 2014 and Hillaire 2015 (the froxel fog this complements) and the engines' local
@@ -24,7 +26,7 @@
 // ANCHOR: uniform
 struct LocalFogParams {
     counts: vec4<u32>, // x: volumes; y: the debug view; z: 1 = apply the fog; w: 1 = scene shadows
-    light: vec4<f32>,  // x: sun factor; y: ambient factor
+    light: vec4<f32>,  // x: sun factor; y: ambient factor; z: 1 = the volumes shadow each other
 }
 // ANCHOR_END: uniform
 
@@ -33,6 +35,9 @@ struct LocalFogParams {
 // Per screen tile of TILE_PX² pixels, a bit mask of the volumes that may cover one of its pixels
 // (binned on the CPU, chapters/05-local-fog/src/binning.rs; bit i of word w is volume 32 w + i).
 @group(2) @binding(2) var<storage, read> tile_bins: array<u32>;
+// Per volume, a bit mask of the other volumes that may lie between it and the sun (binned on the
+// CPU, `binning::bin_casters`; BIN_WORDS words each).
+@group(2) @binding(3) var<storage, read> casters: array<u32>;
 
 const TILE_PX: u32 = 16u;
 const BIN_WORDS: u32 = 8u; // fogbook_core::fog_volumes::BIN_WORDS
@@ -52,6 +57,11 @@ const VIEW_TILE_VOLUMES: u32 = 8u;
 // in list order, are left out.
 const MAX_HITS: u32 = 32u;
 const SHADOW_BIAS: f32 = 0.0005;
+// The most volumes that shadow one volume (fogbook_local_fog::binning::MAX_CASTERS), and the
+// midpoint steps along the sun's ray through a caster with an edge fade or a texture (one
+// without either is in closed form).
+const MAX_CASTERS: u32 = 16u;
+const CASTER_STEPS: u32 = 8u;
 const INV_FOUR_PI: f32 = 0.07957747154594767;
 
 // A volume the ray crosses before the surface: its index and the crossing [ta, tb].
@@ -106,6 +116,31 @@ fn collect_hits(hits: ptr<function, Hits>, pixel: vec2<u32>, o: vec3<f32>, dir: 
 }
 // ANCHOR_END: collect
 
+// ANCHOR: casters
+// The transmittance towards the sun from p through the volumes that may shadow volume `i`: the
+// optical depth of each along the sun's ray from p, in closed form where it has one.
+fn caster_transmittance(i: u32, p: vec3<f32>, sun: vec3<f32>) -> f32 {
+    var tau = 0.0;
+    for (var word = 0u; word < BIN_WORDS; word++) {
+        var bits = casters[i * BIN_WORDS + word];
+        while bits != 0u {
+            let j = word * 32u + countTrailingZeros(bits);
+            bits &= bits - 1u;
+            if j >= local_fog.counts.x {
+                break;
+            }
+            let c = volumes[j];
+            let ch = fog_volume_chord(c, p, sun);
+            let a = max(ch.x, 0.0);
+            if ch.y > a {
+                tau += max(c.albedo_density.w, 0.0) * fog_volume_inside_depth(c, p, sun, a, ch.y, CASTER_STEPS);
+            }
+        }
+    }
+    return exp(-tau);
+}
+// ANCHOR_END: casters
+
 // ANCHOR: source
 struct Source {
     radiance: vec3<f32>, // S_i: radiance scattered or emitted towards the eye per unit density
@@ -116,7 +151,8 @@ struct Source {
 // The source of a crossing [a, b] of volume v: lit at its median scattering point t_m, where
 // τ(a, t_m) = −ln((1 + e^(−τ)) / 2) (half of the crossing's opacity 1 − e^(−τ) lies before it),
 // placed as if the density were constant along the crossing.
-fn volume_source(v: FogVolume, o: vec3<f32>, dir: vec3<f32>, a: f32, b: f32) -> Source {
+fn volume_source(i: u32, o: vec3<f32>, dir: vec3<f32>, a: f32, b: f32) -> Source {
+    let v = volumes[i];
     let rho = max(v.albedo_density.w, 0.0);
     let w = fog_volume_unit_depth(v, o, dir, a, b);
     let tau = rho * w;
@@ -130,6 +166,9 @@ fn volume_source(v: FogVolume, o: vec3<f32>, dir: vec3<f32>, a: f32, b: f32) -> 
     var src: Source;
     src.unit_depth = w;
     src.sun_transmittance = exp(-rho * fog_volume_unit_depth(v, p, sun, 0.0, max(exit, 0.0)));
+    if local_fog.light.z > 0.5 {
+        src.sun_transmittance *= caster_transmittance(i, p, sun);
+    }
     var shadow = 1.0;
     if local_fog.counts.w == 1u {
         shadow = shadow_visibility(shadow_map, shadow_sampler, frame.sun_view_proj, p, SHADOW_BIAS);
@@ -171,7 +210,7 @@ fn integrate_from(hits: ptr<function, Hits>, o: vec3<f32>, dir: vec3<f32>, start
                 ends[k] = t;
                 n++;
             }
-            let src = volume_source(volumes[h.index], o, dir, a, h.tb);
+            let src = volume_source(h.index, o, dir, a, h.tb);
             sources[j] = vec4(src.radiance, src.unit_depth);
         }
     }
@@ -310,7 +349,7 @@ fn shade(id: vec3<u32>, scene: vec3<f32>) {
                 let h = hits[j];
                 if h.ta < nearest {
                     nearest = h.ta;
-                    t = volume_source(volumes[h.index], o, dir, h.ta, h.tb).sun_transmittance;
+                    t = volume_source(h.index, o, dir, h.ta, h.tb).sun_transmittance;
                 }
             }
             write_scalar(id.xy, t);

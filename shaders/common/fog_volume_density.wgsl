@@ -1,17 +1,18 @@
 // Fog volume density textures: what multiplies a local fog volume's density inside it, taken in
 // the volume's own frame so that it moves and rotates with the volume.
 //   - Noise: periodic gradient noise (Perlin 2002, "Improving Noise", hashed by PCG3D after
-//     Jarzynski & Olano 2020, its lattice wrapped so that it tiles) summed in octaves (fBm,
-//     Musgrave in Ebert et al. 2003), scrolled by an offset the CPU wraps by the period;
-//     factor = scale · max(0, 1 + contrast · fbm(q · frequency − offset)).
+//     Jarzynski & Olano 2020, its lattice wrapped so that it tiles), baked once into a small
+//     tileable texture (common/noise_bake.wgsl) and summed in octaves from it, one filtered
+//     fetch per octave (fBm, Musgrave in Ebert et al. 2003), scrolled by an offset the CPU wraps
+//     by the period; factor = scale · max(0, 1 + contrast · fbm(q · frequency − offset)).
 //   - File: a density grid (chapter 7's smoke, saved with its `save`) stretched over the box
 //     [−1, 1]³, trilinear between cell centres and clamped at the faces; factor = scale · grid.
 //     Interpolated here in f32 from `textureLoad`, not by a sampler: r32float is not filterable
 //     everywhere, and a sampler's weights have as few as 8 bits on some GPUs.
 // Mirrors fogbook_core::fog_volume_density (its f64 reference). The grids are in group 2,
-// bindings 12–15, of every pass that imports this (fogbook_core::fog_volume_textures).
+// bindings 12–15, the baked noise and its sampler in 16–17, of every pass that imports this
+// (fogbook_core::fog_volume_textures).
 // #import common/fog_volume.wgsl
-// #import common/gradient_noise.wgsl
 
 @group(2) @binding(12) var fog_density_0: texture_3d<f32>;
 @group(2) @binding(13) var fog_density_1: texture_3d<f32>;
@@ -22,41 +23,30 @@
 // compiled out while no volume has a texture.
 override DENSITY_TEXTURES: bool = true;
 
-const FOG_NOISE_PERIOD: u32 = 32u; // fogbook_core::fog_volume_density::NOISE_PERIOD
+const FOG_NOISE_PERIOD: f32 = 8.0; // fogbook_core::fog_volume_density::NOISE_PERIOD
 const FOG_MAX_OCTAVES: u32 = 6u;
 
-// ANCHOR: periodic_noise
-// Gradient noise repeating every `period` lattice cells: the cell's indices wrapped into
-// [0, period) before they are hashed.
-fn periodic_noise(p: vec3<f32>, period: u32) -> f32 {
-    let cell = floor(p);
-    let f = p - cell;
-    let per = i32(period);
-    let i = vec3<u32>(((vec3<i32>(cell) % per) + per) % per);
-    let u = f * f * f * (f * (f * 6.0 - 15.0) + 10.0);
-    var sum = 0.0;
-    for (var corner = 0u; corner < 8u; corner++) {
-        let c = vec3(corner & 1u, (corner >> 1u) & 1u, (corner >> 2u) & 1u);
-        let g = noise_gradient(pcg3d((i + c) % vec3(period)).x);
-        let w = mix(1.0 - u, u, vec3<f32>(c));
-        sum += w.x * w.y * w.z * dot(g, f - vec3<f32>(c));
-    }
-    return sum;
-}
+// The noise baked once (common/noise_bake.wgsl): periodic gradient noise over one period
+// (FOG_NOISE_PERIOD cells), 128³ r16float, read through a trilinear sampler that repeats.
+@group(2) @binding(16) var fog_noise: texture_3d<f32>;
+@group(2) @binding(17) var fog_noise_sampler: sampler;
 
-// `octaves` octaves, each at twice the frequency (and period) and half the amplitude.
+// ANCHOR: periodic_noise
+// `octaves` octaves, each at twice the frequency and half the amplitude: every octave is the same
+// baked noise of one period (one filtered fetch each), so octave k repeats every period / 2^k
+// cells and the sum every period. The coordinate is wrapped into one period before it becomes a
+// texture coordinate, so it keeps f32's precision however far p is from the origin.
 fn periodic_fbm(p: vec3<f32>, octaves: u32) -> f32 {
     var sum = 0.0;
     var amplitude = 1.0;
     var total = 0.0;
     var q = p;
-    var period = FOG_NOISE_PERIOD;
     for (var octave = 0u; octave < octaves; octave++) {
-        sum += amplitude * periodic_noise(q + vec3(f32(octave) * 17.31), period);
+        let uv = fract((q + vec3(f32(octave) * 17.31)) / FOG_NOISE_PERIOD);
+        sum += amplitude * textureSampleLevel(fog_noise, fog_noise_sampler, uv, 0.0).r;
         total += amplitude;
         amplitude *= 0.5;
         q *= 2.0;
-        period *= 2u;
     }
     return sum / max(total, 1e-6);
 }

@@ -51,6 +51,27 @@ fn gradient_noise(p: vec3<f32>) -> f32 {
     return sum;
 }
 
+// ANCHOR: periodic_noise
+// Gradient noise repeating every `period` lattice cells: the cell's indices wrapped into
+// [0, period) before they are hashed (fogbook_core::noise::periodic_gradient_noise). Baked into
+// the fog volumes' noise texture (common/noise_bake.wgsl).
+fn periodic_noise(p: vec3<f32>, period: u32) -> f32 {
+    let cell = floor(p);
+    let f = p - cell;
+    let per = i32(period);
+    let i = vec3<u32>(((vec3<i32>(cell) % per) + per) % per);
+    let u = f * f * f * (f * (f * 6.0 - 15.0) + 10.0);
+    var sum = 0.0;
+    for (var corner = 0u; corner < 8u; corner++) {
+        let c = vec3(corner & 1u, (corner >> 1u) & 1u, (corner >> 2u) & 1u);
+        let g = noise_gradient(pcg3d((i + c) % vec3(period)).x);
+        let w = mix(1.0 - u, u, vec3<f32>(c));
+        sum += w.x * w.y * w.z * dot(g, f - vec3<f32>(c));
+    }
+    return sum;
+}
+// ANCHOR_END: periodic_noise
+
 // ANCHOR: fbm
 // Three octaves, each at twice the frequency and half the amplitude: in [−1, 1], mean 0.
 fn fbm3(p: vec3<f32>) -> f32 {

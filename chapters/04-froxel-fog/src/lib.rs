@@ -313,7 +313,7 @@ impl Chapter for FroxelFog {
             mapped_at_creation: false,
         });
         let fog_volumes = fogbook_core::fog_volumes::volume_buffer(device, "froxel fog volumes");
-        let textures = DensityTextureSlots::new(device);
+        let textures = DensityTextureSlots::new(device, shaders);
         let volumes = Volumes::new(gpu, &own, &uniform, &fog_volumes, &textures, self.grid())?;
         self.status = None;
         Ok(FroxelGpu { pipelines, layouts: own, uniform, fog_volumes, textures, volumes })
@@ -331,8 +331,11 @@ impl Chapter for FroxelFog {
         if let Some(e) = g.pipelines.media.prepare(&ctx.gpu.device, textured) {
             self.status = Some(e);
         }
-        if g.textures.update(&ctx.gpu.device, &ctx.gpu.queue, ctx.fog_textures) {
+        if g.textures.update(&ctx.gpu.device, &ctx.gpu.queue, ctx.fog_textures, injected) {
             g.volumes.rebind_media(&ctx.gpu.device, &g.layouts, &g.uniform, &g.fog_volumes, &g.textures);
+        }
+        if let Some(e) = g.textures.noise_error() {
+            self.status = Some(e.to_string());
         }
         uniform.debug[3] = injected.len() as u32;
         ctx.gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));

@@ -62,7 +62,7 @@ pub const VIEWS: &[ViewInfo] = &[
 pub struct LocalFogUniform {
     /// x: volumes; y: the debug view; z: 1 = apply the fog; w: 1 = the scene shadows the sun.
     pub counts: [u32; 4],
-    /// x: factor on the sun; y: factor on the ambient light.
+    /// x: factor on the sun; y: factor on the ambient light; z: 1 = the volumes shadow each other.
     pub light: [f32; 4],
 }
 
@@ -78,7 +78,7 @@ impl LocalFogUniform {
             light: [
                 finite_in(p.volume_sun_scale, 0.0, 1e4, 0.0),
                 finite_in(p.volume_ambient_scale, 0.0, 1e4, 0.0),
-                0.0,
+                p.volume_shadows as u32 as f32,
                 0.0,
             ],
         }
@@ -94,6 +94,9 @@ pub struct LocalFogGpu {
     volumes: wgpu::Buffer,
     /// The volumes' bit masks per screen tile (`binning`), its CPU copy, and the group with both.
     tile_bins: wgpu::Buffer,
+    /// Per volume, the volumes that may shadow it, and its CPU copy.
+    casters: wgpu::Buffer,
+    caster_words: Vec<u32>,
     bins: VolumeBins,
     /// The frame's density grids (the stack's, `ChapterContext::fog_textures`).
     textures: DensityTextureSlots,
@@ -113,7 +116,15 @@ impl LocalFogGpu {
     }
 
     fn rebind(&mut self, device: &wgpu::Device) {
-        self.group = bind_group(device, &self.layout, &self.uniform, &self.volumes, &self.tile_bins, &self.textures);
+        self.group = bind_group(
+            device,
+            &self.layout,
+            &self.uniform,
+            &self.volumes,
+            &self.tile_bins,
+            &self.casters,
+            &self.textures,
+        );
     }
 }
 
@@ -132,12 +143,14 @@ fn bind_group(
     uniform: &wgpu::Buffer,
     volumes: &wgpu::Buffer,
     tile_bins: &wgpu::Buffer,
+    casters: &wgpu::Buffer,
     textures: &DensityTextureSlots,
 ) -> wgpu::BindGroup {
     let mut entries = vec![
         wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
         wgpu::BindGroupEntry { binding: 1, resource: volumes.as_entire_binding() },
         wgpu::BindGroupEntry { binding: 2, resource: tile_bins.as_entire_binding() },
+        wgpu::BindGroupEntry { binding: 3, resource: casters.as_entire_binding() },
     ];
     entries.extend(textures.entries());
     device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some("local fog"), layout, entries: &entries })
@@ -316,7 +329,12 @@ impl Chapter for LocalFog {
         let device = &gpu.device;
         let module = create_module(device, &shaders.load(SHADER)?)?;
         let c = wgpu::ShaderStages::COMPUTE;
-        let mut entries = vec![uniform_entry(0, c), storage_buffer_entry(1, c, true), storage_buffer_entry(2, c, true)];
+        let mut entries = vec![
+            uniform_entry(0, c),
+            storage_buffer_entry(1, c, true),
+            storage_buffer_entry(2, c, true),
+            storage_buffer_entry(3, c, true),
+        ];
         entries.extend(DensityTextureSlots::layout_entries(c));
         let layout = device
             .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some("local fog"), entries: &entries });
@@ -331,11 +349,29 @@ impl Chapter for LocalFog {
         // Sized for the frame at its first render (`fit_tiles`).
         let bins = VolumeBins::new([0; 3]);
         let tile_bins = tile_bins_buffer(device, &bins);
-        let textures = DensityTextureSlots::new(device);
-        let group = bind_group(device, &layout, &uniform, &volumes, &tile_bins, &textures);
+        let textures = DensityTextureSlots::new(device, shaders);
+        // Per volume, the bit mask of the volumes that may shadow it (`binning::bin_casters`).
+        let casters = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("local fog shadow casters"),
+            size: (MAX_FOG_VOLUMES * BIN_WORDS * 4) as u64,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let group = bind_group(device, &layout, &uniform, &volumes, &tile_bins, &casters, &textures);
         let groups = [Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&layout), Some(&layouts.shared_sky)];
         let pipeline = DensityPipelines::new(device, module, "analytic", &groups)?;
-        Ok(LocalFogGpu { pipeline, layout, uniform, volumes, tile_bins, bins, textures, group })
+        Ok(LocalFogGpu {
+            pipeline,
+            layout,
+            uniform,
+            volumes,
+            tile_bins,
+            bins,
+            casters,
+            caster_words: Vec::new(),
+            textures,
+            group,
+        })
     }
 
     // ANCHOR: render
@@ -346,8 +382,11 @@ impl Chapter for LocalFog {
         if let Some(e) = g.pipeline.prepare(&ctx.gpu.device, textured) {
             self.status = Some(e);
         }
-        if g.textures.update(&ctx.gpu.device, &ctx.gpu.queue, ctx.fog_textures) {
+        if g.textures.update(&ctx.gpu.device, &ctx.gpu.queue, ctx.fog_textures, volumes) {
             g.rebind(&ctx.gpu.device);
+        }
+        if let Some(e) = g.textures.noise_error() {
+            self.status = Some(e.to_string());
         }
         let uniform = LocalFogUniform::new(&self.params, volumes.len(), ctx.view);
         ctx.gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
@@ -363,6 +402,12 @@ impl Chapter for LocalFog {
             g.bins.mark_all(volumes.len());
         }
         ctx.gpu.queue.write_buffer(&g.tile_bins, 0, bytemuck::cast_slice(&g.bins.words));
+        if self.params.volume_shadows && !volumes.is_empty() {
+            let s = ctx.uniform.sun_dir;
+            let sun = glam::DVec3::new(s[0] as f64, s[1] as f64, s[2] as f64).normalize_or_zero();
+            binning::bin_casters(volumes, sun, &mut g.caster_words);
+            ctx.gpu.queue.write_buffer(&g.casters, 0, bytemuck::cast_slice(&g.caster_words));
+        }
         ctx.passes.compute("local fog: analytic", |pass| {
             pass.set_pipeline(g.pipeline.pipeline(textured));
             pass.set_bind_group(0, ctx.inputs, &[]);

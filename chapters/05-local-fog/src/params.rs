@@ -217,6 +217,8 @@ pub struct LocalFogParams {
     pub volume_ambient_scale: f32,
     /// Sun shadows from the core's shadow map at each volume's scattering point.
     pub volume_scene_shadows: bool,
+    /// Each volume's sun light dimmed by the other volumes between it and the sun.
+    pub volume_shadows: bool,
     pub volumes: Vec<VolumeParams>,
 }
 
@@ -234,6 +236,8 @@ impl Parameters for LocalFogParams {
         v.float(&ambient, &mut self.volume_ambient_scale);
         let shadows = ParamInfo::boolean("volume_scene_shadows").help("Shadow the sun in the volumes by the scene");
         v.boolean(&shadows, &mut self.volume_scene_shadows);
+        let between = ParamInfo::boolean("volume_shadows").help("Shadow the sun in each volume by the other volumes");
+        v.boolean(&between, &mut self.volume_shadows);
         v.group("Volumes");
         // The length first: a visitor that sets it (`--set volume_count=8`) grows or cuts the
         // list; a list longer than the range (a preset's) fails the range check right here.
@@ -256,6 +260,7 @@ impl Default for LocalFogParams {
             volume_sun_scale: 1.0,
             volume_ambient_scale: 1.0,
             volume_scene_shadows: true,
+            volume_shadows: true,
             volumes: default_volumes(),
         }
     }

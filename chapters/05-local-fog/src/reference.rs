@@ -5,7 +5,7 @@
 //! volumes — each checked here against brute-force integration of `FogVolume::weight_at`, which
 //! knows nothing of intersections.
 
-use fogbook_core::fog_volume_density::{DensityTexture, texture_factor};
+use fogbook_core::fog_volume_density::{DensityTexture, NoiseModel, texture_factor_with};
 use fogbook_core::fog_volumes::FogVolume;
 use glam::DVec3;
 
@@ -108,8 +108,24 @@ pub fn quadrature_optical_depth(v: &FogVolume, o: DVec3, d: DVec3, t0: f64, t1: 
 /// The optical depth of a volume whose density is multiplied by a texture (noise or a file's
 /// grid, `fogbook_core::fog_volume_density::texture_factor`): the midpoint rule in `steps` steps
 /// over the crossing clipped to [t0, t1], of ρ₀ · weight · texture. With `FADE_STEPS` steps it
-/// is the GPU's march; with thousands, the integral it approximates.
+/// is the GPU's march; with thousands, the integral it approximates. The noise itself (the
+/// ground truth); `textured_optical_depth_with` takes the GPU's baked copy instead.
 pub fn textured_optical_depth(
+    v: &FogVolume,
+    o: DVec3,
+    d: DVec3,
+    t0: f64,
+    t1: f64,
+    textures: &[&DensityTexture],
+    steps: u32,
+) -> f64 {
+    textured_optical_depth_with(NoiseModel::Analytic, v, o, d, t0, t1, textures, steps)
+}
+
+/// `textured_optical_depth` with the noise of `model`.
+#[allow(clippy::too_many_arguments)]
+pub fn textured_optical_depth_with(
+    model: NoiseModel,
     v: &FogVolume,
     o: DVec3,
     d: DVec3,
@@ -127,7 +143,7 @@ pub fn textured_optical_depth(
     let sum: f64 = (0..steps)
         .map(|i| {
             let p = o + d * (a + (i as f64 + 0.5) * h);
-            v.weight_at(p) * texture_factor(v, p, textures)
+            v.weight_at(p) * texture_factor_with(model, v, p, textures)
         })
         .sum();
     v.albedo_density[3] as f64 * sum * h
@@ -242,6 +258,12 @@ pub fn sun_scattering_exact(v: &FogVolume, o: DVec3, d: DVec3, a: f64, b: f64, l
 /// The volume's own transmittance from p towards the sun (unit direction l).
 pub fn sun_transmittance(v: &FogVolume, p: DVec3, l: DVec3) -> f64 {
     (-optical_depth(v, p, l, 0.0, f64::INFINITY)).exp()
+}
+
+/// The transmittance from p towards the sun through every volume of `volumes` (the one p lies in
+/// and all the others, closed form): what the analytic path's shadows between volumes give.
+pub fn sun_transmittance_through(volumes: &[FogVolume], p: DVec3, l: DVec3) -> f64 {
+    (-volumes.iter().map(|v| optical_depth(v, p, l, 0.0, f64::INFINITY)).sum::<f64>()).exp()
 }
 // ANCHOR_END: sun_points
 

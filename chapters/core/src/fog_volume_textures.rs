@@ -3,21 +3,134 @@
 //! (declared in shaders/common/fog_volume_density.wgsl). A chapter that draws fog volumes (4's
 //! froxel injection, 5's analytic path) owns one set and calls `update` each frame; a slot is
 //! uploaded again only when the grid in it changes (compared by `Arc` identity). Empty slots hold
-//! a 1³ texture, so that a layout never changes.
+//! a 1³ texture, so that a layout never changes. Beside them, in bindings 16–17, the noise
+//! baked once (`NoiseBake`) and its repeating trilinear sampler.
 
-use crate::fog_volume_density::{DensityTexture, MAX_DENSITY_TEXTURES};
+use crate::fog_volume_density::{DensityTexture, MAX_DENSITY_TEXTURES, NOISE_BAKE_SIDE, SOURCE_NOISE};
 use crate::fog_volumes::FogVolume;
 use crate::frame::texture_3d_entry;
-use crate::shaders::compute_pipeline_with;
+use crate::shaders::{ShaderStore, compute_pipeline, compute_pipeline_with, create_module};
 use std::sync::Arc;
 
 /// The first of the `MAX_DENSITY_TEXTURES` bindings, in group 2.
 pub const FIRST_BINDING: u32 = 12;
+/// The baked noise's binding, in group 2; its sampler's is the next.
+pub const NOISE_BINDING: u32 = 16;
+/// The bake's shader.
+pub const NOISE_BAKE_SHADER: &str = "common/noise_bake.wgsl";
 
 pub struct DensityTextureSlots {
     views: Vec<wgpu::TextureView>,
     held: Vec<Option<Arc<DensityTexture>>>,
+    noise: NoiseBake,
 }
+
+// ANCHOR: noise_bake
+/// The fog volumes' noise, baked on the GPU into a `NOISE_BAKE_SIDE`³ r16float texture of one
+/// period (shaders/common/noise_bake.wgsl) the first time a frame has a noise volume, and never
+/// again: every parameter of a volume's noise (frequency, octaves, contrast, scroll, scale) is
+/// applied where the texture is read. Until then a 1³ texture stands in.
+pub struct NoiseBake {
+    shaders: ShaderStore,
+    texture: wgpu::Texture,
+    view: wgpu::TextureView,
+    sampler: wgpu::Sampler,
+    /// Whether the bake ran, or why it could not (not tried again).
+    done: Option<Result<(), String>>,
+}
+
+fn noise_texture(device: &wgpu::Device, n: u32) -> wgpu::Texture {
+    device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("fog volume noise"),
+        size: wgpu::Extent3d { width: n, height: n, depth_or_array_layers: n },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D3,
+        format: wgpu::TextureFormat::R16Float,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST | wgpu::TextureUsages::COPY_SRC,
+        view_formats: &[],
+    })
+}
+
+impl NoiseBake {
+    fn new(device: &wgpu::Device, shaders: &ShaderStore) -> Self {
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("fog volume noise"),
+            address_mode_u: wgpu::AddressMode::Repeat,
+            address_mode_v: wgpu::AddressMode::Repeat,
+            address_mode_w: wgpu::AddressMode::Repeat,
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            ..Default::default()
+        });
+        let texture = noise_texture(device, 1);
+        let view = texture.create_view(&Default::default());
+        Self { shaders: shaders.clone(), texture, view, sampler, done: None }
+    }
+
+    /// Bakes the noise unless it was (or could not be); true when the view changed.
+    fn ensure(&mut self, device: &wgpu::Device, queue: &wgpu::Queue) -> bool {
+        if self.done.is_some() {
+            return false;
+        }
+        let baked = self.bake(device, queue);
+        let changed = baked.is_ok();
+        self.done = Some(
+            baked
+                .map(|texture| {
+                    self.view = texture.create_view(&Default::default());
+                    self.texture = texture;
+                })
+                .map_err(|e| {
+                    log::error!("fog volume noise: {e:#}");
+                    format!("{e:#}")
+                }),
+        );
+        changed
+    }
+
+    fn bake(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> anyhow::Result<wgpu::Texture> {
+        let n = NOISE_BAKE_SIDE;
+        let module = create_module(device, &self.shaders.load(NOISE_BAKE_SHADER)?)?;
+        let entry = crate::frame::storage_buffer_entry(0, wgpu::ShaderStages::COMPUTE, false);
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("noise bake"),
+            entries: &[entry],
+        });
+        let pipeline = compute_pipeline(device, &module, "bake", &[Some(&layout)])?;
+        let bytes = 2 * (n as u64).pow(3);
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("noise bake"),
+            size: bytes,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("noise bake"),
+            layout: &layout,
+            entries: &[wgpu::BindGroupEntry { binding: 0, resource: buffer.as_entire_binding() }],
+        });
+        let texture = noise_texture(device, n);
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("noise bake") });
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&pipeline);
+            pass.set_bind_group(0, &group, &[]);
+            pass.dispatch_workgroups(n / 2 / 8, n / 8, n);
+        }
+        encoder.copy_buffer_to_texture(
+            wgpu::TexelCopyBufferInfo {
+                buffer: &buffer,
+                layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(2 * n), rows_per_image: Some(n) },
+            },
+            texture.as_image_copy(),
+            wgpu::Extent3d { width: n, height: n, depth_or_array_layers: n },
+        );
+        queue.submit([encoder.finish()]);
+        Ok(texture)
+    }
+}
+// ANCHOR_END: noise_bake
 
 fn texture_3d(device: &wgpu::Device, label: &str, n: u32) -> wgpu::Texture {
     device.create_texture(&wgpu::TextureDescriptor {
@@ -33,15 +146,29 @@ fn texture_3d(device: &wgpu::Device, label: &str, n: u32) -> wgpu::Texture {
 }
 
 impl DensityTextureSlots {
-    pub fn new(device: &wgpu::Device) -> Self {
+    pub fn new(device: &wgpu::Device, shaders: &ShaderStore) -> Self {
         let empty = |_| texture_3d(device, "empty density texture", 1).create_view(&Default::default());
-        Self { views: (0..MAX_DENSITY_TEXTURES).map(empty).collect(), held: vec![None; MAX_DENSITY_TEXTURES] }
+        Self {
+            views: (0..MAX_DENSITY_TEXTURES).map(empty).collect(),
+            held: vec![None; MAX_DENSITY_TEXTURES],
+            noise: NoiseBake::new(device, shaders),
+        }
     }
 
-    /// The layout entries of the slots (unfilterable: the shader interpolates itself, in f32).
+    /// The layout entries of the slots (unfilterable: the shader interpolates itself, in f32),
+    /// then the baked noise (filterable) and its sampler.
     pub fn layout_entries(visibility: wgpu::ShaderStages) -> Vec<wgpu::BindGroupLayoutEntry> {
         let float = wgpu::TextureSampleType::Float { filterable: false };
-        (0..MAX_DENSITY_TEXTURES as u32).map(|i| texture_3d_entry(FIRST_BINDING + i, visibility, float)).collect()
+        let mut entries: Vec<_> =
+            (0..MAX_DENSITY_TEXTURES as u32).map(|i| texture_3d_entry(FIRST_BINDING + i, visibility, float)).collect();
+        entries.push(texture_3d_entry(NOISE_BINDING, visibility, wgpu::TextureSampleType::Float { filterable: true }));
+        entries.push(wgpu::BindGroupLayoutEntry {
+            binding: NOISE_BINDING + 1,
+            visibility,
+            ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+            count: None,
+        });
+        entries
     }
 
     /// The bind-group entries of the slots as they are now.
@@ -53,14 +180,34 @@ impl DensityTextureSlots {
                 binding: FIRST_BINDING + i as u32,
                 resource: wgpu::BindingResource::TextureView(v),
             })
+            .chain([
+                wgpu::BindGroupEntry {
+                    binding: NOISE_BINDING,
+                    resource: wgpu::BindingResource::TextureView(&self.noise.view),
+                },
+                wgpu::BindGroupEntry {
+                    binding: NOISE_BINDING + 1,
+                    resource: wgpu::BindingResource::Sampler(&self.noise.sampler),
+                },
+            ])
             .collect()
     }
 
-    /// Puts `textures` (the frame's, at most `MAX_DENSITY_TEXTURES` used) into the slots. True
-    /// when a view changed, so that the bind groups that hold them must be made again. The grids
-    /// were checked against the device when they were loaded (`DensityTexture::check`).
-    pub fn update(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, textures: &[Arc<DensityTexture>]) -> bool {
+    /// Puts `textures` (the frame's, at most `MAX_DENSITY_TEXTURES` used) into the slots, and
+    /// bakes the noise the first time one of `volumes` has a noise density. True when a view
+    /// changed, so that the bind groups that hold them must be made again. The grids were checked
+    /// against the device when they were loaded (`DensityTexture::check`).
+    pub fn update(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        textures: &[Arc<DensityTexture>],
+        volumes: &[FogVolume],
+    ) -> bool {
         let mut changed = false;
+        if any_noise(volumes) {
+            changed |= self.noise.ensure(device, queue);
+        }
         for slot in 0..MAX_DENSITY_TEXTURES {
             let want = textures.get(slot);
             let same = match (&self.held[slot], want) {
@@ -94,6 +241,21 @@ impl DensityTextureSlots {
         }
         changed
     }
+
+    /// Why the noise could not be baked, if it could not.
+    pub fn noise_error(&self) -> Option<&str> {
+        self.noise.done.as_ref().and_then(|d| d.as_ref().err()).map(String::as_str)
+    }
+
+    /// The baked noise (a 1³ stand-in until a volume has a noise density).
+    pub fn noise_texture(&self) -> &wgpu::Texture {
+        &self.noise.texture
+    }
+}
+
+/// Whether any of `volumes` takes its density from the noise.
+pub fn any_noise(volumes: &[FogVolume]) -> bool {
+    volumes.iter().any(|v| (v.texture[0] - SOURCE_NOISE).abs() < 0.5)
 }
 
 /// Whether any of `volumes` takes its density from a texture (noise or a grid).

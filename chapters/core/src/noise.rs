@@ -84,8 +84,8 @@ pub fn fbm(p: DVec3) -> f64 {
 // ANCHOR: periodic
 /// Gradient noise that repeats every `period` lattice cells along each axis: the lattice
 /// indices are wrapped into [0, period) before they are hashed. Mirrors `periodic_noise` in
-/// shaders/common/fog_volume_density.wgsl (chapter 5's scrolling density), which wraps its
-/// scroll offset by the period so that the offset stays small in f32 however long it runs.
+/// shaders/common/gradient_noise.wgsl, which bakes it into chapter 5's density texture
+/// (shaders/common/noise_bake.wgsl).
 pub fn periodic_gradient_noise(p: DVec3, period: u32) -> f64 {
     let cell = p.floor();
     let f = p - cell;
@@ -104,17 +104,18 @@ pub fn periodic_gradient_noise(p: DVec3, period: u32) -> f64 {
     sum
 }
 
-/// `octaves` of periodic gradient noise, octave k at 2^k times the frequency (and period) and
-/// 2^−k the amplitude, divided by the amplitudes' sum: in [−1, 1], repeating every `period`
-/// cells of the first octave.
+/// `octaves` of periodic gradient noise, octave k at 2^k times the frequency and 2^−k the
+/// amplitude, divided by the amplitudes' sum: in [−1, 1]. Every octave is the same noise of
+/// period `period` (shifted by 17.31 k cells), so octave k repeats every `period` / 2^k cells of
+/// the first and the sum every `period`: one baked texture of one period serves every octave
+/// (`fog_volume_density::baked_noise`, the GPU's copy).
 pub fn periodic_fbm(p: DVec3, octaves: u32, period: u32) -> f64 {
-    let (mut sum, mut amplitude, mut total, mut q, mut per) = (0.0, 1.0, 0.0, p, period);
+    let (mut sum, mut amplitude, mut total, mut q) = (0.0, 1.0, 0.0, p);
     for octave in 0..octaves {
-        sum += amplitude * periodic_gradient_noise(q + DVec3::splat(octave as f64 * 17.31), per);
+        sum += amplitude * periodic_gradient_noise(q + DVec3::splat(octave as f64 * 17.31), period);
         total += amplitude;
         amplitude *= 0.5;
         q *= 2.0;
-        per *= 2;
     }
     if total > 0.0 { sum / total } else { 0.0 }
 }
