@@ -1,6 +1,7 @@
 //! Chapter 6 on the GPU against its f64 references: the noise textures texel by texel (and their
-//! tiling), the homogeneous slab's single scattering per pixel, and nothing non-finite in any
-//! view from the ground to 100 km, with the sun below the horizon, at coverage 0 and 1.
+//! tiling), the homogeneous slab's single scattering per pixel and its shadow map (and that shadow
+//! on the scene and in the froxel fog), and nothing non-finite in any view from the ground to
+//! 100 km, with the sun below the horizon, at coverage 0 and 1.
 
 mod common;
 
@@ -280,7 +281,8 @@ fn no_view_writes_a_non_finite_value() {
     let mut h = headless([48, 27]);
     for (spec, prefix) in [("clouds", ""), ("sky,clouds", "clouds/")] {
         let mut setup = stack(&h, spec);
-        let views = ["final".to_string(), format!("{prefix}light-transmittance")];
+        // The shadow map too: its sun is clamped to 3° when lower or set.
+        let views = ["final".to_string(), format!("{prefix}light-transmittance"), format!("{prefix}cloud-shadow")];
         let views: Vec<&str> = views.iter().map(String::as_str).collect();
         for camera in cameras {
             for extra in extremes {
@@ -289,7 +291,7 @@ fn no_view_writes_a_non_finite_value() {
                     sets.push("sky.lut_resolution=quarter");
                 }
                 sets.extend_from_slice(extra);
-                // The march's result, and the one view that divides by the cloud's opacity.
+                // The march's result, the one view that divides by the cloud's opacity, the map.
                 for (view, image) in views.iter().zip(draw(&mut h, &mut setup, &sets, camera, &views)) {
                     let bad = image.rgba.iter().filter(|v| !v.is_finite()).count();
                     assert_eq!(bad, 0, "{spec} {view} from {camera} with {extra:?}");
