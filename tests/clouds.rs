@@ -599,11 +599,24 @@ fn shadow_map_matches_the_f64_slab_transmittance() {
     let camera = "0,2,0,0,10,70";
     let mut h = headless([N, N]);
     let mut clouds = stack(&h, "clouds");
+    let builds = |setup: &mut Setup| {
+        let loaded = setup.stack.chapters_mut()[0].as_any_mut().downcast_mut::<Loaded<Clouds>>().unwrap();
+        loaded.gpu.as_ref().unwrap().shadow.builds
+    };
+    let mut built = builds(&mut clouds);
     for elevation in [60.0, 25.0, 8.0, -5.0] {
         let mut sets = shadow_slab();
         sets.push(format!("scene.sun_elevation_deg={elevation}"));
         let sets: Vec<&str> = sets.iter().map(String::as_str).collect();
         let map = &draw(&mut h, &mut clouds, &sets, camera, &["cloud-shadow"])[0];
+        // A new sun builds the map again; a frame with nothing changed does not (the first
+        // redraw's clock stands at 0, the draw's one step on: the wind moved the clouds).
+        assert!(builds(&mut clouds) > built, "sun at {elevation}°: the map was not rebuilt");
+        let view = clouds.stack.find_view("final").unwrap();
+        h.redraw(&mut clouds.stack, &clouds.camera, &clouds.scene, view);
+        built = builds(&mut clouds);
+        h.redraw(&mut clouds.stack, &clouds.camera, &clouds.scene, view);
+        assert_eq!(builds(&mut clouds), built, "sun at {elevation}°: a still frame rebuilt the map");
         let (p, scene) = typed_settings::<CloudParams>(&sets);
         let sun = scene.sun_direction().as_dvec3();
         let extent = p.shadow_extent_km as f64 * 1000.0;
