@@ -418,13 +418,14 @@ impl Chapter for Clouds {
 
     // ANCHOR: render
     fn render(&mut self, g: &mut CloudsGpu, ctx: &mut ChapterContext) {
-        let mut uniform = CloudUniform::new(&self.params, ctx.view, ctx.time.time);
-        // The real-time views show the reconstruction in either mode; the final image uses it
-        // in the real-time mode while there are clouds to draw.
+        // The shadow map, built in prepare (`shadow_map`), shown as it is.
         if ctx.view == VIEW_CLOUD_SHADOW {
             g.shadow.draw_view(ctx);
             return;
         }
+        let mut uniform = CloudUniform::new(&self.params, ctx.view, ctx.time.time);
+        // The real-time views show the reconstruction in either mode; the final image uses it
+        // in the real-time mode while there are clouds to draw.
         let realtime = REALTIME_VIEWS.contains(&ctx.view)
             || (ctx.view == 0 && self.params.mode == CloudMode::Realtime && self.params.clouds);
         if realtime {
