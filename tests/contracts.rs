@@ -270,6 +270,18 @@ fn every_uniform_matches_its_wgsl_layout() {
         "VolumeShadow",
         rust_layout!(fogbook_core::volume_shadow::VolumeShadowUniform { box_min, box_side_m, tint, enabled }),
     );
+    let cloud_shadow = || {
+        rust_layout!(fogbook_core::cloud_shadow::CloudShadowUniform {
+            centre_xz,
+            extent_m,
+            enabled,
+            towards_sun,
+            strength
+        })
+    };
+    check("common/cloud_shadow.wgsl", "CloudShadow", cloud_shadow());
+    // The clouds' builder reads the same buffer.
+    check("06-clouds/shadow_map.wgsl", "CloudShadowMap", cloud_shadow());
     check(
         "07-smoke-2d/common.wgsl",
         "Smoke2dParams",
@@ -371,7 +383,7 @@ fn every_view_constant_names_its_view() {
     }
     assert_eq!(
         checked,
-        9 + 10 + 12 + 14 + 9 + 14 + 12 + 9,
+        9 + 10 + 12 + 14 + 9 + 15 + 12 + 9,
         "every VIEW_ constant of the eight chapters (chapter 4's history view twice)"
     );
 }
@@ -416,4 +428,29 @@ fn the_shared_sky_bindings_are_at_the_core_group() {
         .collect();
     bindings.sort();
     assert_eq!(bindings, [0, 1, 2, 3, 4, 5], "group {} of sky_light.wgsl", fogbook_core::shared_sky::SKY_GROUP);
+}
+
+/// The medium's and the clouds' shadows sit at the groups the core binds them at, and the
+/// scene pass that imports both has them apart.
+#[test]
+fn the_shadow_bindings_are_at_the_core_groups() {
+    let store = ShaderStore::discover();
+    let bindings = |file: &str, group: u32| {
+        let module = store.load(file).unwrap().validate().unwrap();
+        let mut b: Vec<u32> = module
+            .global_variables
+            .iter()
+            .filter_map(|(_, g)| g.binding.as_ref())
+            .filter(|b| b.group == group)
+            .map(|b| b.binding)
+            .collect();
+        b.sort();
+        b
+    };
+    use fogbook_core::cloud_shadow::CLOUD_SHADOW_GROUP;
+    use fogbook_core::volume_shadow::VOLUME_SHADOW_GROUP;
+    assert_eq!(bindings("common/volume_shadow.wgsl", VOLUME_SHADOW_GROUP), [0, 1, 2]);
+    assert_eq!(bindings("common/cloud_shadow.wgsl", CLOUD_SHADOW_GROUP), [0, 1, 2]);
+    assert_ne!(VOLUME_SHADOW_GROUP, CLOUD_SHADOW_GROUP);
+    assert_eq!(bindings("core/scene.wgsl", VOLUME_SHADOW_GROUP), [0, 1, 2]);
 }

@@ -1,6 +1,7 @@
 // Froxel fog, pass 2 of 4 — lighting: the radiance each froxel scatters towards the eye per metre,
 //   S = σs · (E_sun · p(v·l) · V_shadow + L_ambient + Σ_k I_k · a_k(p) · p(v·l_k)) + emission,
-// with the sun's light through the core's shadow map (light shafts), the ambient light taken as
+// with the sun's light through the core's shadow map (light shafts) and through the clouds
+// (their published shadow map, common/cloud_shadow.wgsl; transmittance 1 without), the ambient light taken as
 // isotropic radiance (its phase integral is 1), the scene's point and spot lights (inverse
 // square, windowed, cone falloff; unshadowed) and the Henyey–Greenstein or Cornette–Shanks phase
 // function. Sun and ambient come from the sky's tables when the sky is in the stack
@@ -10,6 +11,7 @@
 // weight given to the history (`history_weight_out`).
 // #import 04-froxel-fog/common.wgsl
 // #import common/shadow.wgsl
+// #import common/cloud_shadow.wgsl
 // #import 03-sky/sky_light.wgsl
 
 @group(2) @binding(1) var scatter_out: texture_storage_3d<rgba32float, write>;
@@ -80,6 +82,8 @@ fn lighting(@builtin(global_invocation_id) id: vec3<u32>) {
         if froxel.light.z > 0.5 {
             visibility = shadow_visibility(shadow_map, shadow_sampler, frame.sun_view_proj, p, VOLUME_SHADOW_BIAS);
         }
+        // The clouds' shadow: always on (the clouds' own `cloud_shadows` says whether there is one).
+        visibility *= cloud_shadow_at(p);
         let cos_sun = dot(v, frame.sun_dir.xyz);
         var sun = sun_light_at(p) * frame.sun_dir.w * froxel.light.x * phase(cos_sun) * visibility;
         // ANCHOR: local_sun
@@ -94,6 +98,7 @@ fn lighting(@builtin(global_invocation_id) id: vec3<u32>) {
             if froxel.light.z > 0.5 {
                 q_visibility = shadow_visibility(shadow_map, shadow_sampler, frame.sun_view_proj, q, VOLUME_SHADOW_BIAS);
             }
+            q_visibility *= cloud_shadow_at(q);
             let local_sun = sun_light_at(q) * frame.sun_dir.w * froxel.light.x * henyey_greenstein(local.z, cos_sun)
                 * q_visibility * local.w;
             sun = mix(sun, local_sun, local.x);

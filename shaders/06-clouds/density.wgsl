@@ -18,7 +18,7 @@ struct CloudParams {
     octaves: vec4<f32>, // x: a (extinction); y: b (contribution); z: c (eccentricity); w: cone spread
     light: vec4<f32>,   // x: light march length (m); y: ground albedo; z: noise slice (0..1); w: aerial perspective (0/1)
     counts: vec4<u32>,  // x: view steps; y: light steps; z: octaves; w: the debug view
-    flags: vec4<u32>,   // x: 1 = slab (constant density); y: 1 = jitter; z: 1 = draw the clouds; w: unused
+    flags: vec4<u32>,   // x: 1 = slab (constant density); y: 1 = jitter; z: 1 = draw the clouds; w: shadow-map steps (shadow_map.wgsl)
     // The real-time mode's (realtime.wgsl): xy this frame's pixel in each 4×4 block; z: 1 = the
     // history holds last frame; w: 1 = reproject it (0: each pixel keeps its own).
     realtime: vec4<u32>,

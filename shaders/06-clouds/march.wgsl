@@ -27,6 +27,9 @@ const VIEW_WEATHER_MAP: u32 = 7u;
 const VIEW_OCTAVE0: u32 = 8u;
 const VIEW_OCTAVE1: u32 = 9u;
 const VIEW_OCTAVE2: u32 = 10u;
+// Views 11–13 are the real-time mode's (realtime.wgsl); the shadow map's is drawn by
+// shadow_map.wgsl's `cloud_shadow_view` and never reaches the march.
+const VIEW_CLOUD_SHADOW: u32 = 14u;
 
 const MIN_TRANSMITTANCE: f32 = 1e-3;
 // The end of a view ray that meets no surface.

@@ -3,7 +3,7 @@
 // "Deep Shadow Maps"; here the map is a 3D grid of optical depth towards the sun, like the
 // light volumes of Wrenninge 2012, "Production Volume Rendering"). `fogbook_core::volume_shadow`
 // owns the layout; without a publishing chapter a stand-in with `enabled = 0` is bound.
-// Needs a `group(1)` free in the pass that imports it.
+// Needs a `group(2)` free in the pass that imports it.
 
 struct VolumeShadow {
     box_min: vec3<f32>,   // lowest corner of the box (m)
@@ -12,9 +12,9 @@ struct VolumeShadow {
     enabled: u32,         // 0: no medium publishes a shadow
 }
 
-@group(1) @binding(0) var<uniform> volume_shadow: VolumeShadow;
-@group(1) @binding(1) var volume_shadow_depth: texture_3d<f32>;
-@group(1) @binding(2) var volume_shadow_sampler: sampler;
+@group(2) @binding(0) var<uniform> volume_shadow: VolumeShadow;
+@group(2) @binding(1) var volume_shadow_depth: texture_3d<f32>;
+@group(2) @binding(2) var volume_shadow_sampler: sampler;
 
 // ANCHOR: volume_shadow
 // Transmittance towards the sun (unit `towards_sun`) from scene point p, per colour channel.

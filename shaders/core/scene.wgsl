@@ -1,7 +1,8 @@
 // The shared test scene: a gridded ground, boxes at known distances, a sky gradient and a
 // directional sun with an orthographic shadow map (Williams 1978, "Casting curved shadows on
 // curved surfaces"), filtered with 2x2 hardware PCF, and a participating medium's shadow from
-// a published light volume (common/volume_shadow.wgsl; the smoke's).
+// a published light volume (common/volume_shadow.wgsl; the smoke's) and the clouds' published
+// shadow map (common/cloud_shadow.wgsl).
 // Passes: `shadow_vs` (depth only, into the shadow map), `scene_vs`/`scene_fs` (geometry into
 // the HDR colour and distance targets), `sky_vs`/`sky_fs` (background at the far plane).
 // Outputs: location 0 linear HDR radiance; location 1 true camera distance (m).
@@ -9,6 +10,7 @@
 // #import common/fullscreen.wgsl
 // #import common/shadow.wgsl
 // #import common/volume_shadow.wgsl
+// #import common/cloud_shadow.wgsl
 
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var shadow_map: texture_depth_2d;
@@ -74,7 +76,7 @@ fn scene_fs(in: SceneVarying) -> SceneOut {
     // Normal-scaled bias keeps grazing faces free of acne without peter-panning the boxes.
     let bias = 0.0015 + 0.004 * (1.0 - n_dot_l);
     let lit = shadow_visibility(shadow_map, shadow_sampler, frame.sun_view_proj, in.world_pos + n * 0.05, bias);
-    let through_medium = volume_shadow_at(in.world_pos, l);
+    let through_medium = volume_shadow_at(in.world_pos, l) * cloud_shadow_at(in.world_pos);
     let sun = frame.sun_color.rgb * frame.sun_dir.w * n_dot_l * lit * through_medium;
     let sky = frame.ambient.rgb * (0.6 + 0.4 * n.y);
     // The scene's point and spot lights: Lambert, unshadowed.

@@ -1,7 +1,7 @@
 //! Chapter 4 — froxel volumetric fog: a frustum-aligned 3D grid (160×90×64 by default) with
 //! exponential depth slices; a media pass (constant density plus chapter 2's height layers,
 //! drifting 3D noise, the local fog volumes the stack publishes), a lighting pass (the sun
-//! through the core's shadow map, ambient or sky light, the scene's point and spot lights,
+//! through the core's shadow map and the clouds' shadow map when published, ambient or sky light, the scene's point and spot lights,
 //! Henyey–Greenstein or Cornette–Shanks phase), front-to-back integration per column with
 //! Hillaire's (2015) energy-conserving step, and a composite at each pixel's depth (Wronski 2014)
 //! that continues the medium in closed form beyond the grid. Every pass runs in the froxel-fog
@@ -243,6 +243,7 @@ impl Chapter for FroxelFog {
                 Resource::SceneDistance,
                 Resource::SceneLight,
                 Resource::ShadowMap,
+                Resource::CloudShadow,
                 Resource::History,
                 Resource::SkyTables,
                 Resource::LocalLights,
@@ -297,7 +298,13 @@ impl Chapter for FroxelFog {
         let (inputs, sky) = (Some(&layouts.scene_inputs), Some(&layouts.shared_sky));
         let pipelines = Pipelines {
             media: DensityPipelines::new(device, module(0)?, "media", &[inputs, None, Some(&own.media)])?,
-            lighting: compute_pipeline(device, &module(1)?, "lighting", &[inputs, None, Some(&own.lighting), sky])?,
+            // Group 1: the clouds' shadow (the view output is the composite's alone).
+            lighting: compute_pipeline(
+                device,
+                &module(1)?,
+                "lighting",
+                &[inputs, Some(&layouts.cloud_shadow), Some(&own.lighting), sky],
+            )?,
             integrate: compute_pipeline(device, &module(2)?, "integrate", &[inputs, None, Some(&own.integrate)])?,
             composite: compute_pipeline(
                 device,
@@ -365,6 +372,7 @@ impl Chapter for FroxelFog {
         ctx.passes.compute("froxel fog: lighting", |pass| {
             pass.set_pipeline(&p.lighting);
             pass.set_bind_group(0, ctx.inputs, &[]);
+            pass.set_bind_group(1, ctx.cloud_shadow, &[]);
             pass.set_bind_group(2, &v.lighting_group[cur], &[]);
             pass.set_bind_group(3, ctx.sky, &[]);
             pass.dispatch_workgroups(froxels[0], froxels[1], froxels[2]);

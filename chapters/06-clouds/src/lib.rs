@@ -12,6 +12,7 @@ pub mod params;
 pub mod plots;
 pub mod realtime;
 pub mod reference;
+pub mod shadow;
 pub mod textures;
 pub mod weather_file;
 
@@ -23,6 +24,7 @@ use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
 use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Resource, Stage, StageIo, ViewInfo};
 pub use params::{CloudMode, CloudParams, DensityModel, NoiseResolution};
 use realtime::RealtimeGpu;
+use shadow::ShadowMapGpu;
 use textures::NoiseTextures;
 
 pub const SHADER: &str = "06-clouds/march.wgsl";
@@ -33,6 +35,7 @@ const SHADER_FILES: &[&str] = &[
     "06-clouds/tileable_noise.wgsl",
     textures::GENERATE_SHADER,
     realtime::SHADER,
+    shadow::SHADER,
 ];
 
 // ANCHOR: views
@@ -70,9 +73,15 @@ pub const VIEWS: &[ViewInfo] = &[
         0.1,
         "rel.",
     ),
+    ViewInfo::fraction(
+        "cloud-shadow",
+        "The clouds' shadow map: transmittance towards the sun from the ground around the camera, seen from above (+x right, +z down)",
+    ),
 ];
-/// The first of the views that show the real-time mode's reconstruction.
-const FIRST_REALTIME_VIEW: usize = 11;
+/// The views that show the real-time mode's reconstruction.
+const REALTIME_VIEWS: std::ops::Range<usize> = 11..14;
+/// The shadow map's view.
+pub const VIEW_CLOUD_SHADOW: usize = 14;
 // ANCHOR_END: views
 
 // ANCHOR: uniform
@@ -151,7 +160,12 @@ impl CloudUniform {
                 p.aerial_perspective as u32 as f32,
             ],
             counts: [p.view_steps.clamp(1, 512), p.light_steps.clamp(1, 32), p.octaves.clamp(1, 3), view as u32],
-            flags: [(p.density_model == DensityModel::Slab) as u32, p.jitter as u32, p.clouds as u32, 0],
+            flags: [
+                (p.density_model == DensityModel::Slab) as u32,
+                p.jitter as u32,
+                p.clouds as u32,
+                p.shadow_steps.clamp(1, 64),
+            ],
             realtime: [0; 4],
             reprojection: [0.0, 0.0, f(p.neighbourhood_margin, 0.0, 4.0, 0.5), f(p.depth_tolerance, 0.001, 1.0, 0.05)],
         }
@@ -178,6 +192,9 @@ pub struct CloudsGpu {
     noise_module: wgpu::ShaderModule,
     /// The real-time mode's passes and history.
     pub realtime: RealtimeGpu,
+    /// The shadow map, and whether it is published this frame.
+    pub shadow: ShadowMapGpu,
+    shadow_published: bool,
 }
 
 #[derive(Default)]
@@ -263,10 +280,10 @@ impl Chapter for Clouds {
     // ANCHOR: stage
     fn stage_io(&self) -> StageIo {
         StageIo {
-            prepare: "noise textures, once",
+            prepare: "noise textures, once; the shadow map when its inputs change",
             stage: Stage::Clouds,
             reads: &[Resource::Color, Resource::SceneDistance, Resource::SceneLight, Resource::SkyTables],
-            writes: &[Resource::Color],
+            writes: &[Resource::Color, Resource::CloudShadow],
         }
     }
     // ANCHOR_END: stage
@@ -316,7 +333,20 @@ impl Chapter for Clouds {
         let groups = [Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&layout), Some(&layouts.shared_sky)];
         let pipeline = compute_pipeline(device, &module, "clouds_march", &groups)?;
         let realtime = RealtimeGpu::new(device, layouts, &create_module(device, &shaders.load(realtime::SHADER)?)?)?;
-        Ok(CloudsGpu { pipeline, layout, uniform, group, noise, noise_module, realtime })
+        let shadow_module = create_module(device, &shaders.load(shadow::SHADER)?)?;
+        let (_, resolution) = shadow::map_size(self.params.shadow_extent_km, self.params.shadow_resolution);
+        let shadow = ShadowMapGpu::new(device, layouts, &shadow_module, resolution)?;
+        Ok(CloudsGpu {
+            pipeline,
+            layout,
+            uniform,
+            group,
+            noise,
+            noise_module,
+            realtime,
+            shadow,
+            shadow_published: false,
+        })
     }
 
     // ANCHOR: prepare
@@ -330,6 +360,7 @@ impl Chapter for Clouds {
                     g.noise = noise;
                     g.group = march_group(&ctx.gpu.device, &g.layout, &g.uniform, &g.noise);
                     g.realtime.forget_groups();
+                    g.shadow.forget();
                     self.status = None;
                 }
                 Err(e) => self.status = Some(format!("keeping the noise textures in use: {e:#}")),
@@ -362,6 +393,9 @@ impl Chapter for Clouds {
             g.noise.generate(ctx.gpu, ctx.passes, seed, !from_file);
             upload = true;
         }
+        if upload {
+            g.shadow.forget(); // new noise or weather: the map is out of date
+        }
         if let (true, Some(texels)) = (upload, &self.weather.texels) {
             if texels.len() == (size * size * 4) as usize {
                 weather_file::upload(ctx.gpu, &g.noise.weather, texels);
@@ -372,15 +406,27 @@ impl Chapter for Clouds {
             }
         }
         // ANCHOR_END: weather_file
+        self.shadow_map(g, ctx);
     }
     // ANCHOR_END: prepare
 
+    /// The clouds' shadow map (see `shadow`) as the core's cloud-shadow group, when the clouds
+    /// are drawn and cast one.
+    fn cloud_shadow(&self, g: &CloudsGpu) -> Option<wgpu::BindGroup> {
+        g.shadow_published.then(|| g.shadow.published().clone())
+    }
+
     // ANCHOR: render
     fn render(&mut self, g: &mut CloudsGpu, ctx: &mut ChapterContext) {
+        // The shadow map, built in prepare (`shadow_map`), shown as it is.
+        if ctx.view == VIEW_CLOUD_SHADOW {
+            g.shadow.draw_view(ctx);
+            return;
+        }
         let mut uniform = CloudUniform::new(&self.params, ctx.view, ctx.time.time);
         // The real-time views show the reconstruction in either mode; the final image uses it
         // in the real-time mode while there are clouds to draw.
-        let realtime = ctx.view >= FIRST_REALTIME_VIEW
+        let realtime = REALTIME_VIEWS.contains(&ctx.view)
             || (ctx.view == 0 && self.params.mode == CloudMode::Realtime && self.params.clouds);
         if realtime {
             let wind = wind_offset(&self.params, ctx.time.time);
@@ -407,7 +453,14 @@ impl Chapter for Clouds {
             // except the real-time mode's history.
             warmup_steps_only: self.params.mode == CloudMode::Reference,
             // Without jitter the images are smooth: small references, steady across GPUs.
-            test_settings: vec!["noise_resolution=low", "view_steps=24", "light_steps=4", "jitter=false"],
+            test_settings: vec![
+                "noise_resolution=low",
+                "view_steps=24",
+                "light_steps=4",
+                "jitter=false",
+                "shadow_resolution=64",
+                "shadow_steps=6",
+            ],
             figures: Self::figures(),
             plots: plots::plots,
             ..Default::default()
@@ -416,6 +469,28 @@ impl Chapter for Clouds {
 }
 
 impl Clouds {
+    // ANCHOR: shadow_map
+    /// The shadow map for this frame (built only when its inputs changed), published while the
+    /// clouds are drawn and cast shadows; built for the `cloud-shadow` view in any case.
+    fn shadow_map(&mut self, g: &mut CloudsGpu, ctx: &mut ChapterContext) {
+        let p = &self.params;
+        g.shadow_published = p.clouds && p.cloud_shadows;
+        if !g.shadow_published && ctx.view != VIEW_CLOUD_SHADOW {
+            return;
+        }
+        // The march's uniform as this frame's render writes it (the same density; the map's
+        // pass reads the same buffer, and a frame's writes all land before its passes run).
+        let uniform = CloudUniform::new(p, ctx.view, ctx.time.time);
+        ctx.gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
+        let (extent_m, resolution) = shadow::map_size(p.shadow_extent_km, p.shadow_resolution);
+        let f = ctx.uniform;
+        let camera = [f.camera_pos[0], f.camera_pos[1], f.camera_pos[2]];
+        let sun = [f.sun_dir[0], f.sun_dir[1], f.sun_dir[2]];
+        let map = shadow::map_uniform(camera, sun, extent_m, resolution, p.shadow_strength);
+        g.shadow.record(ctx, &uniform, &g.uniform, &g.noise, &map, resolution);
+    }
+    // ANCHOR_END: shadow_map
+
     // ANCHOR: figures
     fn figures() -> Vec<Figure> {
         // From the ground looking up at 20°: first alone, in the scene's constant sun and ambient

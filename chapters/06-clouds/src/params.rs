@@ -160,6 +160,27 @@ fogbook_core::parameters! {
             jitter: bool = true,
                 boolean().help("Jitter the first step per pixel (noise instead of banding)"),
         }
+        "Shadow" {
+            /// The clouds' shadow map, published to the scene's and the froxel fog's sun light
+            /// (shadow.rs): with `clouds` on, the clouds darken what lies below them.
+            cloud_shadows: bool = true,
+                boolean().help("Cast the clouds' shadow on the scene and the fog (a top-down transmittance map)"),
+            /// Side of the square of ground the map covers, centred on the camera. A point
+            /// below the clouds uses the ground point its ray towards the sun starts from, so
+            /// the square must reach as far as the farthest shadowed point's projection.
+            shadow_extent_km: f32 = 16.0,
+                float(0.5, 200.0).unit("km").help("Side of the shadow map's square around the camera"),
+            /// Texels per side: a texel is extent / resolution (62.5 m by default, a tenth
+            /// of a small cumulus; the map is linearly filtered).
+            shadow_resolution: u32 = 256,
+                int(8, 2048).help("Shadow map texels per side (texel = extent / resolution)"),
+            /// Midpoint steps of the march from each texel's ground point through the layer.
+            shadow_steps: u32 = 12,
+                int(1, 64).help("Steps of the shadow map's march through the layer"),
+            /// 1: the clouds' full transmittance; 0: no shadow.
+            shadow_strength: f32 = 1.0,
+                float(0.0, 1.0).help("How dark the shadow is (0 none, 1 the clouds' transmittance)"),
+        }
         "Real time" {
             /// Reference by default: one frame gives the finished image (figures, tests, the
             /// f64 check); the real-time mode needs 16 still frames to converge.

@@ -37,8 +37,12 @@ pub struct ChapterContext<'a, 'r> {
     /// Group 1 for this stage: the colour (or debug-view) target it writes, and the range buffer.
     pub output: &'a wgpu::BindGroup,
     /// Group 3: the sky's lookup tables when a chapter of the stack publishes them, else the
-    /// stand-ins (see `shared_sky`). Current from the colour stages on (prepare may rebuild them).
+    /// stand-ins (see `shared_sky`). In prepare, as the chapters before this one left them.
     pub sky: &'a wgpu::BindGroup,
+    /// Group 1 of passes that light a medium with the sun: the clouds' shadow map when a
+    /// chapter of the stack publishes one, else the stand-in (see `cloud_shadow`). Current from
+    /// the scene pass on.
+    pub cloud_shadow: &'a wgpu::BindGroup,
     /// Index into `Chapter::views()` of the view to write: 0 (the chapter's final colour)
     /// unless this chapter's debug view is the one shown.
     pub view: usize,
@@ -220,6 +224,13 @@ pub trait Chapter: wgpu::WasmNotSend + 'static {
         None
     }
 
+    /// The clouds' shadow map as the cloud-shadow group (see `cloud_shadow`), made with
+    /// `FrameLayouts::cloud_shadow`; `None` for chapters that cast none. Asked after prepare
+    /// every frame, before the scene is drawn.
+    fn cloud_shadow(&self, _state: &Self::Gpu) -> Option<wgpu::BindGroup> {
+        None
+    }
+
     /// A medium's shadow on the scene as the volume-shadow group (see `volume_shadow`), made
     /// with `FrameLayouts::volume_shadow`; `None` for chapters that cast none. Asked after
     /// prepare every frame, before the scene is drawn.
@@ -298,6 +309,7 @@ pub trait DynChapter: wgpu::WasmNotSend {
     fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> anyhow::Result<()>;
     fn shared_sky(&self) -> Option<wgpu::BindGroup>;
     fn volume_shadow(&self) -> Option<wgpu::BindGroup>;
+    fn cloud_shadow(&self) -> Option<wgpu::BindGroup>;
     /// The concrete `Loaded<C>` behind the trait object, for tests that reach into a chapter
     /// of a stack (e.g. to upload a field before rendering).
     fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
@@ -347,6 +359,9 @@ impl<C: Chapter> DynChapter for Loaded<C> {
     }
     fn volume_shadow(&self) -> Option<wgpu::BindGroup> {
         self.chapter.volume_shadow(self.gpu.as_ref()?)
+    }
+    fn cloud_shadow(&self) -> Option<wgpu::BindGroup> {
+        self.chapter.cloud_shadow(self.gpu.as_ref()?)
     }
     fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
         self

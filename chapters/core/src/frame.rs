@@ -127,8 +127,11 @@ pub struct FrameLayouts {
     pub view_out: wgpu::BindGroupLayout,
     /// Group 3 (`shared_sky::SKY_GROUP`): the sky's lookup tables, or stand-ins.
     pub shared_sky: wgpu::BindGroupLayout,
-    /// Group 1 of the scene pass (`volume_shadow::VOLUME_SHADOW_GROUP`): a medium's shadow.
+    /// Group 2 of the scene pass (`volume_shadow::VOLUME_SHADOW_GROUP`): a medium's shadow.
     pub volume_shadow: wgpu::BindGroupLayout,
+    /// Group 1 of the scene pass and the froxel lighting (`cloud_shadow::CLOUD_SHADOW_GROUP`):
+    /// the clouds' shadow map.
+    pub cloud_shadow: wgpu::BindGroupLayout,
 }
 
 impl FrameLayouts {
@@ -166,6 +169,7 @@ impl FrameLayouts {
             view_out,
             shared_sky: crate::shared_sky::layout(device),
             volume_shadow: crate::volume_shadow::layout(device),
+            cloud_shadow: crate::cloud_shadow::layout(device),
         }
     }
 }
@@ -305,6 +309,8 @@ pub struct FrameResources {
     pub sky_stand_in: wgpu::BindGroup,
     /// The volume-shadow group bound when no chapter of the stack publishes one.
     pub volume_shadow_stand_in: wgpu::BindGroup,
+    /// The cloud-shadow group bound when no chapter of the stack publishes one.
+    pub cloud_shadow_stand_in: wgpu::BindGroup,
 }
 
 struct ChainGroups {
@@ -366,6 +372,7 @@ impl FrameResources {
         });
         let sky_stand_in = crate::shared_sky::stand_in(device, &layouts.shared_sky);
         let volume_shadow_stand_in = crate::volume_shadow::stand_in(device, &layouts.volume_shadow);
+        let cloud_shadow_stand_in = crate::cloud_shadow::stand_in(device, &layouts.cloud_shadow);
         let (hdr, distance, depth, view, view_b) = Self::targets(device, size);
         let (scene_inputs, view_out, chain) = Self::bind_groups(
             device,
@@ -394,6 +401,7 @@ impl FrameResources {
             chain,
             sky_stand_in,
             volume_shadow_stand_in,
+            cloud_shadow_stand_in,
         }
     }
 

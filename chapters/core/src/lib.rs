@@ -13,6 +13,7 @@ pub mod auto_range;
 pub mod camera;
 pub mod capture;
 pub mod chapter;
+pub mod cloud_shadow;
 pub mod display;
 pub mod fog_volume_density;
 pub mod fog_volume_textures;

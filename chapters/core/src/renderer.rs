@@ -203,14 +203,18 @@ impl Renderer {
                 chapter.update(&mut UpdateContext { gpu, passes: &mut passes, dt });
             }
         }
-        for (i, chapter) in stack.chapters_mut().iter_mut().enumerate() {
-            chapter.light_scene(&mut ChapterContext {
+        // Each chapter's prepare sees the sky's tables as the chapters before it left them (the
+        // clouds' shadow map needs the sky's planet).
+        for i in 0..stack.len() {
+            let sky = Self::shared_sky(&self.frame, stack);
+            stack.chapter_mut(i).light_scene(&mut ChapterContext {
                 gpu,
                 frame: &self.frame,
                 passes: &mut passes,
                 inputs: &self.frame.scene_inputs,
                 output: &self.frame.view_out,
-                sky: &self.frame.sky_stand_in,
+                sky: &sky,
+                cloud_shadow: &self.frame.cloud_shadow_stand_in,
                 view: view_of(i),
                 time: req.time,
                 scene: req.scene,
@@ -220,13 +224,18 @@ impl Renderer {
             });
         }
 
-        // Scene, in the shadow of any medium the stack publishes one of.
+        // Scene, in the shadow of any medium and clouds the stack publishes one of.
         let volume_shadow = stack
             .chapters()
             .iter()
             .find_map(|c| c.volume_shadow())
             .unwrap_or_else(|| self.frame.volume_shadow_stand_in.clone());
-        self.scene.record(&mut passes, &self.frame, &volume_shadow);
+        let cloud_shadow = stack
+            .chapters()
+            .iter()
+            .find_map(|c| c.cloud_shadow())
+            .unwrap_or_else(|| self.frame.cloud_shadow_stand_in.clone());
+        self.scene.record(&mut passes, &self.frame, &volume_shadow, &cloud_shadow);
         let sky = Self::shared_sky(&self.frame, stack);
 
         // The colour stages, chained, up to the chapter whose view is shown.
@@ -240,6 +249,7 @@ impl Renderer {
                 inputs,
                 output,
                 sky: &sky,
+                cloud_shadow: &cloud_shadow,
                 view: view_of(i),
                 time: req.time,
                 scene: req.scene,

@@ -119,8 +119,10 @@ pub struct TestScene {
     vertex_count: u32,
     frame_only_layout: wgpu::BindGroupLayout,
     lit_layout: wgpu::BindGroupLayout,
-    /// Group 1 of the lit pipelines: a medium's shadow (`volume_shadow`).
+    /// Group 2 of the lit pipelines: a medium's shadow (`volume_shadow`).
     volume_shadow_layout: wgpu::BindGroupLayout,
+    /// Group 1 of the lit pipelines: the clouds' shadow (`cloud_shadow`).
+    cloud_shadow_layout: wgpu::BindGroupLayout,
     frame_only: wgpu::BindGroup,
     lit: wgpu::BindGroup,
     shadow_pipeline: wgpu::RenderPipeline,
@@ -154,14 +156,21 @@ impl TestScene {
         });
         let (frame_only, lit) = Self::bind_groups(device, frame, &frame_only_layout, &lit_layout);
         let volume_shadow_layout = frame.layouts.volume_shadow.clone();
-        let (shadow_pipeline, scene_pipeline, sky_pipeline) =
-            Self::pipelines(device, shaders, &frame_only_layout, &lit_layout, &volume_shadow_layout)?;
+        let cloud_shadow_layout = frame.layouts.cloud_shadow.clone();
+        let (shadow_pipeline, scene_pipeline, sky_pipeline) = Self::pipelines(
+            device,
+            shaders,
+            &frame_only_layout,
+            &lit_layout,
+            [&cloud_shadow_layout, &volume_shadow_layout],
+        )?;
         Ok(Self {
             vertices,
             vertex_count: mesh.len() as u32,
             frame_only_layout,
             lit_layout,
             volume_shadow_layout,
+            cloud_shadow_layout,
             frame_only,
             lit,
             shadow_pipeline,
@@ -201,7 +210,8 @@ impl TestScene {
         shaders: &ShaderStore,
         frame_only_layout: &wgpu::BindGroupLayout,
         lit_layout: &wgpu::BindGroupLayout,
-        volume_shadow_layout: &wgpu::BindGroupLayout,
+        // Groups 1 and 2: the clouds' shadow and a medium's shadow.
+        [cloud_shadow_layout, volume_shadow_layout]: [&wgpu::BindGroupLayout; 2],
     ) -> anyhow::Result<(wgpu::RenderPipeline, wgpu::RenderPipeline, wgpu::RenderPipeline)> {
         let module = create_module(device, &shaders.load(SHADER)?)?;
         let layout = |groups: &[Option<&wgpu::BindGroupLayout>]| {
@@ -212,7 +222,7 @@ impl TestScene {
             })
         };
         let shadow_layout = layout(&[Some(frame_only_layout)]);
-        let lit_pipeline_layout = layout(&[Some(lit_layout), Some(volume_shadow_layout)]);
+        let lit_pipeline_layout = layout(&[Some(lit_layout), Some(cloud_shadow_layout), Some(volume_shadow_layout)]);
         let vertex_layout = wgpu::VertexBufferLayout {
             array_stride: std::mem::size_of::<Vertex>() as u64,
             step_mode: wgpu::VertexStepMode::Vertex,
@@ -302,7 +312,7 @@ impl TestScene {
             shaders,
             &self.frame_only_layout,
             &self.lit_layout,
-            &self.volume_shadow_layout,
+            [&self.cloud_shadow_layout, &self.volume_shadow_layout],
         )?;
         (self.shadow_pipeline, self.scene_pipeline, self.sky_pipeline) = (a, b, c);
         Ok(())
@@ -314,8 +324,15 @@ impl TestScene {
     }
 
     /// Records the shadow map, then the scene (geometry, then sky) into the HDR and distance
-    /// targets; `volume_shadow` is the published medium's shadow or the frame's stand-in.
-    pub fn record(&self, passes: &mut PassRecorder, frame: &FrameResources, volume_shadow: &wgpu::BindGroup) {
+    /// targets; `volume_shadow` and `cloud_shadow` are the published medium's and clouds'
+    /// shadows or the frame's stand-ins.
+    pub fn record(
+        &self,
+        passes: &mut PassRecorder,
+        frame: &FrameResources,
+        volume_shadow: &wgpu::BindGroup,
+        cloud_shadow: &wgpu::BindGroup,
+    ) {
         passes.render(
             "shadow map",
             &[],
@@ -350,6 +367,7 @@ impl TestScene {
             |pass| {
                 pass.set_bind_group(0, &self.lit, &[]);
                 pass.set_bind_group(crate::volume_shadow::VOLUME_SHADOW_GROUP, volume_shadow, &[]);
+                pass.set_bind_group(crate::cloud_shadow::CLOUD_SHADOW_GROUP, cloud_shadow, &[]);
                 pass.set_pipeline(&self.scene_pipeline);
                 pass.set_vertex_buffer(0, self.vertices.slice(..));
                 pass.draw(0..self.vertex_count, 0..1);

@@ -105,8 +105,12 @@ pub enum Resource {
     /// Local fog volumes published by a chapter (chapter 5) for stages that inject them.
     FogVolumes,
     /// A medium's optical depth towards the sun on a grid over a box, for the scene's shadow
-    /// (group 1 of the scene pass, `volume_shadow`).
+    /// (group 2 of the scene pass, `volume_shadow`).
     VolumeShadow,
+    /// The sun's transmittance through the cloud layer on a square of the ground around the
+    /// camera, for the scene's and the media's sun light (group 1 of the scene pass and of the
+    /// froxel lighting, `cloud_shadow`).
+    CloudShadow,
 }
 // ANCHOR_END: resources
 
@@ -202,8 +206,15 @@ pub const RESOURCE_TABLE: &[ResourceRow] = &[
         resource: Resource::VolumeShadow,
         name: "volume shadow",
         made_by: "chapter 7 (the smoke's light volume), in prepare",
-        holds: "optical depth to the sun per cell of the smoke's box, the box, a colour tint (scene group 1)",
+        holds: "optical depth to the sun per cell of the smoke's box, the box, a colour tint (scene group 2)",
         without_maker: "a disabled stand-in: no shadow",
+    },
+    ResourceRow {
+        resource: Resource::CloudShadow,
+        name: "cloud shadow",
+        made_by: "chapter 6 (a top-down transmittance map), in prepare",
+        holds: "the clouds' transmittance towards the sun from ground points around the camera (scene group 1, froxel lighting group 1)",
+        without_maker: "a disabled stand-in: transmittance 1",
     },
 ];
 // ANCHOR_END: resource_table

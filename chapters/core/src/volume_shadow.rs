@@ -1,6 +1,6 @@
 //! The sun's transmittance through a participating medium that casts a shadow on the scene — the
 //! smoke's light volume — as a shared resource: a bind group the core owns the layout of (group
-//! 1 of the scene pass), filled by the chapter that publishes one (`Chapter::volume_shadow`) and
+//! 2 of the scene pass), filled by the chapter that publishes one (`Chapter::volume_shadow`) and
 //! with a stand-in otherwise, whose `enabled` is 0, so the scene never meets a missing binding.
 //! `shaders/common/volume_shadow.wgsl` holds the bindings and the lookup.
 //!
@@ -20,7 +20,7 @@ use crate::frame::{texture_3d_entry, uniform_entry};
 use bytemuck::{Pod, Zeroable};
 
 /// The group index the scene pass binds the volume shadow at.
-pub const VOLUME_SHADOW_GROUP: u32 = 1;
+pub const VOLUME_SHADOW_GROUP: u32 = 2;
 
 /// Mirrors `struct VolumeShadow` in shaders/common/volume_shadow.wgsl.
 #[repr(C)]
