@@ -91,9 +91,10 @@ fn tile_first_word(pixel: vec2<u32>) -> u32 {
 }
 
 // ANCHOR: collect
-// Every volume of the pixel's tile that the ray o + t·dir crosses within [0, d], in list order
-// (the order every volume would be tested in without the culling).
-fn collect_hits(hits: ptr<function, Hits>, pixel: vec2<u32>, o: vec3<f32>, dir: vec3<f32>, d: f32) {
+// Every volume of the pixel's tile that the ray o + t·dir crosses within [begin, d], in list order
+// (the order every volume would be tested in without the culling). A crossing that ends before
+// `begin` (nearer than chapter 4's grid covers) takes no slot and no work later.
+fn collect_hits(hits: ptr<function, Hits>, pixel: vec2<u32>, o: vec3<f32>, dir: vec3<f32>, begin: f32, d: f32) {
     hit_count = 0u;
     let first = tile_first_word(pixel);
     for (var word = 0u; word < BIN_WORDS; word++) {
@@ -105,7 +106,7 @@ fn collect_hits(hits: ptr<function, Hits>, pixel: vec2<u32>, o: vec3<f32>, dir: 
                 break;
             }
             let c = fog_volume_chord(volumes[i], o, dir);
-            let ta = max(c.x, 0.0);
+            let ta = max(c.x, begin);
             let tb = min(c.y, d);
             if tb > ta {
                 (*hits)[hit_count] = Hit(i, ta, tb);
@@ -308,16 +309,17 @@ fn shade(id: vec3<u32>, scene: vec3<f32>) {
     let d = textureLoad(scene_distance, pixel, 0).r;
     let o = frame.camera_pos.xyz;
     let dir = view_ray_dir(frame, vec2<f32>(id.xy));
-    var hits: Hits;
-    collect_hits(&hits, id.xy, o, dir, d);
     // The froxel grid (chapter 4) covers the eye up to froxel_far_m (0 without it).
     let start = max(frame.froxel_far_m, 0.0);
     let view = local_fog.counts.y;
     // The final colour integrates from `start`; the views show the volumes along the whole ray.
+    let begin = select(0.0, start, view == VIEW_FINAL);
+    var hits: Hits;
+    collect_hits(&hits, id.xy, o, dir, begin, d);
     // Most pixels cross no volume: they skip the integration and the zeroing of its arrays.
     var fog = Integrated(vec3(0.0), 1.0, 0.0);
     if hit_count > 0u {
-        fog = integrate_from(&hits, o, dir, select(0.0, start, view == VIEW_FINAL));
+        fog = integrate_from(&hits, o, dir, begin);
     }
     var color = scene;
     if local_fog.counts.z == 1u {
