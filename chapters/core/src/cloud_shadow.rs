@@ -17,7 +17,7 @@
 //! | 1 | the map, 2D, transmittance in channel r (a filterable float format) |
 //! | 2 | a linear clamp-to-edge sampler |
 
-use crate::frame::{texture_entry, uniform_entry};
+use crate::shadow_group;
 use bytemuck::{Pod, Zeroable};
 
 /// The group index the scene pass and the froxel lighting bind the cloud shadow at.
@@ -66,20 +66,7 @@ impl CloudShadowUniform {
 }
 
 pub fn layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
-    let vis = wgpu::ShaderStages::COMPUTE | wgpu::ShaderStages::FRAGMENT;
-    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("cloud shadow"),
-        entries: &[
-            uniform_entry(0, vis),
-            texture_entry(1, vis, wgpu::TextureSampleType::Float { filterable: true }),
-            wgpu::BindGroupLayoutEntry {
-                binding: 2,
-                visibility: vis,
-                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                count: None,
-            },
-        ],
-    })
+    shadow_group::layout(device, "cloud shadow", wgpu::TextureDimension::D2)
 }
 
 /// The group for a published map: its uniform buffer, its view, and a sampler.
@@ -90,38 +77,13 @@ pub fn bind_group(
     map: &wgpu::TextureView,
     sampler: &wgpu::Sampler,
 ) -> wgpu::BindGroup {
-    device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("cloud shadow"),
-        layout,
-        entries: &[
-            wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(map) },
-            wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::Sampler(sampler) },
-        ],
-    })
+    shadow_group::bind_group(device, "cloud shadow", layout, uniform, map, sampler)
 }
 
 /// The stand-in bound when no chapter publishes a map: disabled, with a 1×1 map.
 pub fn stand_in(device: &wgpu::Device, layout: &wgpu::BindGroupLayout) -> wgpu::BindGroup {
-    let uniform = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("cloud shadow stand-in"),
-        size: std::mem::size_of::<CloudShadowUniform>() as u64,
-        usage: wgpu::BufferUsages::UNIFORM,
-        mapped_at_creation: false, // zero-initialised: enabled = 0
-    });
-    let map = device
-        .create_texture(&wgpu::TextureDescriptor {
-            label: Some("cloud shadow stand-in"),
-            size: wgpu::Extent3d { width: 1, height: 1, depth_or_array_layers: 1 },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: MAP_FORMAT,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING,
-            view_formats: &[],
-        })
-        .create_view(&Default::default());
-    bind_group(device, layout, &uniform, &map, &sampler(device))
+    let bytes = std::mem::size_of::<CloudShadowUniform>() as u64;
+    shadow_group::stand_in(device, "cloud shadow stand-in", layout, bytes, wgpu::TextureDimension::D2, MAP_FORMAT)
 }
 
 /// The map's format: filterable, and writable as a storage texture without extra features.
@@ -129,10 +91,5 @@ pub const MAP_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 
 /// Linear filtering, clamped to the edge (the lookup returns 1 outside the map anyway).
 pub fn sampler(device: &wgpu::Device) -> wgpu::Sampler {
-    device.create_sampler(&wgpu::SamplerDescriptor {
-        label: Some("cloud shadow"),
-        mag_filter: wgpu::FilterMode::Linear,
-        min_filter: wgpu::FilterMode::Linear,
-        ..Default::default()
-    })
+    shadow_group::sampler(device, "cloud shadow")
 }

@@ -90,19 +90,24 @@ impl DensityTexture {
     /// trilinear between them, the edge cells' values out to the box's faces (clamp to edge).
     /// Negative values count as 0.
     pub fn sample(&self, u: DVec3) -> f64 {
-        let x = (u * 0.5 + 0.5) * self.n as f64 - 0.5;
-        let c = x.floor();
-        let f = x - c;
-        let i = [c.x as i64, c.y as i64, c.z as i64];
-        let mut sum = 0.0;
-        for corner in 0..8 {
-            let o = [corner & 1, (corner >> 1) & 1, (corner >> 2) & 1];
-            let w = |k: usize, t: f64| if o[k] == 1 { t } else { 1.0 - t };
-            sum += w(0, f.x) * w(1, f.y) * w(2, f.z) * self.at([i[0] + o[0], i[1] + o[1], i[2] + o[2]]);
-        }
-        sum.max(0.0)
+        trilinear((u * 0.5 + 0.5) * self.n as f64 - 0.5, |i| self.at(i)).max(0.0)
     }
     // ANCHOR_END: trilinear
+}
+
+/// Trilinear interpolation at `x` (texel units, texel centres at the integers) of the texels
+/// `texel` returns by index (which decides what lies beyond the edges).
+fn trilinear(x: DVec3, texel: impl Fn([i64; 3]) -> f64) -> f64 {
+    let c = x.floor();
+    let f = x - c;
+    let i = [c.x as i64, c.y as i64, c.z as i64];
+    let mut sum = 0.0;
+    for corner in 0..8 {
+        let o = [corner & 1, (corner >> 1) & 1, (corner >> 2) & 1];
+        let w = |k: usize, t: f64| if o[k] == 1 { t } else { 1.0 - t };
+        sum += w(0, f.x) * w(1, f.y) * w(2, f.z) * texel([i[0] + o[0], i[1] + o[1], i[2] + o[2]]);
+    }
+    sum
 }
 // ANCHOR_END: density_texture
 
@@ -142,18 +147,10 @@ fn round_to_f16(x: f64) -> f64 {
 pub fn baked_noise(p: DVec3) -> f64 {
     let texels = baked_noise_texels();
     let n = NOISE_BAKE_SIDE as i64;
-    let x = p / NOISE_PERIOD as f64 * n as f64 - 0.5;
-    let c = x.floor();
-    let f = x - c;
-    let i = [c.x as i64, c.y as i64, c.z as i64];
-    let mut sum = 0.0;
-    for corner in 0..8 {
-        let o = [corner & 1, (corner >> 1) & 1, (corner >> 2) & 1];
-        let [a, b, d] = [0, 1, 2].map(|k| (i[k] + o[k]).rem_euclid(n) as usize);
-        let w = |k: usize, t: f64| if o[k] == 1 { t } else { 1.0 - t };
-        sum += w(0, f.x) * w(1, f.y) * w(2, f.z) * texels[(d * n as usize + b) * n as usize + a] as f64;
-    }
-    sum
+    trilinear(p / NOISE_PERIOD as f64 * n as f64 - 0.5, |i| {
+        let [a, b, d] = i.map(|k| k.rem_euclid(n) as usize);
+        texels[(d * n as usize + b) * n as usize + a] as f64
+    })
 }
 
 /// `periodic_fbm` with each octave fetched from the baked noise (as the GPU sums it).

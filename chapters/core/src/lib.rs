@@ -34,6 +34,7 @@ pub mod renderer;
 pub mod scene;
 pub mod scene_settings;
 pub mod shaders;
+pub mod shadow_group;
 pub mod shared_sky;
 pub mod stack;
 pub mod stage;

@@ -16,7 +16,7 @@
 //! | 1 | the volume, 3D, optical depth in channel r (a filterable float format) |
 //! | 2 | a linear clamp-to-edge sampler |
 
-use crate::frame::{texture_3d_entry, uniform_entry};
+use crate::shadow_group;
 use bytemuck::{Pod, Zeroable};
 
 /// The group index the scene pass binds the volume shadow at.
@@ -37,20 +37,7 @@ pub struct VolumeShadowUniform {
 }
 
 pub fn layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
-    let vis = wgpu::ShaderStages::COMPUTE | wgpu::ShaderStages::FRAGMENT;
-    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("volume shadow"),
-        entries: &[
-            uniform_entry(0, vis),
-            texture_3d_entry(1, vis, wgpu::TextureSampleType::Float { filterable: true }),
-            wgpu::BindGroupLayoutEntry {
-                binding: 2,
-                visibility: vis,
-                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                count: None,
-            },
-        ],
-    })
+    shadow_group::layout(device, "volume shadow", wgpu::TextureDimension::D3)
 }
 
 /// The group for a published volume: its uniform buffer, its view, and a sampler.
@@ -61,46 +48,17 @@ pub fn bind_group(
     volume: &wgpu::TextureView,
     sampler: &wgpu::Sampler,
 ) -> wgpu::BindGroup {
-    device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("volume shadow"),
-        layout,
-        entries: &[
-            wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(volume) },
-            wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::Sampler(sampler) },
-        ],
-    })
+    shadow_group::bind_group(device, "volume shadow", layout, uniform, volume, sampler)
 }
 
 /// The stand-in bound when no chapter publishes a volume: disabled, with a 1×1×1 volume.
 pub fn stand_in(device: &wgpu::Device, layout: &wgpu::BindGroupLayout) -> wgpu::BindGroup {
-    let uniform = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("volume shadow stand-in"),
-        size: std::mem::size_of::<VolumeShadowUniform>() as u64,
-        usage: wgpu::BufferUsages::UNIFORM,
-        mapped_at_creation: false, // zero-initialised: enabled = 0
-    });
-    let volume = device
-        .create_texture(&wgpu::TextureDescriptor {
-            label: Some("volume shadow stand-in"),
-            size: wgpu::Extent3d { width: 1, height: 1, depth_or_array_layers: 1 },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D3,
-            format: wgpu::TextureFormat::Rgba16Float,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING,
-            view_formats: &[],
-        })
-        .create_view(&Default::default());
-    bind_group(device, layout, &uniform, &volume, &sampler(device))
+    let bytes = std::mem::size_of::<VolumeShadowUniform>() as u64;
+    let format = wgpu::TextureFormat::Rgba16Float;
+    shadow_group::stand_in(device, "volume shadow stand-in", layout, bytes, wgpu::TextureDimension::D3, format)
 }
 
 /// Linear filtering, clamped to the edge (the lookup clamps to the outermost cell centres).
 pub fn sampler(device: &wgpu::Device) -> wgpu::Sampler {
-    device.create_sampler(&wgpu::SamplerDescriptor {
-        label: Some("volume shadow"),
-        mag_filter: wgpu::FilterMode::Linear,
-        min_filter: wgpu::FilterMode::Linear,
-        ..Default::default()
-    })
+    shadow_group::sampler(device, "volume shadow")
 }
