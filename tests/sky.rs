@@ -20,10 +20,7 @@ use glam::DVec3;
 #[test]
 fn transmittance_lut_matches_the_f64_integral() {
     let h = headless([64, 36]);
-    let mut sky = Loaded::new(Sky::new());
-    sky.chapter.params.scattering_orders = 1;
-    sky.chapter.params.lut_resolution = fogbook_sky::LutResolution::Quarter;
-    h.prepare(&mut sky).unwrap();
+    let mut sky = single_order_quarter_sky(&h);
     let (sky, state) = sky.parts().unwrap();
     let lut = state.read_lut(&sky.params, &h.gpu, "transmittance").unwrap();
     // Six 3D textures of 64 × 32 × 8 rgba32float texels at quarter size, the transmittance
@@ -57,10 +54,7 @@ fn transmittance_lut_matches_the_f64_integral() {
 #[test]
 fn going_back_to_an_earlier_atmosphere_swaps_its_tables_back_in() {
     let h = headless([16, 9]);
-    let mut sky = Loaded::new(Sky::new());
-    sky.chapter.params.scattering_orders = 1;
-    sky.chapter.params.lut_resolution = fogbook_sky::LutResolution::Quarter;
-    h.prepare(&mut sky).unwrap();
+    let mut sky = single_order_quarter_sky(&h);
     let (sky, state) = sky.parts().unwrap();
     let a = sky.params.clone();
     let b = SkyParams { ozone: false, ..a.clone() };
@@ -84,6 +78,15 @@ fn going_back_to_an_earlier_atmosphere_swaps_its_tables_back_in() {
     assert_eq!(update(&c).0, 3);
     assert_eq!(update(&b), (3, tb));
     assert_eq!(update(&a), (4, ta));
+}
+
+/// The sky with one order of scattering and quarter-size tables, prepared on `h`.
+fn single_order_quarter_sky(h: &fogbook_core::headless::Headless) -> Loaded<Sky> {
+    let mut sky = Loaded::new(Sky::new());
+    sky.chapter.params.scattering_orders = 1;
+    sky.chapter.params.lut_resolution = fogbook_sky::LutResolution::Quarter;
+    h.prepare(&mut sky).unwrap();
+    sky
 }
 
 /// Sky parameters and scene settings from `name=value` settings.

@@ -252,17 +252,18 @@ impl Gpu {
     /// Computes the LUTs now, whether or not the parameters changed, and waits for the GPU
     /// (tests and benches).
     pub fn precompute_now(&mut self, params: &SkyParams, gpu: &GpuContext) {
-        let mut passes = PassRecorder::new(gpu, None, fogbook_core::timing::TimingMode::Off);
-        self.prepare(params, gpu, &mut passes, 0, true);
-        passes.submit();
-        gpu.wait();
+        self.prepare_now(params, gpu, true);
     }
 
     /// Brings the LUTs up to date for `params` as a frame does (computed, swapped in or left
     /// alone), and waits for the GPU (tests).
     pub fn update_luts_now(&mut self, params: &SkyParams, gpu: &GpuContext) {
+        self.prepare_now(params, gpu, false);
+    }
+
+    fn prepare_now(&mut self, params: &SkyParams, gpu: &GpuContext, every_frame: bool) {
         let mut passes = PassRecorder::new(gpu, None, fogbook_core::timing::TimingMode::Off);
-        self.prepare(params, gpu, &mut passes, 0, false);
+        self.prepare(params, gpu, &mut passes, 0, every_frame);
         passes.submit();
         gpu.wait();
     }
