@@ -14,26 +14,38 @@
 //            damping, buoyancy, emitter.
 // The CPU reference of both passes, in f64, is `maccormack` in chapters/07-smoke/src/reference.rs.
 // #import 07-smoke/common.wgsl
+// #import 07-smoke/packed_velocity.wgsl
 
 // ANCHOR: forward
 @group(3) @binding(0) var projected_in: texture_3d<f32>;
 @group(3) @binding(1) var fluid_in: texture_3d<f32>;
 @group(3) @binding(2) var velocity_forward_out: texture_storage_3d<rgba16float, write>;
 @group(3) @binding(3) var fluid_forward_out: texture_storage_3d<rgba16float, write>;
+// V packed by project.wgsl, for the reads at fixed cells (packed_velocity.wgsl).
+@group(3) @binding(4) var<storage, read> projected_xy: array<u32>;
+@group(3) @binding(5) var<storage, read> projected_zw: array<u32>;
 
-// Where the air at p (box units) was one step ago, along the projected velocity there. V is
-// already projected, so a traced point costs three samples where advect.wgsl, which projects
-// at the point, needs nine (a face sample and two pressure samples per component).
-fn departure(p: vec3<f32>) -> vec3<f32> {
-    return p - smoke.dt_s * velocity_sampled(projected_in, p) / smoke.box_m;
+fn packed_xy(i: u32) -> u32 {
+    return projected_xy[i];
 }
 
-// The forward step of the low c-face of `cell` (0 on a wall face).
-fn forward_face(cell: vec3<i32>, c: u32) -> f32 {
+fn packed_zw(i: u32) -> u32 {
+    return projected_zw[i];
+}
+
+// Where the air at p (box units) was one step ago, given the projected velocity v there. V is
+// already projected, so no pressure is sampled (advect.wgsl projects at the point).
+fn departure(p: vec3<f32>, v: vec3<f32>) -> vec3<f32> {
+    return p - smoke.dt_s * v / smoke.box_m;
+}
+
+// The forward step of the low c-face of `cell` (0 on a wall face), v the velocity on that face.
+fn forward_face(cell: vec3<i32>, c: u32, v: vec3<f32>) -> f32 {
     if cell[c] == 0 {
         return 0.0; // a wall face
     }
-    return face_sampled(projected_in, clamp_box(departure(face_uv(cell, c))), c);
+    let p = face_uv(cell, c);
+    return face_sampled(projected_in, clamp_box(departure(p, v)), c);
 }
 
 @compute @workgroup_size(8, 8, 4)
@@ -43,12 +55,13 @@ fn maccormack_forward(@builtin(global_invocation_id) id: vec3<u32>) {
         return;
     }
     // Written out per axis: a loop writing forward[c] can leave the vector in local memory.
+    let v = lattice_velocities(cell);
     let forward = vec3(
-        forward_face(cell, 0u),
-        forward_face(cell, 1u),
-        forward_face(cell, 2u),
+        forward_face(cell, 0u, v.face_x),
+        forward_face(cell, 1u, v.face_y),
+        forward_face(cell, 2u, v.face_z),
     );
-    let from_uv = clamp_uv(departure(cell_uv(cell)));
+    let from_uv = clamp_uv(departure(cell_uv(cell), v.centre));
     // The fourth channel, the temperature, goes through both passes like the fluid.
     textureStore(velocity_forward_out, cell, vec4(forward, textureSampleLevel(projected_in, linear_clamp, from_uv, 0.0).w));
     textureStore(fluid_forward_out, cell, textureSampleLevel(fluid_in, linear_clamp, from_uv, 0.0));

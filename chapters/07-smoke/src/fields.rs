@@ -33,9 +33,9 @@ pub const MEMORY_BUDGET: u64 = 4 << 30;
 
 /// Bytes of field storage per cell: 2 × 8 (velocity and temperature) + 2 × 8 (fluid) + 2 × 4 + 4 (pressure
 /// buffers and texture) + 4 + 4 (divergence buffer and texture) + 8 (vorticity) + 8 + 4 (light,
-/// and its column sums) + 8 + 8 (MacCormack's forward velocity and fluid) + 4 + 4 (the solid
-/// mask, texture and buffer).
-pub const BYTES_PER_CELL: u64 = 96;
+/// and its column sums) + 8 + 8 + 8 (MacCormack's forward velocity and fluid, and the packed
+/// projected velocity) + 4 + 4 (the solid mask, texture and buffer).
+pub const BYTES_PER_CELL: u64 = 104;
 
 /// GPU memory the fields take at grid size `n` (bytes), the multigrid's coarse grids included.
 pub fn memory_bytes(n: u32) -> u64 {
@@ -128,6 +128,10 @@ pub struct Fields {
     /// MacCormack's forward semi-Lagrangian step φ̂ of velocity and fluid.
     pub velocity_forward: Field,
     pub fluid_forward: Field,
+    /// The projected velocity V that MacCormack advects with, packed as f16 pairs (u_x, u_y) and
+    /// (u_z, T): its passes read V at fixed cells from these buffers rather than the texture
+    /// (packed_velocity.wgsl).
+    pub projected_packed: [wgpu::Buffer; 2],
     /// The obstacles' solid mask of this step (0 fluid, 1 sphere, 2 box), as a texture for the
     /// passes and a buffer for the pressure solvers.
     pub solid: Field,
@@ -159,6 +163,10 @@ impl Fields {
             light_columns: scalar_buffer(gpu, "smoke light column sums", n),
             velocity_forward: Field::new(gpu, "smoke velocity (MacCormack forward)", n, VELOCITY_FORMAT),
             fluid_forward: Field::new(gpu, "smoke fluid (MacCormack forward)", n, FLUID_FORMAT),
+            projected_packed: [
+                scalar_buffer(gpu, "smoke projected velocity (x, y) packed", n),
+                scalar_buffer(gpu, "smoke projected velocity (z, T) packed", n),
+            ],
             solid: Field::new(gpu, "smoke solid mask", n, SCALAR_FORMAT),
             solid_linear: scalar_buffer(gpu, "smoke solid mask (linear)", n),
             solid_clear: true,

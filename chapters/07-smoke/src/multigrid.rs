@@ -8,7 +8,7 @@
 use crate::fields::Fields;
 use crate::params::{PressureSolver, SmokeParams, TopBoundary};
 use crate::passes::{Pass, Res, Slot, layout, obstacle_constants};
-use crate::reference::poisson::{COARSE_SWEEPS, POST_SMOOTH, PRE_SMOOTH, level_sizes};
+use crate::reference::poisson::{COARSE_SWEEPS, level_sizes};
 use anyhow::Result;
 use bytemuck::{Pod, Zeroable};
 use fogbook_core::gpu::GpuContext;
@@ -61,6 +61,9 @@ pub struct Solve {
     pub sweeps: u32,
     /// V-cycles of multigrid.
     pub cycles: u32,
+    /// Smoothing sweeps of a V-cycle before and after its coarse-grid correction.
+    pub pre_sweeps: u32,
+    pub post_sweeps: u32,
     /// Over-relaxation of the red–black solver (the multigrid smoother always uses 1).
     pub omega: f32,
     /// Cell size of the finest grid (m).
@@ -76,6 +79,8 @@ impl Solve {
             solver: p.pressure_solver,
             sweeps: p.pressure_iterations,
             cycles: p.multigrid_cycles,
+            pre_sweeps: p.multigrid_pre_sweeps.clamp(1, 4),
+            post_sweeps: p.multigrid_post_sweeps.min(4),
             // Gauss–Seidel diverges for ω outside (0, 2): keep within the parameter's range.
             omega: if p.sor_omega.is_finite() { p.sor_omega.clamp(0.5, 1.99) } else { 1.0 },
             h: p.box_size_m / n as f32,
@@ -235,8 +240,8 @@ impl Hierarchy {
         }
         TailUniform {
             count: count as u32,
-            pre_sweeps: PRE_SMOOTH as u32,
-            post_sweeps: POST_SMOOTH as u32,
+            pre_sweeps: solve.pre_sweeps,
+            post_sweeps: solve.post_sweeps,
             coarse_sweeps: COARSE_SWEEPS as u32,
             levels,
         }
@@ -337,7 +342,7 @@ struct LevelGroups {
 }
 
 // ANCHOR: record_multigrid
-/// `solve.cycles` multigrid V(2,2) cycles on the fields' pressure, in place (warm-started from
+/// `solve.cycles` multigrid V(ν₁,ν₂) cycles on the fields' pressure, in place (warm-started from
 /// its current values). Pass labels: "smoke: mg smooth L0 (pre)", "smoke: mg restrict L1",
 /// "smoke: mg prolong L1", … for the first cycle, the levels below 32³ together as
 /// "smoke: mg levels Lk–Lc" (from 8³ on one dispatch, mg_tail.wgsl), and the later cycles as
@@ -404,7 +409,7 @@ pub fn record_multigrid(gpu: &GpuContext, passes: &mut PassRecorder, k: &Kernels
             (0..sweeps).flat_map(|_| sweep(k, mask, group, h.sizes[l], [name.clone(), name.clone()])).collect()
         };
         for (l, g) in groups_of.iter().enumerate().take(coarsest) {
-            ops.extend(smooth(l, PRE_SMOOTH, label(l, format!("smooth L{l} (pre)"))));
+            ops.extend(smooth(l, solve.pre_sweeps as usize, label(l, format!("smooth L{l} (pre)"))));
             let nc = h.sizes[l + 1];
             let group = g.restrict.as_ref().unwrap();
             let name = label(l + 1, format!("restrict L{}", l + 1));
@@ -419,11 +424,12 @@ pub fn record_multigrid(gpu: &GpuContext, passes: &mut PassRecorder, k: &Kernels
         }
         for l in (0..coarsest).rev() {
             let g = &groups_of[l];
-            let n = h.sizes[l];
+            // One thread per coarse cell, for its children (prolong.wgsl).
+            let nc = h.sizes[l + 1];
             let name = label(l + 1, format!("prolong L{}", l + 1));
             let group = g.prolong.as_ref().unwrap();
-            ops.push(Op { label: name, pass: &k.prolong, mask: &masks[l], group, groups: groups(n, n) });
-            ops.extend(smooth(l, POST_SMOOTH, label(l, format!("smooth L{l} (post)"))));
+            ops.push(Op { label: name, pass: &k.prolong, mask: &masks[l], group, groups: groups(nc, nc) });
+            ops.extend(smooth(l, solve.post_sweeps as usize, label(l, format!("smooth L{l} (post)"))));
         }
     }
     emit(passes, &ops);

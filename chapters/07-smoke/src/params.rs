@@ -43,7 +43,8 @@ pub enum PressureSolver {
     /// `pressure_iterations` red–black Gauss–Seidel sweeps over-relaxed by `sor_omega`, two
     /// passes each.
     RedBlackGs,
-    /// `multigrid_cycles` geometric multigrid V(2,2) cycles.
+    /// `multigrid_cycles` geometric multigrid V(ν₁,ν₂) cycles (`multigrid_pre_sweeps`,
+    /// `multigrid_post_sweeps`; V(2,2) by default).
     Multigrid,
 }
 fogbook_core::choice_enum!(PressureSolver { Jacobi = "jacobi", RedBlackGs = "red-black-gs", Multigrid = "multigrid" });
@@ -83,9 +84,16 @@ fogbook_core::parameters! {
             /// for the model problem is 2 / (1 + sin(π/n)), 1.91 at 64³.
             sor_omega: f32 = 1.0,
                 float(0.5, 1.99).help("Red–black Gauss–Seidel over-relaxation ω (1: plain; optimum 2/(1 + sin(π/n)))"),
-            /// Multigrid V(2,2) cycles per step.
+            /// Multigrid V-cycles per step.
             multigrid_cycles: u32 = 2,
                 int(0, 50).help("Multigrid V-cycles per step"),
+            /// Gauss–Seidel sweeps on each level before the coarse-grid correction (ν₁ of a
+            /// V(ν₁,ν₂) cycle).
+            multigrid_pre_sweeps: u32 = 2,
+                int(1, 4).help("Multigrid smoothing sweeps before the coarse-grid correction (ν₁)"),
+            /// Gauss–Seidel sweeps on each level after the coarse-grid correction (ν₂).
+            multigrid_post_sweeps: u32 = 2,
+                int(0, 4).help("Multigrid smoothing sweeps after the coarse-grid correction (ν₂)"),
             /// Multiplier of the subtracted pressure gradient (1: a full projection).
             pressure_gradient_scale: f32 = 1.0,
                 float(0.0, 2.0).help("Multiplier of the subtracted pressure gradient"),

@@ -195,13 +195,13 @@ impl Pipelines {
             maccormack_forward: make(
                 "maccormack.wgsl",
                 "maccormack_forward",
-                &[Sampled, Sampled, vel, Storage(FLUID_FORMAT)],
+                &[Sampled, Sampled, vel, Storage(FLUID_FORMAT), read, read],
                 false,
             )?,
             maccormack_correct: make(
                 "maccormack_correct.wgsl",
                 "maccormack_correct",
-                &[Sampled, Sampled, Sampled, Sampled, vel, Storage(FLUID_FORMAT)],
+                &[read, read, Sampled, Sampled, Sampled, vel, Storage(FLUID_FORMAT)],
                 false,
             )?,
             curl: make("curl.wgsl", "curl", &[Sampled, vel], false)?,
@@ -209,7 +209,7 @@ impl Pipelines {
             divergence: make("divergence.wgsl", "divergence", &[Sampled, scalar, read_write], false)?,
             jacobi: make("jacobi.wgsl", "jacobi", &[read, read, read_write], false)?,
             store_pressure: make("store_pressure.wgsl", "store_pressure", &[read, scalar], false)?,
-            project: make("project.wgsl", "project", &[Sampled, Sampled, vel], false)?,
+            project: make("project.wgsl", "project", &[Sampled, Sampled, vel, read_write, read_write], false)?,
             light: make("light.wgsl", "light", &[Sampled, Storage(LIGHT_FORMAT), read_write], false)?,
             light_columns: make("light.wgsl", "light_columns", &[Sampled, Storage(LIGHT_FORMAT), read_write], false)?,
             view: make("view.wgsl", "smoke_view", &[Sampled, Sampled, Sampled, Sampled, Sampled], true)?,
@@ -324,13 +324,16 @@ fn record_maccormack(
             Res::Tex(f.fluid.read()),
             Res::Tex(&f.velocity_forward),
             Res::Tex(&f.fluid_forward),
+            Res::Buf(&f.projected_packed[0]),
+            Res::Buf(&f.projected_packed[1]),
         ],
     );
     dispatch(passes, "smoke: MacCormack forward", &p.maccormack_forward, params, &g, f.n);
     let g = p.maccormack_correct.bind(
         d,
         &[
-            Res::Tex(f.velocity.read()),
+            Res::Buf(&f.projected_packed[0]),
+            Res::Buf(&f.projected_packed[1]),
             Res::Tex(&f.velocity_forward),
             Res::Tex(f.fluid.read()),
             Res::Tex(&f.fluid_forward),
@@ -424,9 +427,16 @@ pub fn record_project(
     params: &wgpu::BindGroup,
     f: &mut Fields,
 ) {
-    let g = p
-        .project
-        .bind(&gpu.device, &[Res::Tex(f.velocity.read()), Res::Tex(&f.pressure_texture), Res::Tex(f.velocity.write())]);
+    let g = p.project.bind(
+        &gpu.device,
+        &[
+            Res::Tex(f.velocity.read()),
+            Res::Tex(&f.pressure_texture),
+            Res::Tex(f.velocity.write()),
+            Res::Buf(&f.projected_packed[0]),
+            Res::Buf(&f.projected_packed[1]),
+        ],
+    );
     dispatch(passes, "smoke: project", &p.project, params, &g, f.n);
     f.velocity.swap();
 }

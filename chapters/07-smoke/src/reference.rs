@@ -230,6 +230,77 @@ pub fn maccormack(n: usize, f: &[f64], displacement: &[[f64; 3]], limiter: Limit
 }
 // ANCHOR_END: advection_cpu
 
+// ANCHOR: maccormack_faces_cpu
+/// u_c at `p` (cell units, cell centres at integers) from the c-faces of a staggered field
+/// (layout of `divergence`: u[i][c] on the low c-face of cell i, at i − ½ along c), as
+/// `face_sampled` in common.wgsl interpolates it: trilinear on the face lattice, clamped to the
+/// stored faces, and falling linearly to the wall's 0 between the last stored face and the wall
+/// (unless the top is open and c is y). Also returns the range of the 8 faces read, the wall's 0
+/// included past the last stored face (the MacCormack limiter's range).
+pub fn face_sample_with_range(n: usize, u: &[[f64; 3]], p: [f64; 3], c: usize, open_top: bool) -> (f64, f64, f64) {
+    let component: Vec<f64> = u.iter().map(|v| v[c]).collect();
+    let mut q = p;
+    q[c] += 0.5;
+    let (v, mut lo, mut hi) = sample_with_range(n, &component, q);
+    if c == 1 && open_top {
+        return (v, lo, hi);
+    }
+    let beyond = (p[c] - (n as f64 - 1.5)).clamp(0.0, 1.0);
+    if p[c] > n as f64 - 1.5 {
+        lo = lo.min(0.0);
+        hi = hi.max(0.0);
+    }
+    (v * (1.0 - beyond), lo, hi)
+}
+
+/// One MacCormack step of a staggered velocity along itself (Selle et al. 2008, each face
+/// component from its own face), as maccormack.wgsl and maccormack_correct.wgsl do it: the
+/// velocity at the face p by `face_sample_with_range` per component, the departure p − u(p)
+/// (u in cells per step) kept in the box, φ̂ forward, φ̌ = φ̂ at p + u(p), φ′ = φ̂ + (φ − φ̌)/2
+/// clamped to the range of the faces φ̂'s sample read; wall faces (index 0 along c) stay 0.
+pub fn maccormack_faces(n: usize, u: &[[f64; 3]], open_top: bool) -> Vec<[f64; 3]> {
+    let box_clamp = |p: [f64; 3]| p.map(|x| x.clamp(-0.5, n as f64 - 0.5));
+    let velocity =
+        |field: &[[f64; 3]], p: [f64; 3]| [0, 1, 2].map(|c| face_sample_with_range(n, field, p, c, open_top).0);
+    let face_point = |x: usize, y: usize, z: usize, c: usize| {
+        let mut p = [x as f64, y as f64, z as f64];
+        p[c] -= 0.5;
+        p
+    };
+    let mut forward = vec![[0.0; 3]; u.len()];
+    for (i, out) in forward.iter_mut().enumerate() {
+        let (x, y, z) = (i % n, (i / n) % n, i / (n * n));
+        for c in 0..3 {
+            if [x, y, z][c] == 0 {
+                continue;
+            }
+            let p = face_point(x, y, z, c);
+            let v = velocity(u, p);
+            let start = box_clamp([p[0] - v[0], p[1] - v[1], p[2] - v[2]]);
+            out[c] = face_sample_with_range(n, u, start, c, open_top).0;
+        }
+    }
+    let mut out = vec![[0.0; 3]; u.len()];
+    for (i, o) in out.iter_mut().enumerate() {
+        let (x, y, z) = (i % n, (i / n) % n, i / (n * n));
+        for c in 0..3 {
+            if [x, y, z][c] == 0 {
+                continue;
+            }
+            let p = face_point(x, y, z, c);
+            let v = velocity(u, p);
+            let start = box_clamp([p[0] - v[0], p[1] - v[1], p[2] - v[2]]);
+            let to = box_clamp([p[0] + v[0], p[1] + v[1], p[2] + v[2]]);
+            let back = face_sample_with_range(n, &forward, to, c, open_top).0;
+            let corrected = forward[i][c] + 0.5 * (u[i][c] - back);
+            let (_, lo, hi) = face_sample_with_range(n, u, start, c, open_top);
+            o[c] = corrected.clamp(lo, hi);
+        }
+    }
+    out
+}
+// ANCHOR_END: maccormack_faces_cpu
+
 // ANCHOR: rotation_case
 /// The rigid-rotation test of advection: a smooth Gaussian blob on an n³ grid, σ = n/10 cells
 /// wide, a quarter of the box from the centre, turned about the box's z axis once in
