@@ -131,9 +131,11 @@ pub struct Volumes {
     /// The local fog volumes' bit masks per block of froxels (`binning`), and their CPU copy.
     pub volume_bins: wgpu::Buffer,
     pub bins: VolumeBins,
-    pub media_group: wgpu::BindGroup,
+    /// The media pass's group, made in `bind_media` with the stack's density textures of the
+    /// generation it holds.
+    media_group: Option<(u64, wgpu::BindGroup)>,
     /// The media pass's views (media, emission, local light), kept to make its group again
-    /// when the density textures change (`rebind_media`).
+    /// when the density textures change (`bind_media`).
     media_views: [wgpu::TextureView; 3],
     pub lighting_group: [wgpu::BindGroup; 2],
     pub integrate_group: [wgpu::BindGroup; 2],
@@ -149,15 +151,7 @@ enum Bind<'a> {
 }
 
 impl Volumes {
-    /// `fog_volumes`: the storage buffer of local fog volumes the media pass injects.
-    pub fn new(
-        gpu: &GpuContext,
-        layouts: &Layouts,
-        uniform: &wgpu::Buffer,
-        fog_volumes: &wgpu::Buffer,
-        textures: &DensityTextureSlots,
-        size: [u32; 3],
-    ) -> Result<Self> {
+    pub fn new(gpu: &GpuContext, layouts: &Layouts, uniform: &wgpu::Buffer, size: [u32; 3]) -> Result<Self> {
         check_grid(gpu, size)?;
         debug_assert_eq!(uniform.size(), std::mem::size_of::<FroxelUniform>() as u64);
         let device = &gpu.device;
@@ -213,7 +207,7 @@ impl Volumes {
         let both = |f: &dyn Fn(usize) -> wgpu::BindGroup| [f(0), f(1)];
         Ok(Self {
             size,
-            media_group: media_group(device, layouts, uniform, [&mv, &ev, &lv], fog_volumes, &volume_bins, textures),
+            media_group: None,
             lighting_group: both(&|c| {
                 group(
                     "froxel lighting",
@@ -257,8 +251,9 @@ impl Volumes {
         memory_bytes(self.size)
     }
 
-    /// Makes the media pass's group again (the density textures changed).
-    pub fn rebind_media(
+    /// The media pass's group with the stack's density textures as they are now (made again
+    /// when they changed). `fog_volumes`: the storage buffer of local fog volumes it injects.
+    pub fn bind_media(
         &mut self,
         device: &wgpu::Device,
         layouts: &Layouts,
@@ -266,9 +261,17 @@ impl Volumes {
         fog_volumes: &wgpu::Buffer,
         textures: &DensityTextureSlots,
     ) {
-        let [mv, ev, lv] = &self.media_views;
-        self.media_group =
-            media_group(device, layouts, uniform, [mv, ev, lv], fog_volumes, &self.volume_bins, textures);
+        let generation = textures.generation();
+        if self.media_group.as_ref().is_none_or(|(g, _)| *g != generation) {
+            let [mv, ev, lv] = &self.media_views;
+            let group = media_group(device, layouts, uniform, [mv, ev, lv], fog_volumes, &self.volume_bins, textures);
+            self.media_group = Some((generation, group));
+        }
+    }
+
+    /// The media pass's group (none before the first `bind_media`).
+    pub fn media_group(&self) -> Option<&wgpu::BindGroup> {
+        self.media_group.as_ref().map(|(_, group)| group)
     }
 }
 
