@@ -13,6 +13,7 @@ pub mod reference;
 pub mod volumes;
 
 use bytemuck::{Pod, Zeroable};
+use fogbook_core::fog_volume_casters::{caster_buffer, casters_for_frame};
 use fogbook_core::fog_volume_textures::{DensityPipelines, any_textured};
 use fogbook_core::fog_volumes::MAX_FOG_VOLUMES;
 use fogbook_core::frame::{FrameLayouts, SCREEN_TILE};
@@ -23,7 +24,7 @@ use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
 use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Publish, Resource, Stage, StageIo, ViewInfo};
 pub use params::{FroxelFogParams, PhaseFunction};
 use reference::Slices;
-use volumes::{Layouts, Volumes, check_grid};
+use volumes::{Layouts, MediaBuffers, Volumes, check_grid};
 
 pub const SHADERS: &[&str] = &[
     "04-froxel-fog/media.wgsl",
@@ -180,6 +181,10 @@ pub struct FroxelGpu {
     uniform: wgpu::Buffer,
     /// The local fog volumes of this frame (`MAX_FOG_VOLUMES` slots).
     fog_volumes: wgpu::Buffer,
+    /// Per volume, the bit mask of the volumes that may shadow it (`fog_volume_casters`), and its
+    /// CPU copy.
+    casters: wgpu::Buffer,
+    caster_words: Vec<u32>,
     pub volumes: Volumes,
 }
 
@@ -320,7 +325,8 @@ impl Chapter for FroxelFog {
         let fog_volumes = fogbook_core::fog_volumes::volume_buffer(device, "froxel fog volumes");
         let volumes = Volumes::new(gpu, &own, &uniform, self.grid())?;
         self.status = None;
-        Ok(FroxelGpu { pipelines, layouts: own, uniform, fog_volumes, volumes })
+        let casters = caster_buffer(device, "froxel fog shadow casters");
+        Ok(FroxelGpu { pipelines, layouts: own, uniform, fog_volumes, casters, caster_words: Vec::new(), volumes })
     }
 
     // ANCHOR: render
@@ -336,7 +342,8 @@ impl Chapter for FroxelFog {
             self.status = Some(e);
         }
         // The stack's density textures (`ChapterContext::fog_density`), bound as they are now.
-        g.volumes.bind_media(&ctx.gpu.device, &g.layouts, &g.uniform, &g.fog_volumes, ctx.fog_density);
+        let buffers = MediaBuffers { uniform: &g.uniform, fog_volumes: &g.fog_volumes, casters: &g.casters };
+        g.volumes.bind_media(&ctx.gpu.device, &g.layouts, &buffers, ctx.fog_density);
         if let Some(e) = ctx.fog_density.noise_error() {
             self.status = Some(e.to_string());
         }
@@ -344,6 +351,9 @@ impl Chapter for FroxelFog {
         ctx.gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
         if !injected.is_empty() {
             ctx.gpu.queue.write_buffer(&g.fog_volumes, 0, bytemuck::cast_slice(injected));
+            // Shadows between the volumes, binned as chapter 5's analytic pass bins them.
+            casters_for_frame(injected, ctx.uniform.sun_dir, ctx.fog_volume_shadows, &mut g.caster_words);
+            ctx.gpu.queue.write_buffer(&g.casters, 0, bytemuck::cast_slice(&g.caster_words));
         }
         // ANCHOR: bins
         let bins = &mut g.volumes.bins;

@@ -19,6 +19,7 @@ pub mod textures;
 pub mod volumes;
 
 use bytemuck::{Pod, Zeroable};
+use fogbook_core::fog_volume_casters::{caster_buffer, casters_for_frame};
 use fogbook_core::fog_volume_density::{MAX_DENSITY_TEXTURE_SIDE, SOURCE_FILE};
 use fogbook_core::fog_volume_textures::{DensityPipelines, DensityTextureSlots, any_textured};
 use fogbook_core::fog_volumes::{BIN_WORDS, FogVolume, MAX_FOG_VOLUMES, VolumeBins};
@@ -311,6 +312,7 @@ impl Chapter for LocalFog {
         }
         out.fog_volumes.extend(&self.published);
         out.fog_textures.extend(self.files.iter().map(|(_, t)| t.clone()));
+        *out.fog_volume_shadows |= self.params.volume_shadows;
     }
     // ANCHOR_END: publish
 
@@ -355,13 +357,8 @@ impl Chapter for LocalFog {
         // Sized for the frame at its first render (`fit_tiles`).
         let bins = VolumeBins::new([0; 3]);
         let tile_bins = tile_bins_buffer(device, &bins);
-        // Per volume, the bit mask of the volumes that may shadow it (`binning::bin_casters`).
-        let casters = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("local fog shadow casters"),
-            size: (MAX_FOG_VOLUMES * BIN_WORDS * 4) as u64,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        // Per volume, the bit mask of the volumes that may shadow it (`fog_volume_casters`).
+        let casters = caster_buffer(device, "local fog shadow casters");
         let groups = [Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&layout), Some(&layouts.shared_sky)];
         let pipeline = DensityPipelines::new(device, module, "analytic", &groups)?;
         Ok(LocalFogGpu {
@@ -403,9 +400,7 @@ impl Chapter for LocalFog {
         }
         ctx.gpu.queue.write_buffer(&g.tile_bins, 0, bytemuck::cast_slice(&g.bins.words));
         if self.params.volume_shadows && !volumes.is_empty() {
-            let s = ctx.uniform.sun_dir;
-            let sun = glam::DVec3::new(s[0] as f64, s[1] as f64, s[2] as f64).normalize_or_zero();
-            binning::bin_casters(volumes, sun, &mut g.caster_words);
+            casters_for_frame(volumes, ctx.uniform.sun_dir, true, &mut g.caster_words);
             ctx.gpu.queue.write_buffer(&g.casters, 0, bytemuck::cast_slice(&g.caster_words));
         }
         // The stack's density textures (`ChapterContext::fog_density`), bound as they are now.

@@ -56,6 +56,8 @@ pub struct ChapterContext<'a, 'r> {
     pub fog_textures: &'a [Arc<DensityTexture>],
     /// Their GPU copies and the baked noise, shared by the stack (made current before prepare).
     pub fog_density: &'a DensityTextureSlots,
+    /// Whether the volumes shadow each other's sun light (`Publish::fog_volume_shadows`).
+    pub fog_volume_shadows: bool,
     /// The frame uniform as the GPU has it this frame (the camera, for binning on the CPU).
     pub uniform: &'a crate::frame::FrameUniform,
 }
@@ -70,6 +72,9 @@ pub struct Publish<'a> {
     /// Density grids of the volumes whose source is a file: a publisher pushes its grids and
     /// writes into each such volume the index its grid got here (`FogVolume::texture[1]`).
     pub fog_textures: &'a mut Vec<Arc<DensityTexture>>,
+    /// Whether the volumes shadow each other's sun light (`fog_volume_casters`): false unless a
+    /// publisher says so.
+    pub fog_volume_shadows: &'a mut bool,
 }
 // ANCHOR_END: publish
 

@@ -55,6 +55,8 @@ pub struct Renderer {
     fog_textures: Vec<Arc<DensityTexture>>,
     /// Their GPU copies and the baked noise, one set for the whole stack (`fog_volume_textures`).
     pub fog_density: DensityTextureSlots,
+    /// Whether they shadow each other (`Publish::fog_volume_shadows`).
+    fog_volume_shadows: bool,
 }
 
 impl Renderer {
@@ -81,6 +83,7 @@ impl Renderer {
             fog_volumes: Vec::new(),
             fog_textures: Vec::new(),
             fog_density: DensityTextureSlots::new(&gpu.device, shaders),
+            fog_volume_shadows: false,
         })
     }
 
@@ -150,11 +153,13 @@ impl Renderer {
         uniform.history_epoch = history.epoch;
         self.fog_volumes.clear();
         self.fog_textures.clear();
+        self.fog_volume_shadows = false;
         for chapter in stack.chapters_mut() {
             chapter.publish(&mut Publish {
                 frame: &mut uniform,
                 fog_volumes: &mut self.fog_volumes,
                 fog_textures: &mut self.fog_textures,
+                fog_volume_shadows: &mut self.fog_volume_shadows,
             });
         }
         self.fog_volumes.truncate(MAX_FOG_VOLUMES);
@@ -227,6 +232,7 @@ impl Renderer {
                 fog_volumes: &self.fog_volumes,
                 fog_textures: &self.fog_textures,
                 fog_density: &self.fog_density,
+                fog_volume_shadows: self.fog_volume_shadows,
                 uniform: &uniform,
             });
         }
@@ -263,6 +269,7 @@ impl Renderer {
                 fog_volumes: &self.fog_volumes,
                 fog_textures: &self.fog_textures,
                 fog_density: &self.fog_density,
+                fog_volume_shadows: self.fog_volume_shadows,
                 uniform: &uniform,
             });
         }
