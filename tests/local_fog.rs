@@ -614,15 +614,38 @@ fn froxel_path_is_exact_per_column_and_blends_columns() {
 /// more than 2 % from one step to the next: a 3 m slab of constant density and one with a height
 /// falloff, lit by the sun (with the volume's phase g = 0.6 and its self-shadowing, which both
 /// paths have) and the ambient light, its near face from 35.6 m (all of it in the
-/// grid along every ray of the view, 2°–12° up) to 40.4 m (all beyond) in front of the eye. One
-/// stack is prepared once and drawn at every step.
+/// grid along every ray of the view, 2°–12° up) to 40.4 m (all beyond) in front of the eye; and
+/// the constant slab again in the shadow of another volume, a 2 m thick layer of 0.05 /m far
+/// above it towards the sun (wide enough that its shadow covers the whole view evenly, a
+/// transmittance of 0.56): both paths shadow one volume by another, so it does not pop either
+/// (with the froxels lit by the unshadowed sun, it stepped by 6.9 %). One stack is prepared once
+/// and drawn at every step.
 #[test]
 fn a_volume_crossing_the_far_end_does_not_pop() {
     use fogbook_core::time::TimeControl;
     const CAMERA_LOW: &str = "0,2,0,0,7,10"; // rays 2°–12° above the horizon: only sky
     let size = [96u32, 54];
     let mut h = headless(size);
-    for extra in [&[][..], &["falloff=0.1"][..]] {
+    // The layer over the slab: 200 m wide, 15 m up, along the sun's ray from the view's patch of
+    // the slab (its shadow's optical depth is 2 m / sin(10°) · 0.05 /m wherever it falls).
+    let sun = fogbook_core::scene_settings::SceneSettings::default().sun_direction().as_dvec3();
+    let layer = DVec3::new(0.0, 5.0, -38.0) + sun * (10.0 / sun.y);
+    let shade = [
+        "volume_count=2".to_string(),
+        "volumes[1].shape=box".into(),
+        format!("volumes[1].x_m={}", layer.x),
+        format!("volumes[1].y_m={}", layer.y),
+        format!("volumes[1].z_m={}", layer.z),
+        "volumes[1].size_x_m=200".into(),
+        "volumes[1].size_y_m=2".into(),
+        "volumes[1].size_z_m=200".into(),
+        "volumes[1].yaw_deg=0".into(),
+        "volumes[1].density=0.05".into(),
+        "volumes[1].falloff=0".into(),
+        "volumes[1].edge_fade_m=0".into(),
+        "volumes[1].density_source=constant".into(),
+    ];
+    for (extra, shaded) in [(&[][..], false), (&["falloff=0.1"][..], false), (&[][..], true)] {
         let mut setup = fogbook::state::Setup::new("froxel-fog,local-fog").unwrap();
         let mut base: Vec<String> = froxel_grid("40");
         // Sunlit, with the volume's own phase g (the grid's is 0) and without the scene's shadow
@@ -638,6 +661,9 @@ fn a_volume_crossing_the_far_end_does_not_pop() {
             let near = 35.6 + 0.4 * step as f64;
             for s in slab(near, 3.0, extra) {
                 setup.set(&s).unwrap();
+            }
+            for s in shade.iter().filter(|_| shaded) {
+                setup.set(s).unwrap();
             }
             let mut time = TimeControl::fixed(0.0);
             h.run_warmed(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, 1);
@@ -655,11 +681,16 @@ fn a_volume_crossing_the_far_end_does_not_pop() {
             last = Some(img);
         }
         eprintln!(
-            "{extra:?}: largest change of a pixel between steps {:.3} % (near face at {:.1} m)",
+            "{extra:?} shaded {shaded}: largest change of a pixel between steps {:.3} % (near face at {:.1} m)",
             100.0 * worst.0,
             worst.1
         );
-        assert!(worst.0 <= 0.02, "{extra:?}: a pixel changed by {:.2} % at {:.1} m", 100.0 * worst.0, worst.1);
+        assert!(
+            worst.0 <= 0.02,
+            "{extra:?} shaded {shaded}: a pixel changed by {:.2} % at {:.1} m",
+            100.0 * worst.0,
+            worst.1
+        );
     }
 }
 // ANCHOR_END: no_pop_test
@@ -925,20 +956,11 @@ fn check_textured(
 /// (measured: see the book's table).
 const BAKE_TAU_ERROR: f64 = 3e-3;
 
-// ANCHOR: volume_shadow_test
-/// Shadows between volumes: a small box under a large one, on the sun's side of it. The
-/// `sun-transmittance` view (the nearest crossed volume's transmittance towards the sun at its
-/// median scattering point) against the f64 closed form through every volume from that point,
-/// per pixel (within 1e-4, plus what a 1e-5 rad turn of the ray changes at a silhouette or a
-/// shadow's edge); the big box must darken the small one, and with `volume_shadows=false` the
-/// view is the small box's own transmittance again.
-#[test]
-fn a_volume_in_the_shadow_of_another_gets_less_sun() {
-    use fogbook_local_fog::reference::{chord, sun_transmittance_through};
-    let scene = fogbook_core::scene_settings::SceneSettings::default();
-    let sun = scene.sun_direction().as_dvec3();
+/// A box of density 0.2 /m (5×4×5 m, volume 0 of `settings`) and, 9 m from it towards the sun
+/// (unit `sun`), a slab of 0.15 /m (12×2×12 m) that shadows it; no scene shadows.
+fn shadowing_slab_settings(sun: DVec3) -> Vec<String> {
     let big = DVec3::new(-2.0, 3.5, -30.0) + sun * 9.0;
-    let over = [
+    [
         "volume_scene_shadows=false".to_string(),
         "volumes[0].size_x_m=5".to_string(),
         "volumes[0].size_z_m=5".to_string(),
@@ -953,7 +975,23 @@ fn a_volume_in_the_shadow_of_another_gets_less_sun() {
         "volumes[1].falloff=0".to_string(),
         "volumes[1].edge_fade_m=0".to_string(),
         "volumes[1].density=0.15".to_string(),
-    ];
+    ]
+    .into()
+}
+
+// ANCHOR: volume_shadow_test
+/// Shadows between volumes: a small box under a large one, on the sun's side of it. The
+/// `sun-transmittance` view (the nearest crossed volume's transmittance towards the sun at its
+/// median scattering point) against the f64 closed form through every volume from that point,
+/// per pixel (within 1e-4, plus what a 1e-5 rad turn of the ray changes at a silhouette or a
+/// shadow's edge); the big box must darken the small one, and with `volume_shadows=false` the
+/// view is the small box's own transmittance again.
+#[test]
+fn a_volume_in_the_shadow_of_another_gets_less_sun() {
+    use fogbook_local_fog::reference::{chord, sun_transmittance_through};
+    let scene = fogbook_core::scene_settings::SceneSettings::default();
+    let sun = scene.sun_direction().as_dvec3();
+    let over = shadowing_slab_settings(sun);
     let over: Vec<&str> = over.iter().map(String::as_str).collect();
     let distance = render("distance-fog", "distance", &[] as &[&str], Some(CAMERA), TEXTURE_SIZE).raw;
     let (mut shadowed, mut worst) = (0, 0.0f64);
@@ -1004,6 +1042,128 @@ fn a_volume_in_the_shadow_of_another_gets_less_sun() {
     assert!(shadowed > 80, "the big box shadows too little of the small one: {shadowed} pixels");
 }
 // ANCHOR_END: volume_shadow_test
+
+// ANCHOR: froxel_volume_shadow_test
+/// Shadows between volumes in chapter 4's froxels: the box and the slab over it of
+/// `a_volume_in_the_shadow_of_another_gets_less_sun`, injected into a 64×36×32 grid (1–100 m, no
+/// medium of its own, no ambient or local light, no scene shadow map, no jitter). The media pass
+/// lights the box in each froxel at the middle q of its piece of the slice along the column's
+/// ray, by its own transmittance towards the sun times the casters'; nothing else in the froxel's
+/// in-scattering S changes with `volume_shadows`, so S with it on over S with it off (the
+/// `inscattering-slice` view at one pixel per column, three slices through the box) is the slab's
+/// transmittance towards the sun from q, which the f64 closed form gives. The froxel path's known
+/// error: the transmittance is stored in f16 (rgba16float, 2⁻¹¹ of it) in both frames, so
+/// 1.5·10⁻³ of the ratio, plus what a 10⁻⁵ rad turn of the column's ray changes at a silhouette or
+/// a shadow's edge. Froxels the slab itself reaches are left out (they mix the two volumes' light).
+#[test]
+fn the_froxels_shadow_a_volume_by_the_others() {
+    use fogbook_local_fog::reference::{chord, sun_transmittance_through};
+    let scene = fogbook_core::scene_settings::SceneSettings::default();
+    let sun = scene.sun_direction().as_dvec3();
+    let grid = [64u32, 36];
+    let slices = fogbook_froxel_fog::reference::Slices::new(1.0, 100.0, 32);
+    let mut base = shadowing_slab_settings(sun);
+    base.extend(froxel_grid("100"));
+    base.extend(
+        ["volume_shadows=false", "ambient_scale=0", "local_light_scale=0", "phase_g=0"]
+            .iter()
+            .map(|s| format!("froxel-fog.{s}")),
+    );
+    let (params, _) = typed_settings::<LocalFogParams>(&settings(
+        &base.iter().filter(|s| !s.starts_with("froxel")).map(String::as_str).collect::<Vec<_>>(),
+    ));
+    let volumes = params.fog_volumes();
+    let (receiver, caster) = (volumes[0], volumes[1]);
+    let (mut checked, mut shadowed, mut worst) = (0, 0, 0.0f64);
+    for k in 18..=20u32 {
+        let slice_view = |between: bool| {
+            let mut sets = base.clone();
+            sets.push(format!("local-fog.volume_shadows={between}"));
+            sets.push(format!("froxel-fog.slice={k}"));
+            let sets = settings(&sets.iter().map(String::as_str).collect::<Vec<_>>());
+            render("froxel-fog,local-fog", "froxel-fog/inscattering-slice", &sets, Some(CAMERA), grid).raw
+        };
+        let (on, off) = (slice_view(true), slice_view(false));
+        let (begin, end) = (slices.begin(k), slices.end(k));
+        // The caster's transmittance from the middle of the box's piece of the slice (None where
+        // the box misses the slice or the slab reaches it).
+        let want = |o: DVec3, v: DVec3| -> Option<f64> {
+            let (a, b) = chord(&receiver, o, v)?;
+            let (lo, hi) = (a.max(begin), b.min(end));
+            let slab_in = chord(&caster, o, v).is_some_and(|(c, d)| c.max(begin) < d.min(end));
+            (hi > lo && !slab_in).then(|| sun_transmittance_through(&[caster], o + v * (0.5 * (lo + hi)), sun))
+        };
+        for y in 0..grid[1] {
+            for x in 0..grid[0] {
+                let (o, v) = pose_ray(CAMERA, grid, x, y);
+                let Some(t) = want(o, v) else { continue };
+                let mut turned = 0.0f64;
+                for w in perpendiculars(v).iter().flat_map(|&p| [1.0, -1.0].map(|s| (v + p * (s * 1e-5)).normalize())) {
+                    // A turn that leaves the box or meets the slab is an edge: anything goes.
+                    turned = turned.max(want(o, w).map_or(1.0, |u| (u - t).abs()));
+                }
+                let (s_on, s_off) = (on.pixel(x, y)[0] as f64, off.pixel(x, y)[0] as f64);
+                if s_off < 1e-9 {
+                    continue;
+                }
+                let got = s_on / s_off;
+                let err = (got - t).abs();
+                assert!(
+                    err <= 1.5e-3 * t + 1e-4 + turned,
+                    "slice {k} column ({x},{y}): S on/off {got}, f64 transmittance through the slab {t}"
+                );
+                checked += 1;
+                if turned < 1e-4 {
+                    worst = worst.max(err);
+                }
+                shadowed += (t < 0.9) as usize;
+            }
+        }
+    }
+    eprintln!("froxel shadows between volumes: {checked} froxels, {shadowed} below 0.9; worst error {worst:.1e}");
+    assert!(shadowed > 40, "the slab shadows too few of the box's froxels: {shadowed} of {checked}");
+}
+// ANCHOR_END: froxel_volume_shadow_test
+
+// ANCHOR: shared_density_test
+/// The density grids and the baked noise are the stack's, one set the core owns
+/// (`Renderer::fog_density`) and both chapters bind: in a stack of chapters 4 and 5 with a noise
+/// volume and a volume read from a file, three frames bake the noise once and upload the grid
+/// once (when each chapter owned a set, both happened twice), and the frames that follow do
+/// neither. The counters are this thread's, so tests running beside it do not disturb them.
+#[test]
+fn a_stack_bakes_the_noise_and_uploads_a_grid_once() {
+    use fogbook_core::fog_volume_textures::{DensityWork, work_on_this_thread};
+    use fogbook_core::time::TimeControl;
+    let file = smoke_file("shared-density.fbvol", 8);
+    let preset = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("shared-density.ron");
+    let text = format!(
+        "(chapter: \"froxel-fog,local-fog\", params: {{\"local-fog\": (volumes: [(density_source: noise), \
+         (x_m: 3.0, z_m: -24.0, density_source: file, density_file: {:?})])}})",
+        file.display().to_string()
+    );
+    std::fs::write(&preset, text).unwrap();
+    let mut h = headless(TEXTURE_SIZE);
+    let mut setup = fogbook::state::Setup::new("froxel-fog,local-fog").unwrap();
+    let sets: Vec<String> =
+        fogbook_froxel_fog::FroxelFog::test_settings().iter().map(|s| format!("froxel-fog.{s}")).collect();
+    setup.apply(Some(&preset), &sets, Some(CAMERA)).unwrap();
+    h.prepare_stack(&mut setup.stack).unwrap();
+    let view = setup.stack.find_view("final").unwrap();
+    let mut time = TimeControl::fixed(0.0);
+    let before = work_on_this_thread();
+    h.run(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, 3);
+    let after = work_on_this_thread();
+    let work = DensityWork {
+        noise_bakes: after.noise_bakes - before.noise_bakes,
+        grid_uploads: after.grid_uploads - before.grid_uploads,
+    };
+    eprintln!("three frames of the stack: {work:?}");
+    assert_eq!(work, DensityWork { noise_bakes: 1, grid_uploads: 1 });
+    let img = h.capture().unwrap().raw;
+    assert!(img.rgba.iter().all(|c| c.is_finite()), "a non-finite pixel");
+}
+// ANCHOR_END: shared_density_test
 
 /// The GPU's bake is the texture the f64 reference reads (`baked_noise_texels`): the same noise,
 /// in f32 there and f64 here, each rounded to f16, so no texel differs by more than one f16 step

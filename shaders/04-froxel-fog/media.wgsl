@@ -13,8 +13,11 @@
 //     neither vanishes between samples nor flickers as the sample point is jittered. For the
 //     lighting pass, how the volumes are lit (`local_light_out`): their share of σs, their
 //     centroid in the slice (the lighting samples the sun's shadow there, not at the jittered
-//     point, which a thin volume may not be near), their σs-weighted phase g, and their own
-//     transmittance towards the sun (self-shadowing, as chapter 5's analytic path has it). Only
+//     point, which a thin volume may not be near), their σs-weighted phase g, and their
+//     transmittance towards the sun: through themselves (self-shadowing) and through the other
+//     volumes that may shadow them (their casters, 05-local-fog/casters.wgsl), as chapter 5's
+//     analytic path has it, so that a shadowed volume is lit alike on both sides of the grid's
+//     far end. Only
 //     the volumes binned on the CPU to the froxel's block (chapters/04-froxel-fog/src/binning.rs)
 //     are tested, in list order, so the culling changes no sum.
 // After Wronski 2014 (density injection) and Hillaire 2015 (the media material: σs, σt,
@@ -24,6 +27,7 @@
 // centroid in the slice, 0–1; z: their phase g; w: their transmittance towards the sun).
 // #import 04-froxel-fog/common.wgsl
 // #import 05-local-fog/shapes.wgsl
+// #import 05-local-fog/casters.wgsl
 
 @group(2) @binding(1) var media_out: texture_storage_3d<rgba32float, write>;
 @group(2) @binding(2) var emission_out: texture_storage_3d<rgba16float, write>;
@@ -32,12 +36,28 @@
 // reach it (BIN_WORDS words; bit i of word w is volume 32 w + i).
 @group(2) @binding(4) var<storage, read> volume_bins: array<u32>;
 @group(2) @binding(5) var local_light_out: texture_storage_3d<rgba16float, write>;
+// Per volume, a bit mask of the other volumes that may lie between it and the sun (binned on the
+// CPU, fogbook_core::fog_volume_casters; all zero when the volumes do not shadow each other).
+@group(2) @binding(6) var<storage, read> casters: array<u32>;
 
 const BIN_COLUMNS: u32 = 8u;
 const BIN_SLICES: u32 = 4u;
 const BIN_WORDS: u32 = 8u; // fogbook_core::fog_volumes::BIN_WORDS
 // Midpoint steps per slice for a volume with an edge fade (the crossing's ends are exact).
 const SLICE_FADE_STEPS: u32 = 8u;
+
+// Where casters.wgsl finds the volumes and their casters' masks.
+fn caster_volume(j: u32) -> FogVolume {
+    return fog_volumes[j];
+}
+
+fn caster_volume_count() -> u32 {
+    return froxel.debug.w;
+}
+
+fn caster_mask_word(k: u32) -> u32 {
+    return casters[k];
+}
 
 // ANCHOR: local_volumes
 struct LocalMedia {
@@ -83,11 +103,12 @@ fn local_media(id: vec3<u32>, o: vec3<f32>, dir: vec3<f32>, a: f32, b: f32) -> L
                 m.sigma_t += t;
                 m.sigma_s += s;
                 m.emission += max(v.emission_falloff.rgb, vec3(0.0)) * w;
-                // Lit at the middle of its piece, through itself towards the sun.
+                // Lit at the middle of its piece, through itself and its casters towards the sun.
                 let middle = 0.5 * (lo + hi);
                 let q = o + dir * middle;
                 let exit = max(fog_volume_chord(v, q, sun).y, 0.0);
-                let t_sun = exp(-rho * fog_volume_inside_depth(v, q, sun, 0.0, exit, SLICE_FADE_STEPS));
+                let t_sun = exp(-rho * fog_volume_inside_depth(v, q, sun, 0.0, exit, SLICE_FADE_STEPS))
+                    * caster_transmittance(i, q, sun);
                 centroid += t * middle;
                 lit += luminance(s) * vec3(1.0, v.axis_x.w, t_sun);
             }

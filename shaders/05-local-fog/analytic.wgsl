@@ -22,6 +22,7 @@
 // #import common/shadow.wgsl
 // #import 03-sky/sky_light.wgsl
 // #import 05-local-fog/shapes.wgsl
+// #import 05-local-fog/casters.wgsl
 
 // ANCHOR: uniform
 struct LocalFogParams {
@@ -36,7 +37,7 @@ struct LocalFogParams {
 // (binned on the CPU, chapters/05-local-fog/src/binning.rs; bit i of word w is volume 32 w + i).
 @group(2) @binding(2) var<storage, read> tile_bins: array<u32>;
 // Per volume, a bit mask of the other volumes that may lie between it and the sun (binned on the
-// CPU, `binning::bin_casters`; BIN_WORDS words each).
+// CPU, `fog_volume_casters::bin_casters`, at most MAX_CASTERS = 16; BIN_WORDS words each).
 @group(2) @binding(3) var<storage, read> casters: array<u32>;
 
 const TILE_PX: u32 = 16u;
@@ -57,11 +58,6 @@ const VIEW_TILE_VOLUMES: u32 = 8u;
 // in list order, are left out.
 const MAX_HITS: u32 = 32u;
 const SHADOW_BIAS: f32 = 0.0005;
-// The most volumes that shadow one volume (fogbook_local_fog::binning::MAX_CASTERS), and the
-// midpoint steps along the sun's ray through a caster with an edge fade or a texture (one
-// without either is in closed form).
-const MAX_CASTERS: u32 = 16u;
-const CASTER_STEPS: u32 = 8u;
 const INV_FOUR_PI: f32 = 0.07957747154594767;
 
 // A volume the ray crosses before the surface: its index and the crossing [ta, tb].
@@ -117,30 +113,18 @@ fn collect_hits(hits: ptr<function, Hits>, pixel: vec2<u32>, o: vec3<f32>, dir: 
 }
 // ANCHOR_END: collect
 
-// ANCHOR: casters
-// The transmittance towards the sun from p through the volumes that may shadow volume `i`: the
-// optical depth of each along the sun's ray from p, in closed form where it has one.
-fn caster_transmittance(i: u32, p: vec3<f32>, sun: vec3<f32>) -> f32 {
-    var tau = 0.0;
-    for (var word = 0u; word < BIN_WORDS; word++) {
-        var bits = casters[i * BIN_WORDS + word];
-        while bits != 0u {
-            let j = word * 32u + countTrailingZeros(bits);
-            bits &= bits - 1u;
-            if j >= local_fog.counts.x {
-                break;
-            }
-            let c = volumes[j];
-            let ch = fog_volume_chord(c, p, sun);
-            let a = max(ch.x, 0.0);
-            if ch.y > a {
-                tau += max(c.albedo_density.w, 0.0) * fog_volume_inside_depth(c, p, sun, a, ch.y, CASTER_STEPS);
-            }
-        }
-    }
-    return exp(-tau);
+// Where casters.wgsl finds the volumes and their casters' masks.
+fn caster_volume(j: u32) -> FogVolume {
+    return volumes[j];
 }
-// ANCHOR_END: casters
+
+fn caster_volume_count() -> u32 {
+    return local_fog.counts.x;
+}
+
+fn caster_mask_word(k: u32) -> u32 {
+    return casters[k];
+}
 
 // ANCHOR: source
 struct Source {

@@ -13,7 +13,8 @@ pub mod reference;
 pub mod volumes;
 
 use bytemuck::{Pod, Zeroable};
-use fogbook_core::fog_volume_textures::{DensityPipelines, DensityTextureSlots, any_textured};
+use fogbook_core::fog_volume_casters::{caster_buffer, casters_for_frame};
+use fogbook_core::fog_volume_textures::{DensityPipelines, any_textured};
 use fogbook_core::fog_volumes::MAX_FOG_VOLUMES;
 use fogbook_core::frame::{FrameLayouts, SCREEN_TILE};
 use fogbook_core::gpu::GpuContext;
@@ -23,7 +24,7 @@ use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
 use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Publish, Resource, Stage, StageIo, ViewInfo};
 pub use params::{FroxelFogParams, PhaseFunction};
 use reference::Slices;
-use volumes::{Layouts, Volumes, check_grid};
+use volumes::{Layouts, MediaBuffers, Volumes, check_grid};
 
 pub const SHADERS: &[&str] = &[
     "04-froxel-fog/media.wgsl",
@@ -180,8 +181,10 @@ pub struct FroxelGpu {
     uniform: wgpu::Buffer,
     /// The local fog volumes of this frame (`MAX_FOG_VOLUMES` slots).
     fog_volumes: wgpu::Buffer,
-    /// Their density grids (the stack's, `ChapterContext::fog_textures`).
-    textures: DensityTextureSlots,
+    /// Per volume, the bit mask of the volumes that may shadow it (`fog_volume_casters`), and its
+    /// CPU copy.
+    casters: wgpu::Buffer,
+    caster_words: Vec<u32>,
     pub volumes: Volumes,
 }
 
@@ -207,7 +210,7 @@ impl FroxelFog {
         if g.volumes.size == want {
             return;
         }
-        match Volumes::new(gpu, &g.layouts, &g.uniform, &g.fog_volumes, &g.textures, want) {
+        match Volumes::new(gpu, &g.layouts, &g.uniform, want) {
             Ok(v) => {
                 g.volumes = v;
                 self.status = None;
@@ -320,10 +323,10 @@ impl Chapter for FroxelFog {
             mapped_at_creation: false,
         });
         let fog_volumes = fogbook_core::fog_volumes::volume_buffer(device, "froxel fog volumes");
-        let textures = DensityTextureSlots::new(device, shaders);
-        let volumes = Volumes::new(gpu, &own, &uniform, &fog_volumes, &textures, self.grid())?;
+        let volumes = Volumes::new(gpu, &own, &uniform, self.grid())?;
         self.status = None;
-        Ok(FroxelGpu { pipelines, layouts: own, uniform, fog_volumes, textures, volumes })
+        let casters = caster_buffer(device, "froxel fog shadow casters");
+        Ok(FroxelGpu { pipelines, layouts: own, uniform, fog_volumes, casters, caster_words: Vec::new(), volumes })
     }
 
     // ANCHOR: render
@@ -338,16 +341,19 @@ impl Chapter for FroxelFog {
         if let Some(e) = g.pipelines.media.prepare(&ctx.gpu.device, textured) {
             self.status = Some(e);
         }
-        if g.textures.update(&ctx.gpu.device, &ctx.gpu.queue, ctx.fog_textures, injected) {
-            g.volumes.rebind_media(&ctx.gpu.device, &g.layouts, &g.uniform, &g.fog_volumes, &g.textures);
-        }
-        if let Some(e) = g.textures.noise_error() {
+        // The stack's density textures (`ChapterContext::fog_density`), bound as they are now.
+        let buffers = MediaBuffers { uniform: &g.uniform, fog_volumes: &g.fog_volumes, casters: &g.casters };
+        g.volumes.bind_media(&ctx.gpu.device, &g.layouts, &buffers, ctx.fog_density);
+        if let Some(e) = ctx.fog_density.noise_error() {
             self.status = Some(e.to_string());
         }
         uniform.debug[3] = injected.len() as u32;
         ctx.gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
         if !injected.is_empty() {
             ctx.gpu.queue.write_buffer(&g.fog_volumes, 0, bytemuck::cast_slice(injected));
+            // Shadows between the volumes, binned as chapter 5's analytic pass bins them.
+            casters_for_frame(injected, ctx.uniform.sun_dir, ctx.fog_volume_shadows, &mut g.caster_words);
+            ctx.gpu.queue.write_buffer(&g.casters, 0, bytemuck::cast_slice(&g.caster_words));
         }
         // ANCHOR: bins
         let bins = &mut g.volumes.bins;
@@ -360,14 +366,17 @@ impl Chapter for FroxelFog {
         ctx.gpu.queue.write_buffer(&g.volumes.volume_bins, 0, bytemuck::cast_slice(&bins.words));
         // ANCHOR_END: bins
         let (p, v) = (&g.pipelines, &g.volumes);
+        let media_group = v.media_group();
         // This frame writes scattering volume `cur` and reads the other as history.
         let cur = (v.frames % 2) as usize;
         let froxels = [x.div_ceil(FROXEL_TILE), y.div_ceil(FROXEL_TILE), z.div_ceil(FROXEL_TILE)];
         ctx.passes.compute("froxel fog: media", |pass| {
-            pass.set_pipeline(p.media.pipeline(textured));
-            pass.set_bind_group(0, ctx.inputs, &[]);
-            pass.set_bind_group(2, &v.media_group, &[]);
-            pass.dispatch_workgroups(froxels[0], froxels[1], froxels[2]);
+            if let Some(group) = media_group {
+                pass.set_pipeline(p.media.pipeline(textured));
+                pass.set_bind_group(0, ctx.inputs, &[]);
+                pass.set_bind_group(2, group, &[]);
+                pass.dispatch_workgroups(froxels[0], froxels[1], froxels[2]);
+            }
         });
         ctx.passes.compute("froxel fog: lighting", |pass| {
             pass.set_pipeline(&p.lighting);

@@ -45,7 +45,7 @@ pub fn memory_bytes(size: [u32; 3]) -> u64 {
 
 pub struct Layouts {
     /// Media pass: uniform, media (write), emission (write), fog volumes, their bins, local
-    /// light (write).
+    /// light (write), the volumes' shadow casters; the density textures.
     pub media: wgpu::BindGroupLayout,
     /// Lighting: uniform, scattering (write), media (read), history (read), last frame's eye,
     /// emission (read), history weight (write), local light (read).
@@ -87,6 +87,7 @@ impl Layouts {
                     storage_buffer_entry(3, c, true),
                     storage_buffer_entry(4, c, true),
                     storage_3d(5, LOCAL_LIGHT_FORMAT),
+                    storage_buffer_entry(6, c, true),
                 ]
                 .into_iter()
                 .chain(DensityTextureSlots::layout_entries(c))
@@ -131,9 +132,11 @@ pub struct Volumes {
     /// The local fog volumes' bit masks per block of froxels (`binning`), and their CPU copy.
     pub volume_bins: wgpu::Buffer,
     pub bins: VolumeBins,
-    pub media_group: wgpu::BindGroup,
+    /// The media pass's group, made in `bind_media` with the stack's density textures of the
+    /// generation it holds.
+    media_group: Option<(u64, wgpu::BindGroup)>,
     /// The media pass's views (media, emission, local light), kept to make its group again
-    /// when the density textures change (`rebind_media`).
+    /// when the density textures change (`bind_media`).
     media_views: [wgpu::TextureView; 3],
     pub lighting_group: [wgpu::BindGroup; 2],
     pub integrate_group: [wgpu::BindGroup; 2],
@@ -149,15 +152,7 @@ enum Bind<'a> {
 }
 
 impl Volumes {
-    /// `fog_volumes`: the storage buffer of local fog volumes the media pass injects.
-    pub fn new(
-        gpu: &GpuContext,
-        layouts: &Layouts,
-        uniform: &wgpu::Buffer,
-        fog_volumes: &wgpu::Buffer,
-        textures: &DensityTextureSlots,
-        size: [u32; 3],
-    ) -> Result<Self> {
+    pub fn new(gpu: &GpuContext, layouts: &Layouts, uniform: &wgpu::Buffer, size: [u32; 3]) -> Result<Self> {
         check_grid(gpu, size)?;
         debug_assert_eq!(uniform.size(), std::mem::size_of::<FroxelUniform>() as u64);
         let device = &gpu.device;
@@ -213,7 +208,7 @@ impl Volumes {
         let both = |f: &dyn Fn(usize) -> wgpu::BindGroup| [f(0), f(1)];
         Ok(Self {
             size,
-            media_group: media_group(device, layouts, uniform, [&mv, &ev, &lv], fog_volumes, &volume_bins, textures),
+            media_group: None,
             lighting_group: both(&|c| {
                 group(
                     "froxel lighting",
@@ -257,41 +252,56 @@ impl Volumes {
         memory_bytes(self.size)
     }
 
-    /// Makes the media pass's group again (the density textures changed).
-    pub fn rebind_media(
+    /// The media pass's group with the stack's density textures as they are now (made again
+    /// when they changed).
+    pub fn bind_media(
         &mut self,
         device: &wgpu::Device,
         layouts: &Layouts,
-        uniform: &wgpu::Buffer,
-        fog_volumes: &wgpu::Buffer,
+        buffers: &MediaBuffers,
         textures: &DensityTextureSlots,
     ) {
-        let [mv, ev, lv] = &self.media_views;
-        self.media_group =
-            media_group(device, layouts, uniform, [mv, ev, lv], fog_volumes, &self.volume_bins, textures);
+        let generation = textures.generation();
+        if self.media_group.as_ref().is_none_or(|(g, _)| *g != generation) {
+            let group = media_group(device, layouts, &self.media_views, buffers, &self.volume_bins, textures);
+            self.media_group = Some((generation, group));
+        }
+    }
+
+    /// The media pass's group (none before the first `bind_media`).
+    pub fn media_group(&self) -> Option<&wgpu::BindGroup> {
+        self.media_group.as_ref().map(|(_, group)| group)
     }
 }
 
-/// The media pass's group: uniform, media, emission, fog volumes, their bins, local light, and
-/// the density textures (bindings 12–15).
+/// The chapter's buffers the media pass reads: its uniform, the stack's local fog volumes, and
+/// per volume the bit mask of its shadow casters (`fog_volume_casters`).
+pub struct MediaBuffers<'a> {
+    pub uniform: &'a wgpu::Buffer,
+    pub fog_volumes: &'a wgpu::Buffer,
+    pub casters: &'a wgpu::Buffer,
+}
+
+/// The media pass's group: uniform, media, emission, fog volumes, their bins, local light, their
+/// casters, and the density textures (bindings 12–17).
 fn media_group(
     device: &wgpu::Device,
     layouts: &Layouts,
-    uniform: &wgpu::Buffer,
-    [media, emission, local_light]: [&wgpu::TextureView; 3],
-    fog_volumes: &wgpu::Buffer,
+    [media, emission, local_light]: &[wgpu::TextureView; 3],
+    buffers: &MediaBuffers,
     volume_bins: &wgpu::Buffer,
     textures: &DensityTextureSlots,
 ) -> wgpu::BindGroup {
     use wgpu::BindingResource::TextureView;
     let entry = |binding, resource| wgpu::BindGroupEntry { binding, resource };
     let mut entries = vec![
-        entry(0, uniform.as_entire_binding()),
+        entry(0, buffers.uniform.as_entire_binding()),
         entry(1, TextureView(media)),
         entry(2, TextureView(emission)),
-        entry(3, fog_volumes.as_entire_binding()),
+        entry(3, buffers.fog_volumes.as_entire_binding()),
         entry(4, volume_bins.as_entire_binding()),
         entry(5, TextureView(local_light)),
+        entry(6, buffers.casters.as_entire_binding()),
     ];
     entries.extend(textures.entries());
     device.create_bind_group(&wgpu::BindGroupDescriptor {

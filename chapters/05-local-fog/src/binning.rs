@@ -28,38 +28,3 @@ pub fn bin_tiles(volumes: &[FogVolume], frame: &FrameUniform, size: [u32; 2], bi
     }
 }
 // ANCHOR_END: bin_tiles
-
-// ANCHOR: bin_casters
-/// The most volumes that shadow one volume's sun light (in list order; shaders/05-local-fog/
-/// analytic.wgsl stops there too).
-pub const MAX_CASTERS: usize = 16;
-
-/// For each volume i, the bit mask (`BIN_WORDS` words) of the other volumes that may lie between
-/// it and the sun (unit direction `sun`, towards it): those whose bounding sphere reaches the
-/// half-cylinder swept from i's bounding sphere towards the sun. A volume's sun ray is then
-/// tested against these only, so the cost grows with the volumes that can shadow it, not with
-/// the list.
-pub fn bin_casters(volumes: &[FogVolume], sun: glam::DVec3, words: &mut Vec<u32>) {
-    use fogbook_core::fog_volumes::BIN_WORDS;
-    words.clear();
-    words.resize(volumes.len().max(1) * BIN_WORDS, 0);
-    let sphere = |v: &FogVolume| (v.centre(), v.half().length());
-    for (i, receiver) in volumes.iter().enumerate() {
-        let (ci, ri) = sphere(receiver);
-        let mut n = 0;
-        for (j, caster) in volumes.iter().enumerate() {
-            if j == i || n == MAX_CASTERS {
-                continue;
-            }
-            let (cj, rj) = sphere(caster);
-            let d = cj - ci;
-            let along = d.dot(sun);
-            let across = (d - sun * along).length();
-            if along > -(ri + rj) && across < ri + rj {
-                words[i * BIN_WORDS + j / 32] |= 1 << (j % 32);
-                n += 1;
-            }
-        }
-    }
-}
-// ANCHOR_END: bin_casters

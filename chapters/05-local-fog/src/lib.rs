@@ -19,6 +19,7 @@ pub mod textures;
 pub mod volumes;
 
 use bytemuck::{Pod, Zeroable};
+use fogbook_core::fog_volume_casters::{caster_buffer, casters_for_frame};
 use fogbook_core::fog_volume_density::{MAX_DENSITY_TEXTURE_SIDE, SOURCE_FILE};
 use fogbook_core::fog_volume_textures::{DensityPipelines, DensityTextureSlots, any_textured};
 use fogbook_core::fog_volumes::{BIN_WORDS, FogVolume, MAX_FOG_VOLUMES, VolumeBins};
@@ -98,9 +99,9 @@ pub struct LocalFogGpu {
     casters: wgpu::Buffer,
     caster_words: Vec<u32>,
     bins: VolumeBins,
-    /// The frame's density grids (the stack's, `ChapterContext::fog_textures`).
-    textures: DensityTextureSlots,
-    group: wgpu::BindGroup,
+    /// The pass's group, with the stack's density textures (`ChapterContext::fog_density`) of
+    /// the generation it holds; made in `bind`.
+    group: Option<(u64, wgpu::BindGroup)>,
 }
 
 impl LocalFogGpu {
@@ -112,19 +113,25 @@ impl LocalFogGpu {
         }
         self.bins = VolumeBins::new(tiles);
         self.tile_bins = tile_bins_buffer(device, &self.bins);
-        self.rebind(device);
+        self.group = None;
     }
 
-    fn rebind(&mut self, device: &wgpu::Device) {
-        self.group = bind_group(
-            device,
-            &self.layout,
-            &self.uniform,
-            &self.volumes,
-            &self.tile_bins,
-            &self.casters,
-            &self.textures,
-        );
+    /// The pass's group with the stack's density textures as they are now (made again when they
+    /// or the tile masks' buffer changed).
+    fn bind(&mut self, device: &wgpu::Device, textures: &DensityTextureSlots) {
+        let generation = textures.generation();
+        if self.group.as_ref().is_none_or(|(g, _)| *g != generation) {
+            let group = bind_group(
+                device,
+                &self.layout,
+                &self.uniform,
+                &self.volumes,
+                &self.tile_bins,
+                &self.casters,
+                textures,
+            );
+            self.group = Some((generation, group));
+        }
     }
 }
 
@@ -305,6 +312,7 @@ impl Chapter for LocalFog {
         }
         out.fog_volumes.extend(&self.published);
         out.fog_textures.extend(self.files.iter().map(|(_, t)| t.clone()));
+        *out.fog_volume_shadows |= self.params.volume_shadows;
     }
     // ANCHOR_END: publish
 
@@ -349,15 +357,8 @@ impl Chapter for LocalFog {
         // Sized for the frame at its first render (`fit_tiles`).
         let bins = VolumeBins::new([0; 3]);
         let tile_bins = tile_bins_buffer(device, &bins);
-        let textures = DensityTextureSlots::new(device, shaders);
-        // Per volume, the bit mask of the volumes that may shadow it (`binning::bin_casters`).
-        let casters = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("local fog shadow casters"),
-            size: (MAX_FOG_VOLUMES * BIN_WORDS * 4) as u64,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let group = bind_group(device, &layout, &uniform, &volumes, &tile_bins, &casters, &textures);
+        // Per volume, the bit mask of the volumes that may shadow it (`fog_volume_casters`).
+        let casters = caster_buffer(device, "local fog shadow casters");
         let groups = [Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&layout), Some(&layouts.shared_sky)];
         let pipeline = DensityPipelines::new(device, module, "analytic", &groups)?;
         Ok(LocalFogGpu {
@@ -369,8 +370,7 @@ impl Chapter for LocalFog {
             bins,
             casters,
             caster_words: Vec::new(),
-            textures,
-            group,
+            group: None,
         })
     }
 
@@ -382,10 +382,7 @@ impl Chapter for LocalFog {
         if let Some(e) = g.pipeline.prepare(&ctx.gpu.device, textured) {
             self.status = Some(e);
         }
-        if g.textures.update(&ctx.gpu.device, &ctx.gpu.queue, ctx.fog_textures, volumes) {
-            g.rebind(&ctx.gpu.device);
-        }
-        if let Some(e) = g.textures.noise_error() {
+        if let Some(e) = ctx.fog_density.noise_error() {
             self.status = Some(e.to_string());
         }
         let uniform = LocalFogUniform::new(&self.params, volumes.len(), ctx.view);
@@ -403,16 +400,17 @@ impl Chapter for LocalFog {
         }
         ctx.gpu.queue.write_buffer(&g.tile_bins, 0, bytemuck::cast_slice(&g.bins.words));
         if self.params.volume_shadows && !volumes.is_empty() {
-            let s = ctx.uniform.sun_dir;
-            let sun = glam::DVec3::new(s[0] as f64, s[1] as f64, s[2] as f64).normalize_or_zero();
-            binning::bin_casters(volumes, sun, &mut g.caster_words);
+            casters_for_frame(volumes, ctx.uniform.sun_dir, true, &mut g.caster_words);
             ctx.gpu.queue.write_buffer(&g.casters, 0, bytemuck::cast_slice(&g.caster_words));
         }
+        // The stack's density textures (`ChapterContext::fog_density`), bound as they are now.
+        g.bind(&ctx.gpu.device, ctx.fog_density);
+        let Some((_, group)) = &g.group else { return };
         ctx.passes.compute("local fog: analytic", |pass| {
             pass.set_pipeline(g.pipeline.pipeline(textured));
             pass.set_bind_group(0, ctx.inputs, &[]);
             pass.set_bind_group(1, ctx.output, &[]);
-            pass.set_bind_group(2, &g.group, &[]);
+            pass.set_bind_group(2, group, &[]);
             pass.set_bind_group(3, ctx.sky, &[]);
             pass.dispatch_workgroups(w.div_ceil(SCREEN_TILE), h.div_ceil(SCREEN_TILE), 1);
         });

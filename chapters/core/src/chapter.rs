@@ -2,6 +2,7 @@
 //! yourself, say what the device must offer, create GPU resources, advance time, render a view.
 
 use crate::fog_volume_density::DensityTexture;
+use crate::fog_volume_textures::DensityTextureSlots;
 use crate::fog_volumes::FogVolume;
 use crate::frame::{FrameLayouts, FrameResources, FrameUniform};
 use crate::gpu::{GpuContext, Requirements};
@@ -53,6 +54,10 @@ pub struct ChapterContext<'a, 'r> {
     pub fog_volumes: &'a [FogVolume],
     /// Their density grids (at most `MAX_DENSITY_TEXTURES`), indexed by a volume's slot.
     pub fog_textures: &'a [Arc<DensityTexture>],
+    /// Their GPU copies and the baked noise, shared by the stack (made current before prepare).
+    pub fog_density: &'a DensityTextureSlots,
+    /// Whether the volumes shadow each other's sun light (`Publish::fog_volume_shadows`).
+    pub fog_volume_shadows: bool,
     /// The frame uniform as the GPU has it this frame (the camera, for binning on the CPU).
     pub uniform: &'a crate::frame::FrameUniform,
 }
@@ -67,6 +72,9 @@ pub struct Publish<'a> {
     /// Density grids of the volumes whose source is a file: a publisher pushes its grids and
     /// writes into each such volume the index its grid got here (`FogVolume::texture[1]`).
     pub fog_textures: &'a mut Vec<Arc<DensityTexture>>,
+    /// Whether the volumes shadow each other's sun light (`fog_volume_casters`): false unless a
+    /// publisher says so.
+    pub fog_volume_shadows: &'a mut bool,
 }
 // ANCHOR_END: publish
 

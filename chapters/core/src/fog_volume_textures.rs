@@ -1,16 +1,21 @@
 //! The GPU copies of the frame's density grids (`fog_volume_density::DensityTexture`): up to
 //! `MAX_DENSITY_TEXTURES` r32float 3D textures in fixed bindings 12–15 of a chapter's group 2
-//! (declared in shaders/common/fog_volume_density.wgsl). A chapter that draws fog volumes (4's
-//! froxel injection, 5's analytic path) owns one set and calls `update` each frame; a slot is
-//! uploaded again only when the grid in it changes (compared by `Arc` identity). Empty slots hold
-//! a 1³ texture, so that a layout never changes. Beside them, in bindings 16–17, the noise
-//! baked once (`NoiseBake`) and its repeating trilinear sampler.
+//! (declared in shaders/common/fog_volume_density.wgsl). They are a shared resource of the stack:
+//! the core owns one set (`Renderer::fog_density`), updates it once a frame from what the stack
+//! published, and hands it to every chapter (`ChapterContext::fog_density`); the chapters that
+//! draw fog volumes (4's froxel injection, 5's analytic path) put its views into their own
+//! groups, made again when its `generation` changes. A slot is uploaded again only when the grid
+//! in it changes (compared by `Arc` identity). Empty slots hold a 1³ texture, so that a layout
+//! never changes. Beside them, in bindings 16–17, the noise baked once (`NoiseBake`) and its
+//! repeating trilinear sampler.
 
 use crate::fog_volume_density::{DensityTexture, MAX_DENSITY_TEXTURES, NOISE_BAKE_SIDE, SOURCE_NOISE};
 use crate::fog_volumes::FogVolume;
 use crate::frame::texture_3d_entry;
 use crate::shaders::{ShaderStore, compute_pipeline, compute_pipeline_with, create_module};
+use std::cell::Cell;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The first of the `MAX_DENSITY_TEXTURES` bindings, in group 2.
 pub const FIRST_BINDING: u32 = 12;
@@ -23,6 +28,42 @@ pub struct DensityTextureSlots {
     views: Vec<wgpu::TextureView>,
     held: Vec<Option<Arc<DensityTexture>>>,
     noise: NoiseBake,
+    /// Changes (to a value no other set has had) whenever a view changes.
+    generation: u64,
+}
+
+// ANCHOR: uploads
+/// The GPU work the density resources did: noise bakes and grid uploads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DensityWork {
+    pub noise_bakes: u32,
+    pub grid_uploads: u32,
+}
+
+thread_local! {
+    /// Counted per thread, so that tests running side by side in one process do not see each
+    /// other's work: a frame's GPU calls are made on the thread that renders it.
+    static WORK: Cell<DensityWork> = const { Cell::new(DensityWork { noise_bakes: 0, grid_uploads: 0 }) };
+}
+
+/// The bakes and uploads made on this thread so far, by every set of density resources.
+pub fn work_on_this_thread() -> DensityWork {
+    WORK.with(Cell::get)
+}
+
+fn count(f: impl FnOnce(&mut DensityWork)) {
+    WORK.with(|w| {
+        let mut now = w.get();
+        f(&mut now);
+        w.set(now);
+    });
+}
+// ANCHOR_END: uploads
+
+/// A generation no set of slots has had yet.
+fn next_generation() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 // ANCHOR: noise_bake
@@ -75,6 +116,7 @@ impl NoiseBake {
         }
         let baked = self.bake(device, queue);
         let changed = baked.is_ok();
+        count(|w| w.noise_bakes += 1);
         self.done = Some(
             baked
                 .map(|texture| {
@@ -152,6 +194,7 @@ impl DensityTextureSlots {
             views: (0..MAX_DENSITY_TEXTURES).map(empty).collect(),
             held: vec![None; MAX_DENSITY_TEXTURES],
             noise: NoiseBake::new(device, shaders),
+            generation: next_generation(),
         }
     }
 
@@ -221,6 +264,7 @@ impl DensityTextureSlots {
             changed = true;
             let texture = match want {
                 Some(t) => {
+                    count(|w| w.grid_uploads += 1);
                     let texture = texture_3d(device, &t.label, t.n);
                     queue.write_texture(
                         texture.as_image_copy(),
@@ -239,7 +283,16 @@ impl DensityTextureSlots {
             self.views[slot] = texture.create_view(&Default::default());
             self.held[slot] = want.cloned();
         }
+        if changed {
+            self.generation = next_generation();
+        }
         changed
+    }
+
+    /// Changes whenever a view does: a group holding the views made at another generation must
+    /// be made again. No two sets, and no two states of one, share a generation.
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// Why the noise could not be baked, if it could not.

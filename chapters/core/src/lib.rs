@@ -15,6 +15,7 @@ pub mod capture;
 pub mod chapter;
 pub mod cloud_shadow;
 pub mod display;
+pub mod fog_volume_casters;
 pub mod fog_volume_density;
 pub mod fog_volume_textures;
 pub mod fog_volumes;

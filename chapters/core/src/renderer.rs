@@ -8,6 +8,7 @@ use crate::camera::CameraPose;
 use crate::chapter::{ChapterContext, DynChapter, Publish, UpdateContext};
 use crate::display::{DisplayPass, DisplaySettings};
 use crate::fog_volume_density::{DensityTexture, MAX_DENSITY_TEXTURES};
+use crate::fog_volume_textures::DensityTextureSlots;
 use crate::fog_volumes::{FogVolume, MAX_FOG_VOLUMES};
 use crate::frame::{FrameResources, FrameUniform};
 use crate::gpu::GpuContext;
@@ -52,6 +53,10 @@ pub struct Renderer {
     /// This frame's local fog volumes, as the stack published them, and their density grids.
     fog_volumes: Vec<FogVolume>,
     fog_textures: Vec<Arc<DensityTexture>>,
+    /// Their GPU copies and the baked noise, one set for the whole stack (`fog_volume_textures`).
+    pub fog_density: DensityTextureSlots,
+    /// Whether they shadow each other (`Publish::fog_volume_shadows`).
+    fog_volume_shadows: bool,
 }
 
 impl Renderer {
@@ -77,6 +82,8 @@ impl Renderer {
             chapters_sized_for: None,
             fog_volumes: Vec::new(),
             fog_textures: Vec::new(),
+            fog_density: DensityTextureSlots::new(&gpu.device, shaders),
+            fog_volume_shadows: false,
         })
     }
 
@@ -146,11 +153,13 @@ impl Renderer {
         uniform.history_epoch = history.epoch;
         self.fog_volumes.clear();
         self.fog_textures.clear();
+        self.fog_volume_shadows = false;
         for chapter in stack.chapters_mut() {
             chapter.publish(&mut Publish {
                 frame: &mut uniform,
                 fog_volumes: &mut self.fog_volumes,
                 fog_textures: &mut self.fog_textures,
+                fog_volume_shadows: &mut self.fog_volume_shadows,
             });
         }
         self.fog_volumes.truncate(MAX_FOG_VOLUMES);
@@ -181,6 +190,8 @@ impl Renderer {
     ) -> Option<PassTimes> {
         let uniform = self.frame_uniform(stack, req);
         self.frame.write_uniform(gpu, &uniform);
+        // The volumes' density grids and noise, uploaded or baked once for every chapter.
+        self.fog_density.update(&gpu.device, &gpu.queue, &self.fog_textures, &self.fog_volumes);
         self.frame.reset_view_range(gpu);
         // Chapters hear of a new frame size once, before their first frame at it.
         if self.chapters_sized_for != Some(self.frame.size) {
@@ -220,6 +231,8 @@ impl Renderer {
                 scene: req.scene,
                 fog_volumes: &self.fog_volumes,
                 fog_textures: &self.fog_textures,
+                fog_density: &self.fog_density,
+                fog_volume_shadows: self.fog_volume_shadows,
                 uniform: &uniform,
             });
         }
@@ -255,6 +268,8 @@ impl Renderer {
                 scene: req.scene,
                 fog_volumes: &self.fog_volumes,
                 fog_textures: &self.fog_textures,
+                fog_density: &self.fog_density,
+                fog_volume_shadows: self.fog_volume_shadows,
                 uniform: &uniform,
             });
         }

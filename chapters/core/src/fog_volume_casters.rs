@@ -1,0 +1,91 @@
+//! Shadows between local fog volumes: for each volume, the other volumes that may lie between it
+//! and the sun, binned on the CPU once a frame as a bit mask per volume (`BIN_WORDS` words), so
+//! that a GPU pass lighting a volume walks only its own few casters (shaders/05-local-fog/
+//! casters.wgsl). Chapter 5's analytic pass and chapter 4's froxel injection both bin with
+//! `bin_casters` and walk the masks with the same shader code, so the two paths shadow a volume
+//! alike and nothing steps where one hands over to the other. Whether the volumes shadow each
+//! other at all is the publisher's setting (`Publish::fog_volume_shadows`).
+
+use crate::fog_volumes::{BIN_WORDS, FogVolume, MAX_FOG_VOLUMES};
+
+// ANCHOR: bin_casters
+/// The most volumes that shadow one volume's sun light (in list order; the shaders stop there
+/// too).
+pub const MAX_CASTERS: usize = 16;
+
+/// For each volume i, the bit mask (`BIN_WORDS` words) of the other volumes that may lie between
+/// it and the sun (unit direction `sun`, towards it): those whose bounding sphere reaches the
+/// half-cylinder swept from i's bounding sphere towards the sun. A volume's sun ray is then
+/// tested against these only, so the cost grows with the volumes that can shadow it, not with
+/// the list.
+pub fn bin_casters(volumes: &[FogVolume], sun: glam::DVec3, words: &mut Vec<u32>) {
+    words.clear();
+    words.resize(volumes.len().max(1) * BIN_WORDS, 0);
+    let sphere = |v: &FogVolume| (v.centre(), v.half().length());
+    for (i, receiver) in volumes.iter().enumerate() {
+        let (ci, ri) = sphere(receiver);
+        let mut n = 0;
+        for (j, caster) in volumes.iter().enumerate() {
+            if j == i || n == MAX_CASTERS {
+                continue;
+            }
+            let (cj, rj) = sphere(caster);
+            let d = cj - ci;
+            let along = d.dot(sun);
+            let across = (d - sun * along).length();
+            if along > -(ri + rj) && across < ri + rj {
+                words[i * BIN_WORDS + j / 32] |= 1 << (j % 32);
+                n += 1;
+            }
+        }
+    }
+}
+// ANCHOR_END: bin_casters
+
+/// The masks of `volumes` for the frame's sun direction (`FrameUniform::sun_dir`, towards the
+/// sun), or all zero (no casters) when `shadows` is off.
+pub fn casters_for_frame(volumes: &[FogVolume], sun_dir: [f32; 4], shadows: bool, words: &mut Vec<u32>) {
+    let sun = glam::DVec3::new(sun_dir[0] as f64, sun_dir[1] as f64, sun_dir[2] as f64).normalize_or_zero();
+    if shadows && sun != glam::DVec3::ZERO {
+        bin_casters(volumes, sun, words);
+    } else {
+        words.clear();
+        words.resize(volumes.len().max(1) * BIN_WORDS, 0);
+    }
+}
+
+/// The GPU buffer of the masks: `MAX_FOG_VOLUMES` × `BIN_WORDS` words.
+pub fn caster_buffer(device: &wgpu::Device, label: &str) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: (MAX_FOG_VOLUMES * BIN_WORDS * 4) as u64,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fog_volumes::SHAPE_BOX;
+    use glam::DVec3;
+
+    fn cube(x: f32, y: f32) -> FogVolume {
+        FogVolume { centre: [x, y, 0.0, SHAPE_BOX], half_size: [1.0, 1.0, 1.0, 0.0], ..FogVolume::AXIS_ALIGNED }
+    }
+
+    /// Of two cubes one above the other under a sun overhead, the upper shadows the lower and not
+    /// the other way round; a cube far to the side shadows neither; off, nothing is a caster.
+    #[test]
+    fn only_the_volumes_towards_the_sun_are_casters() {
+        let volumes = [cube(0.0, 0.0), cube(0.0, 5.0), cube(20.0, 0.0)];
+        let mut words = Vec::new();
+        bin_casters(&volumes, DVec3::Y, &mut words);
+        let mask = |i: usize| words[i * BIN_WORDS];
+        assert_eq!((mask(0), mask(1), mask(2)), (0b010, 0, 0));
+        casters_for_frame(&volumes, [0.0, 1.0, 0.0, 1.0], false, &mut words);
+        assert!(words.iter().all(|&w| w == 0));
+        casters_for_frame(&volumes, [0.0, -1.0, 0.0, 1.0], true, &mut words);
+        assert_eq!(words[BIN_WORDS], 0b001, "a sun below: the lower cube shadows the upper");
+    }
+}
