@@ -60,7 +60,7 @@ fn prefix_sums(tau: &[f32], n: usize, stride: usize) -> (Vec<f32>, Vec<f32>) {
     let mut total = vec![0.0; tau.len()];
     for start in 0..tau.len() {
         // A line starts at every cell whose coordinate along the axis is 0.
-        if (start / stride) % n != 0 {
+        if !(start / stride).is_multiple_of(n) {
             continue;
         }
         let mut sum = 0.0f32;
@@ -120,8 +120,8 @@ pub fn bake_frame(n: usize, density: &[f32], glow: Option<&[f32]>, medium: Mediu
                 t_view *= (-tau[c]).exp();
                 before_away += tau[c];
             }
-            for d in 0..6 {
-                out.lit[d][pixel] = medium.albedo * lit[d];
+            for (map, value) in out.lit.iter_mut().zip(lit) {
+                map[pixel] = medium.albedo * value;
             }
             out.alpha[pixel] = -(-before_away).exp_m1();
             out.emission[pixel] = emission;

@@ -85,8 +85,8 @@ pub fn bake_frame_f64(n: usize, density: &[f32], glow: Option<&[f32]>, view: Vie
                 }
                 depth_view += t;
             }
-            for d in 0..6 {
-                out.lit[d][pixel] = m.albedo * lit[d];
+            for (map, value) in out.lit.iter_mut().zip(lit) {
+                map[pixel] = m.albedo * value;
             }
             out.alpha[pixel] = 1.0 - (-depth_view).exp();
             out.emission[pixel] = emission;
@@ -97,7 +97,7 @@ pub fn bake_frame_f64(n: usize, density: &[f32], glow: Option<&[f32]>, view: Vie
 // ANCHOR_END: bake_frame_f64
 
 // ANCHOR: march
-/// Brute-force single scattering at one pixel: the premultiplied light scattered towards the
+/// Brute-force single scattering at one pixel (`[column, row]`): the premultiplied light scattered towards the
 /// camera from a unit light shining from `dir`: midpoint ray marching with `steps` samples per
 /// cell along the view ray, and from each sample the exact optical depth to the light.
 pub fn march(
@@ -106,8 +106,7 @@ pub fn march(
     view: ViewAxis,
     m: Medium64,
     dir: Dir,
-    column: usize,
-    row: usize,
+    [column, row]: [usize; 2],
     steps: usize,
 ) -> f64 {
     // Positions in cell units, the grid spanning [0, n) on each world axis.
@@ -274,7 +273,7 @@ mod tests {
             (Dir::Right, side, 1.0),
         ];
         for (d, exact, factor) in cases {
-            let marched = march(n, &v, ViewAxis::Z, M64, d, column, row, 64);
+            let marched = march(n, &v, ViewAxis::Z, M64, d, [column, row], 64);
             let bake = baked.lit[d.index()][pixel] as f64;
             eprintln!("{d:?}: exact {exact:.6}, march {marched:.6}, bake {bake:.6} (closed form × {factor:.6})");
             // The march's midpoint rule at 64 steps a cell: error ≈ (2τ/64)²/24 ≈ 4e-6 relative.
@@ -312,7 +311,7 @@ mod tests {
             for column in (2..14).step_by(3) {
                 let row = 8;
                 for d in Dir::ALL {
-                    let marched = march(n, &v, view, M64, d, column, row, 16);
+                    let marched = march(n, &v, view, M64, d, [column, row], 16);
                     let bake = baked.lit[d.index()][column + row * n] as f64;
                     worst = worst.max((bake - marched).abs());
                 }
