@@ -71,6 +71,8 @@ fn a_bake_is_deterministic_and_writes_what_its_metadata_says() {
     }
     let hottest = b.pixels().map(|p| p[3]).fold(0.0f32, f32::max);
     assert!(hottest > 0.05, "the hot emitter glows in B's alpha (emission): {hottest}");
+    let apart = a.pixels().zip(b.pixels()).map(|(p, q)| (p[3] - q[3]).abs()).fold(0.0f32, f32::max);
+    assert!(apart > 0.05, "B's alpha holds emission, not a copy of alpha: largest difference {apart}");
     for dir in [one, two] {
         let _ = std::fs::remove_dir_all(dir);
     }
