@@ -93,6 +93,7 @@ fn bad_settings_get_one_message() {
         (BakeArgs { out_dir: file.join("sub"), ..small(dir.clone()) }, "cannot be made"),
         (BakeArgs { grid: Some(18), ..small(dir.clone()) }, "multiple of 4"),
         (BakeArgs { grid: Some(4000), ..small(dir.clone()) }, "grid"),
+        (BakeArgs { grid: Some(512), ..small(dir.clone()) }, "over the 4 GiB budget"),
         (BakeArgs { layout: Some("2by2".into()), ..small(dir.clone()) }, "layout"),
         (BakeArgs { view_axis: Some("w".into()), ..small(dir.clone()) }, "view axis"),
     ];

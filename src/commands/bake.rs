@@ -148,7 +148,7 @@ pub fn run(args: &BakeArgs) -> Result<BakeReport> {
         set_by_name(&mut smoke.chapter.params, name.trim(), value.trim())?;
     }
     let headless = Headless::new(&smoke.chapter.requirements(), [64, 36])?;
-    check_grid(&headless.gpu, s.grid).map_err(|e| anyhow!("grid: {e:#}"))?;
+    check_grid(&headless.gpu, s.grid)?;
     headless.prepare(&mut smoke)?;
     let (chapter, state) = smoke.parts()?;
     let p = chapter.params.clone();
