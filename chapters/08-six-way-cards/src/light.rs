@@ -79,57 +79,108 @@ fn prefix_sums(tau: &[f32], n: usize, stride: usize) -> (Vec<f32>, Vec<f32>) {
 
 // ANCHOR: bake_frame
 /// Bakes one frame from the density in the card frame (`card::to_card`: right fastest, then up,
-/// then away) and, for emission, the glow g in 0..1 per cell.
+/// then away) and, for emission, the glow g in 0..1 per cell. The columns are independent: they
+/// run on every core (each column's arithmetic is the same however they are split, so the result
+/// is too).
 pub fn bake_frame(n: usize, density: &[f32], glow: Option<&[f32]>, medium: Medium) -> FrameMaps {
     let scale = medium.extinction * medium.cell_m;
     let tau: Vec<f32> = density.iter().map(|&rho| scale * rho.max(0.0)).collect();
     let (before_right, line_right) = prefix_sums(&tau, n, 1);
     let (before_up, line_up) = prefix_sums(&tau, n, n);
+    let sums = Sums {
+        n,
+        tau: &tau,
+        before_right: &before_right,
+        line_right: &line_right,
+        before_up: &before_up,
+        line_up: &line_up,
+        glow,
+    };
+    let columns = in_parallel(n * n, |column| bake_column(&sums, column));
     let mut out = FrameMaps::zero(n);
-    let plane = n * n;
-    for up in 0..n {
-        for right in 0..n {
-            let pixel = right + (n - 1 - up) * n;
-            let column = right + up * n;
-            let line_away: f32 = (0..n).map(|k| tau[column + k * plane]).sum();
-            let (mut t_view, mut before_away) = (1.0f32, 0.0f32);
-            let mut lit = [0.0f32; 6];
-            let mut emission = 0.0f32;
-            for k in 0..n {
-                let c = column + k * plane;
-                let half = 0.5 * tau[c];
-                let weight = -(-tau[c]).exp_m1() * t_view;
-                if weight > 0.0 {
-                    // Optical depth to the light on each side: S⁻ + τ/2 and total − S⁻ − τ/2.
-                    let depth = |before: f32, line: f32, positive: bool| {
-                        if positive { (line - before - half).max(0.0) } else { before + half }
-                    };
-                    for d in Dir::ALL {
-                        let (axis, positive) = d.card_side();
-                        let tau_light = match axis {
-                            0 => depth(before_right[c], line_right[c], positive),
-                            1 => depth(before_up[c], line_up[c], positive),
-                            _ => depth(before_away, line_away, positive),
-                        };
-                        lit[d.index()] += weight * (-tau_light).exp();
-                    }
-                    if let Some(g) = glow {
-                        emission += weight * g[c].clamp(0.0, 1.0);
-                    }
-                }
-                t_view *= (-tau[c]).exp();
-                before_away += tau[c];
-            }
-            for (map, value) in out.lit.iter_mut().zip(lit) {
-                map[pixel] = medium.albedo * value;
-            }
-            out.alpha[pixel] = -(-before_away).exp_m1();
-            out.emission[pixel] = emission;
+    for (column, values) in columns.iter().enumerate() {
+        let (right, up) = (column % n, column / n);
+        let pixel = right + (n - 1 - up) * n;
+        for (map, value) in out.lit.iter_mut().zip(&values[..6]) {
+            map[pixel] = medium.albedo * value;
         }
+        out.alpha[pixel] = values[6];
+        out.emission[pixel] = values[7];
     }
     out
 }
+
+/// The optical depths of a frame and their prefix sums along right and up.
+struct Sums<'a> {
+    n: usize,
+    tau: &'a [f32],
+    before_right: &'a [f32],
+    line_right: &'a [f32],
+    before_up: &'a [f32],
+    line_up: &'a [f32],
+    glow: Option<&'a [f32]>,
+}
+
+/// One view column (`right + up * n`): the six lit sums (before the albedo), alpha, emission.
+fn bake_column(s: &Sums, column: usize) -> [f32; 8] {
+    let (n, tau) = (s.n, s.tau);
+    let plane = n * n;
+    let line_away: f32 = (0..n).map(|k| tau[column + k * plane]).sum();
+    let (mut t_view, mut before_away) = (1.0f32, 0.0f32);
+    let mut out = [0.0f32; 8];
+    for k in 0..n {
+        let c = column + k * plane;
+        let half = 0.5 * tau[c];
+        let weight = -(-tau[c]).exp_m1() * t_view;
+        if weight > 0.0 {
+            // Optical depth to the light on each side: S⁻ + τ/2 and total − S⁻ − τ/2.
+            let depth = |before: f32, line: f32, positive: bool| {
+                if positive { (line - before - half).max(0.0) } else { before + half }
+            };
+            for d in Dir::ALL {
+                let (axis, positive) = d.card_side();
+                let tau_light = match axis {
+                    0 => depth(s.before_right[c], s.line_right[c], positive),
+                    1 => depth(s.before_up[c], s.line_up[c], positive),
+                    _ => depth(before_away, line_away, positive),
+                };
+                out[d.index()] += weight * (-tau_light).exp();
+            }
+            if let Some(g) = s.glow {
+                out[7] += weight * g[c].clamp(0.0, 1.0);
+            }
+        }
+        t_view *= (-tau[c]).exp();
+        before_away += tau[c];
+    }
+    out[6] = -(-before_away).exp_m1();
+    out
+}
 // ANCHOR_END: bake_frame
+
+/// `f(0..count)`, split over the machine's cores (in order on the browser, which has no threads).
+fn in_parallel<T: Copy + Default + Send>(count: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let threads = std::thread::available_parallelism().map_or(1, |t| t.get()).min(count.max(1));
+        if threads > 1 {
+            let chunk = count.div_ceil(threads);
+            let mut out = vec![T::default(); count];
+            std::thread::scope(|scope| {
+                for (i, slice) in out.chunks_mut(chunk).enumerate() {
+                    let f = &f;
+                    scope.spawn(move || {
+                        for (j, v) in slice.iter_mut().enumerate() {
+                            *v = f(i * chunk + j);
+                        }
+                    });
+                }
+            });
+            return out;
+        }
+    }
+    (0..count).map(f).collect()
+}
 
 #[cfg(test)]
 mod tests {
