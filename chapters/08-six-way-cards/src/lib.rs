@@ -14,9 +14,11 @@
 //! - `crop`: the smoke's bounds over all frames, and the crop rectangle.
 //! - `atlas`: frame addressing, resampling the cropped frames and packing the two atlases.
 //! - `swizzle`: which map goes in which channel (TLR/BBF, RTB/LBF, or any other).
+//! - `blend`: the runtime's six-way blend as an f64 CPU reference (the GPU runtime is to come).
 //! - `settings` and `metadata`: what a bake is asked for, and what it writes beside the atlases.
 
 pub mod atlas;
+pub mod blend;
 pub mod card;
 pub mod crop;
 pub mod flipbook;
