@@ -8,6 +8,7 @@
 //! crate builds for the browser too.
 //!
 //! - `card`: the card frame of each view axis, and the volume reordered into it.
+//! - `gpu`: the same bake of one frame on the GPU, from the smoke's texture (what `fogbook bake` runs).
 //! - `light`: the production bake of one frame in f32 (prefix sums of optical depth, one march
 //!   per column).
 //! - `reference`: the same bake in f64, and an independent brute-force ray march.
@@ -22,6 +23,7 @@ pub mod blend;
 pub mod card;
 pub mod crop;
 pub mod flipbook;
+pub mod gpu;
 pub mod light;
 pub mod metadata;
 pub mod reference;
