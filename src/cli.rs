@@ -153,6 +153,10 @@ pub struct BakeArgs {
     /// Bake the smoke's glow (from its temperature) into the E channel (else E holds alpha).
     #[arg(long)]
     pub emission: bool,
+    /// Light the frames on the CPU from the read-back volume (the GPU bake's twin) instead of
+    /// on the GPU.
+    #[arg(long)]
+    pub cpu: bool,
     /// Set a smoke parameter: `name=value` (see `list`). Repeatable.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,

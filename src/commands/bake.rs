@@ -7,10 +7,12 @@ use crate::cli::{BakeArgs, parse_size};
 use anyhow::{Context, Result, anyhow, bail};
 use fogbook_core::headless::Headless;
 use fogbook_core::params::set_by_name;
+use fogbook_core::shaders::ShaderStore;
 use fogbook_core::timing::run_now;
 use fogbook_core::{Chapter, Loaded};
 use fogbook_six_way::card::{ViewAxis, to_card};
 use fogbook_six_way::flipbook::assemble;
+use fogbook_six_way::gpu::{GlowRamp, GpuBaker};
 use fogbook_six_way::light::{FrameMaps, Medium, bake_frame};
 use fogbook_six_way::metadata::{BakeFacts, Metadata};
 use fogbook_six_way::{BakeSettings, atlas};
@@ -26,7 +28,8 @@ pub struct BakeReport {
     pub files: Vec<PathBuf>,
     pub settings: BakeSettings,
     pub atlas_size: [u32; 2],
-    /// Seconds: the whole command, the smoke's steps and read-backs, the lighting of the frames.
+    /// Seconds: the whole command, the smoke's steps, the lighting of the frames (with --cpu the
+    /// read-back of the volume too).
     pub total_s: f64,
     pub simulate_s: f64,
     pub light_s: f64,
@@ -39,7 +42,7 @@ impl fmt::Display for BakeReport {
         writeln!(
             f,
             "baked {} frames of a {}³ smoke into {}x{} atlases ({}x{} frames) in {:.2} s \
-             (smoke and read-back {:.2} s, lighting {:.2} s) on {}",
+             (smoke {:.2} s, lighting {:.2} s) on {}",
             s.frames,
             s.grid,
             self.atlas_size[0],
@@ -130,6 +133,30 @@ fn glow_ramp(excess_k: f32, p: &fogbook_smoke::params::SmokeParams) -> f32 {
     ((p.ambient_temperature_k + excess_k - p.emission_start_k) / span).clamp(0.0, 1.0)
 }
 
+// ANCHOR: cpu_path
+/// The CPU bake of the current frame (`--cpu`): the density (and temperature) read back, reordered
+/// into the card frame and lit by `light::bake_frame`, the GPU bake's twin.
+fn bake_on_cpu(
+    state: &fogbook_smoke::SmokeGpu,
+    gpu: &fogbook_core::gpu::GpuContext,
+    s: &BakeSettings,
+    p: &fogbook_smoke::params::SmokeParams,
+    medium: Medium,
+) -> Result<FrameMaps> {
+    let n = s.grid as usize;
+    let fluid = state.download(gpu, FieldId::Fluid)?;
+    let density: Vec<f32> = fluid.chunks_exact(4).map(|c| c[3]).collect();
+    let glow = if s.emission {
+        let t = state.download(gpu, FieldId::Temperature)?;
+        Some(t.iter().map(|&k| if k.is_finite() { glow_ramp(k, p) } else { 0.0 }).collect::<Vec<f32>>())
+    } else {
+        None
+    };
+    let glow_card = glow.map(|g| to_card(n, &g, s.view_axis));
+    Ok(bake_frame(n, &to_card(n, &density, s.view_axis), glow_card.as_deref(), medium))
+}
+// ANCHOR_END: cpu_path
+
 pub fn run(args: &BakeArgs) -> Result<BakeReport> {
     let start = Instant::now();
     let s = settings(args)?;
@@ -152,7 +179,6 @@ pub fn run(args: &BakeArgs) -> Result<BakeReport> {
     headless.prepare(&mut smoke)?;
     let (chapter, state) = smoke.parts()?;
     let p = chapter.params.clone();
-    let n = s.grid as usize;
     let medium = Medium { extinction: p.extinction, cell_m: p.box_size_m / s.grid as f32, albedo: s.albedo };
 
     let bar = indicatif::ProgressBar::new(s.frames as u64).with_message("baking");
@@ -176,30 +202,32 @@ pub fn run(args: &BakeArgs) -> Result<BakeReport> {
     let t = Instant::now();
     steps(s.warmup_steps, chapter, state);
     simulate_s += t.elapsed().as_secs_f64();
+    let baker = GpuBaker::new(&headless.gpu, &ShaderStore::discover(), s.grid)?;
     let mut frames: Vec<FrameMaps> = Vec::with_capacity(s.frames as usize);
     for f in 0..s.frames {
         let t = Instant::now();
         if f > 0 {
             steps(s.steps_per_frame, chapter, state);
         }
-        let fluid = state.download(&headless.gpu, FieldId::Fluid)?;
-        let density: Vec<f32> = fluid.chunks_exact(4).map(|c| c[3]).collect();
-        if let Some(i) = density.iter().position(|v| !v.is_finite()) {
-            bail!(
-                "frame {f}: the smoke's density is not finite at cell {i} (the simulation blew up; try a smaller time_step_s)"
-            );
-        }
-        let glow = if s.emission {
-            let t = state.download(&headless.gpu, FieldId::Temperature)?;
-            Some(t.iter().map(|&k| if k.is_finite() { glow_ramp(k, &p) } else { 0.0 }).collect::<Vec<f32>>())
-        } else {
-            None
-        };
         simulate_s += t.elapsed().as_secs_f64();
         let t = Instant::now();
-        let glow_card = glow.map(|g| to_card(n, &g, s.view_axis));
-        frames.push(bake_frame(n, &to_card(n, &density, s.view_axis), glow_card.as_deref(), medium));
+        let maps = if args.cpu {
+            bake_on_cpu(state, &headless.gpu, &s, &p, medium)?
+        } else {
+            let ramp =
+                GlowRamp { ambient_k: p.ambient_temperature_k, start_k: p.emission_start_k, full_k: p.emission_full_k };
+            let (fluid, velocity) =
+                (&state.fields.current(FieldId::Fluid).view, &state.fields.current(FieldId::Velocity).view);
+            baker.bake(&headless.gpu, fluid, velocity, s.view_axis, medium, s.emission.then_some(ramp))?
+        };
         light_s += t.elapsed().as_secs_f64();
+        let finite = |v: &[f32]| v.iter().all(|x| x.is_finite());
+        if !(maps.lit.iter().all(|m| finite(m)) && finite(&maps.alpha) && finite(&maps.emission)) {
+            bail!(
+                "frame {f}: the smoke's density or temperature is not finite (the simulation blew up; try a smaller time_step_s)"
+            );
+        }
+        frames.push(maps);
         bar.inc(1);
     }
     bar.finish_and_clear();
