@@ -76,7 +76,7 @@ impl GpuBaker {
     pub fn new(gpu: &GpuContext, shaders: &ShaderStore, n: u32) -> Result<Self> {
         let device = &gpu.device;
         let cells = (n as u64).pow(3) * 4;
-        if cells > device.limits().max_storage_buffer_binding_size as u64 {
+        if cells > device.limits().max_storage_buffer_binding_size {
             bail!("grid {n}: the bake's {cells}-byte buffers are over this device's binding limit");
         }
         let shader = shaders.load("08-six-way-cards/bake.wgsl").map_err(|e| anyhow::anyhow!("{e}"))?;
