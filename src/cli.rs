@@ -28,6 +28,8 @@ pub enum Command {
     View(ViewArgs),
     /// Run the smoke (chapter 7) headless and save its density and temperature to a volume file.
     SmokeSave(SmokeSaveArgs),
+    /// Bake six-way lit flipbook atlases (chapter 8) from the smoke (chapter 7), run headless.
+    Bake(BakeArgs),
 }
 
 /// Options shared by everything that renders a chapter.
@@ -110,6 +112,60 @@ pub struct SmokeSaveArgs {
     /// convention).
     #[arg(long)]
     pub out: PathBuf,
+}
+
+/// `fogbook bake`: every option overrides the settings file's value (or the default).
+#[derive(Args, Debug, Default, Clone)]
+pub struct BakeArgs {
+    /// Bake settings from a RON file first (fields of `BakeSettings`; missing ones default).
+    #[arg(long)]
+    pub settings: Option<PathBuf>,
+    /// Flipbook frames (default 64).
+    #[arg(long)]
+    pub frames: Option<u32>,
+    /// Smoke steps between two frames (default 2).
+    #[arg(long)]
+    pub steps_per_frame: Option<u32>,
+    /// Smoke steps before the first frame (default 60).
+    #[arg(long)]
+    pub warmup: Option<u32>,
+    /// Cells per side of the smoke's grid (default 64; a multiple of 4, 16 to 512).
+    #[arg(long)]
+    pub grid: Option<u32>,
+    /// Frames per row and column of the atlas, `COLSxROWS` (default 8x8).
+    #[arg(long)]
+    pub layout: Option<String>,
+    /// Texels per frame, `N` or `WxH` (default 128).
+    #[arg(long)]
+    pub frame_size: Option<String>,
+    /// The atlas's size `WxH` instead of --frame-size; it must divide by the layout.
+    #[arg(long, conflicts_with = "frame_size")]
+    pub atlas_size: Option<String>,
+    /// The axis the cards are seen along: x, y or z (default z).
+    #[arg(long)]
+    pub view_axis: Option<String>,
+    /// Channel layout: tlr-bbf (default), rtb-lbf, or eight letters like TLRA/BKFE.
+    #[arg(long)]
+    pub swizzle: Option<String>,
+    /// Single-scattering albedo, 0 to 1 (default 1).
+    #[arg(long)]
+    pub albedo: Option<f32>,
+    /// Bake the smoke's glow (from its temperature) into the E channel (else E holds alpha).
+    #[arg(long)]
+    pub emission: bool,
+    /// Light the frames on the CPU from the read-back volume (the GPU bake's twin) instead of
+    /// on the GPU.
+    #[arg(long)]
+    pub cpu: bool,
+    /// Set a smoke parameter: `name=value` (see `list`). Repeatable.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+    /// Folder for the atlases and the metadata (made if missing).
+    #[arg(long, default_value = "bake")]
+    pub out_dir: PathBuf,
+    /// File name prefix: PREFIX_a.png, PREFIX_b.png, PREFIX_a.exr, PREFIX_b.exr, PREFIX.json.
+    #[arg(long, default_value = "smoke")]
+    pub prefix: String,
 }
 
 #[derive(Args, Debug)]

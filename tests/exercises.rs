@@ -107,3 +107,38 @@ fn chapter_7_warm_up() {
     let keep = fogbook_smoke_2d::Smoke2dUniform::new(&p, 128, 0, 0).density_keep as f64;
     close(keep.powi(60), 0.9512, 1e-4, "dye left after 60 steps at k = 0.05/s");
 }
+
+/// Chapter 8: the six-way weights of a sun at 30°, the half-cell term's cost, the optical depth
+/// that is opaque in 8 bits, the default atlases' memory, the world-axis swizzle.
+#[test]
+fn chapter_8() {
+    use fogbook_six_way::atlas::{Layout, to_rgba8};
+    use fogbook_six_way::card::{Dir, ViewAxis, to_card};
+    use fogbook_six_way::light::{Medium, bake_frame};
+    let (x, y) = (30f64.to_radians().cos(), 30f64.to_radians().sin());
+    close(x, 0.87, 5e-3, "positive part, right");
+    close(x + y, 1.37, 5e-3, "sum of the positive parts");
+    close(x * x, 0.75, 1e-12, "squared, right");
+    close(x * x + y * y, 1.0, 1e-12, "sum of the squares");
+    // A homogeneous grid lit from the front: bake / exact at a column's centre.
+    let n = 16;
+    let front = |cell_m: f32| {
+        let m = Medium { extinction: 3.0, cell_m, albedo: 1.0 };
+        let f = bake_frame(n, &to_card(n, &vec![1.0; n * n * n], ViewAxis::Z), None, m);
+        let tau_total = 3.0 * cell_m as f64 * n as f64;
+        f.lit[Dir::Front.index()][8 + 8 * n] as f64 / (0.5 * (1.0 - (-2.0 * tau_total).exp()))
+    };
+    close(front(0.1), 0.98886, 5e-5, "front light, τ = 0.3 a cell");
+    close(front(0.05), 0.99719, 5e-5, "front light, τ = 0.15 a cell");
+    let opaque = 510f64.ln();
+    close(opaque, 6.23, 5e-3, "optical depth opaque in 8 bits");
+    let alpha = |tau: f64| to_rgba8(&[(1.0 - (-tau).exp()) as f32])[0];
+    assert_eq!((alpha(opaque - 0.01), alpha(opaque + 0.01)), (254, 255));
+    let [w, h] = Layout { cols: 8, rows: 8, frame_w: 128, frame_h: 128 }.size();
+    close((2 * w * h * 4) as f64 / (1 << 20) as f64, 8.0, 0.0, "two 8-bit atlases (MiB)");
+    close((2 * w * h * 16) as f64 / (1 << 20) as f64, 32.0, 0.0, "two f32 atlases (MiB)");
+    // X+, Y+, Z+ in the world, seen along z: right, top, front.
+    let world = |d: Dir| d.towards_light_world(ViewAxis::Z);
+    assert_eq!([world(Dir::Right), world(Dir::Top), world(Dir::Front)], [[1, 0, 0], [0, 1, 0], [0, 0, 1]]);
+    assert_eq!(fogbook_six_way::Swizzle::parse("RTFA/LBKE").unwrap().letters(), "RTFA/LBKE");
+}

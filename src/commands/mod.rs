@@ -1,3 +1,4 @@
+pub mod bake;
 pub mod bench;
 pub mod figures;
 pub mod list;

@@ -61,6 +61,7 @@ const BROWSER_CRATES: &[&str] = &[
     "fogbook-clouds",
     "fogbook-smoke",
     "fogbook-smoke-2d",
+    "fogbook-six-way",
 ];
 const BROWSER_TARGET: &str = "wasm32-unknown-unknown";
 

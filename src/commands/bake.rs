@@ -1,0 +1,281 @@
+//! `fogbook bake`: chapter 8's six-way flipbook baker. Runs chapter 7's smoke headless (as
+//! `smoke-save` does), reads its density back after every frame's steps, bakes the frame's six
+//! lit maps, alpha and emission (`fogbook_six_way::light`), then crops, packs and writes two
+//! atlases as PNG (8-bit) and EXR (f32) with a JSON metadata file.
+
+use crate::cli::{BakeArgs, parse_size};
+use anyhow::{Context, Result, anyhow, bail};
+use fogbook_core::headless::Headless;
+use fogbook_core::params::set_by_name;
+use fogbook_core::shaders::ShaderStore;
+use fogbook_core::timing::run_now;
+use fogbook_core::{Chapter, Loaded};
+use fogbook_six_way::card::{ViewAxis, to_card};
+use fogbook_six_way::flipbook::assemble;
+use fogbook_six_way::gpu::{GlowRamp, GpuBaker};
+use fogbook_six_way::light::{FrameMaps, Medium, bake_frame};
+use fogbook_six_way::metadata::{BakeFacts, Metadata};
+use fogbook_six_way::{BakeSettings, atlas};
+use fogbook_smoke::Smoke;
+use fogbook_smoke::fields::{FieldId, check_grid};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// What a bake wrote, and how long it took.
+#[derive(Debug)]
+pub struct BakeReport {
+    pub files: Vec<PathBuf>,
+    pub settings: BakeSettings,
+    pub atlas_size: [u32; 2],
+    /// Seconds: the whole command, the smoke's steps, the lighting of the frames (with --cpu the
+    /// read-back of the volume too).
+    pub total_s: f64,
+    pub simulate_s: f64,
+    pub light_s: f64,
+    pub adapter: String,
+}
+
+impl fmt::Display for BakeReport {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let s = &self.settings;
+        writeln!(
+            f,
+            "baked {} frames of a {}³ smoke into {}x{} atlases ({}x{} frames) in {:.2} s \
+             (smoke {:.2} s, lighting {:.2} s) on {}",
+            s.frames,
+            s.grid,
+            self.atlas_size[0],
+            self.atlas_size[1],
+            s.layout[0],
+            s.layout[1],
+            self.total_s,
+            self.simulate_s,
+            self.light_s,
+            self.adapter
+        )?;
+        let names: Vec<String> = self.files.iter().map(|p| p.display().to_string()).collect();
+        write!(f, "wrote {}", names.join(", "))
+    }
+}
+
+fn pair(text: &str, what: &str) -> Result<[u32; 2]> {
+    if let Ok(n) = text.trim().parse::<u32>() {
+        return Ok([n, n]);
+    }
+    parse_size(text).map_err(|e| anyhow!("{what}: {e}"))
+}
+
+// ANCHOR: settings
+/// The settings file (or the defaults), then every option given on the command line.
+pub fn settings(args: &BakeArgs) -> Result<BakeSettings> {
+    let mut s = match &args.settings {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("settings {}", path.display()))?;
+            ron::from_str(&text).map_err(|e| anyhow!("settings {}: {e}", path.display()))?
+        }
+        None => BakeSettings::default(),
+    };
+    if let Some(v) = args.frames {
+        s.frames = v;
+    }
+    if let Some(v) = args.steps_per_frame {
+        s.steps_per_frame = v;
+    }
+    if let Some(v) = args.warmup {
+        s.warmup_steps = v;
+    }
+    if let Some(v) = args.grid {
+        s.grid = v;
+    }
+    if let Some(v) = &args.layout {
+        s.layout = parse_size(v).map_err(|e| anyhow!("layout: {e}"))?;
+    }
+    if let Some(v) = &args.frame_size {
+        s.frame_size = pair(v, "frame size")?;
+        s.atlas_size = None;
+    }
+    if let Some(v) = &args.atlas_size {
+        s.atlas_size = Some(parse_size(v).map_err(|e| anyhow!("atlas size: {e}"))?);
+    }
+    if let Some(v) = &args.view_axis {
+        s.view_axis = ViewAxis::parse(v).map_err(|e| anyhow!(e))?;
+    }
+    if let Some(v) = &args.swizzle {
+        s.swizzle = v.clone();
+    }
+    if let Some(v) = args.albedo {
+        s.albedo = v;
+    }
+    s.emission |= args.emission;
+    Ok(s)
+}
+// ANCHOR_END: settings
+
+/// Makes the output folder and checks that a file can be written there, before any baking.
+fn prepare_output(dir: &Path, prefix: &str) -> Result<()> {
+    if prefix.is_empty() || prefix.contains(['/', '\\']) {
+        bail!("prefix {prefix:?}: expected a plain file name part, e.g. smoke");
+    }
+    std::fs::create_dir_all(dir).with_context(|| format!("output folder {} cannot be made", dir.display()))?;
+    let probe = dir.join(format!(".{prefix}.write-test"));
+    std::fs::write(&probe, b"").with_context(|| format!("output folder {} is not writable", dir.display()))?;
+    let _ = std::fs::remove_file(probe);
+    Ok(())
+}
+
+/// The glow ramp of chapter 7 (`view.wgsl`'s `glow`): t = (T − T₀)/(T₁ − T₀) in 0..1.
+fn glow_ramp(excess_k: f32, p: &fogbook_smoke::params::SmokeParams) -> f32 {
+    let span = p.emission_full_k - p.emission_start_k;
+    if span.abs() < 1e-6 {
+        return if p.ambient_temperature_k + excess_k >= p.emission_full_k { 1.0 } else { 0.0 };
+    }
+    ((p.ambient_temperature_k + excess_k - p.emission_start_k) / span).clamp(0.0, 1.0)
+}
+
+// ANCHOR: cpu_path
+/// The CPU bake of the current frame (`--cpu`): the density (and temperature) read back, reordered
+/// into the card frame and lit by `light::bake_frame`, the GPU bake's twin.
+fn bake_on_cpu(
+    state: &fogbook_smoke::SmokeGpu,
+    gpu: &fogbook_core::gpu::GpuContext,
+    s: &BakeSettings,
+    p: &fogbook_smoke::params::SmokeParams,
+    medium: Medium,
+) -> Result<FrameMaps> {
+    let n = s.grid as usize;
+    let fluid = state.download(gpu, FieldId::Fluid)?;
+    let density: Vec<f32> = fluid.chunks_exact(4).map(|c| c[3]).collect();
+    let glow = if s.emission {
+        let t = state.download(gpu, FieldId::Temperature)?;
+        Some(t.iter().map(|&k| if k.is_finite() { glow_ramp(k, p) } else { 0.0 }).collect::<Vec<f32>>())
+    } else {
+        None
+    };
+    let glow_card = glow.map(|g| to_card(n, &g, s.view_axis));
+    Ok(bake_frame(n, &to_card(n, &density, s.view_axis), glow_card.as_deref(), medium))
+}
+// ANCHOR_END: cpu_path
+
+pub fn run(args: &BakeArgs) -> Result<BakeReport> {
+    let start = Instant::now();
+    let s = settings(args)?;
+    let layout = s.layout().map_err(|e| anyhow!(e))?;
+    let swizzle = s.swizzle().map_err(|e| anyhow!(e))?;
+    prepare_output(&args.out_dir, &args.prefix)?;
+
+    let mut smoke = Loaded::new(Smoke::new());
+    set_by_name(&mut smoke.chapter.params, "grid_size", &s.grid.to_string()).map_err(|e| anyhow!("grid: {e}"))?;
+    for assignment in &args.set {
+        let (name, value) =
+            assignment.split_once('=').ok_or_else(|| anyhow!("--set {assignment}: expected name=value"))?;
+        if name.trim() == "grid_size" {
+            bail!("--set grid_size: use --grid");
+        }
+        set_by_name(&mut smoke.chapter.params, name.trim(), value.trim())?;
+    }
+    let headless = Headless::new(&smoke.chapter.requirements(), [64, 36])?;
+    check_grid(&headless.gpu, s.grid)?;
+    headless.prepare(&mut smoke)?;
+    let (chapter, state) = smoke.parts()?;
+    let p = chapter.params.clone();
+    let medium = Medium { extinction: p.extinction, cell_m: p.box_size_m / s.grid as f32, albedo: s.albedo };
+
+    let bar = indicatif::ProgressBar::new(s.frames as u64).with_message("baking");
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{msg} {bar:40} frame {pos}/{len} ({elapsed}, {eta} left)")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let (mut simulate_s, mut light_s) = (0.0, 0.0);
+    let steps = |count: u32, chapter: &mut Smoke, state: &mut fogbook_smoke::SmokeGpu| {
+        let mut left = count;
+        while left > 0 {
+            let batch = left.min(50);
+            run_now(&headless.gpu, |passes| {
+                for _ in 0..batch {
+                    chapter.step(state, &headless.gpu, passes);
+                }
+            });
+            left -= batch;
+        }
+    };
+    let t = Instant::now();
+    steps(s.warmup_steps, chapter, state);
+    simulate_s += t.elapsed().as_secs_f64();
+    let baker = GpuBaker::new(&headless.gpu, &ShaderStore::discover(), s.grid)?;
+    let mut frames: Vec<FrameMaps> = Vec::with_capacity(s.frames as usize);
+    for f in 0..s.frames {
+        let t = Instant::now();
+        if f > 0 {
+            steps(s.steps_per_frame, chapter, state);
+        }
+        simulate_s += t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        let maps = if args.cpu {
+            bake_on_cpu(state, &headless.gpu, &s, &p, medium)?
+        } else {
+            let ramp =
+                GlowRamp { ambient_k: p.ambient_temperature_k, start_k: p.emission_start_k, full_k: p.emission_full_k };
+            let (fluid, velocity) =
+                (&state.fields.current(FieldId::Fluid).view, &state.fields.current(FieldId::Velocity).view);
+            baker.bake(&headless.gpu, fluid, velocity, s.view_axis, medium, s.emission.then_some(ramp))?
+        };
+        light_s += t.elapsed().as_secs_f64();
+        let finite = |v: &[f32]| v.iter().all(|x| x.is_finite());
+        if !(maps.lit.iter().all(|m| finite(m)) && finite(&maps.alpha) && finite(&maps.emission)) {
+            bail!(
+                "frame {f}: the smoke's density or temperature is not finite (the simulation blew up; try a smaller time_step_s)"
+            );
+        }
+        frames.push(maps);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+
+    let t = Instant::now();
+    let book = assemble(&frames, layout, &swizzle, s.emission);
+    light_s += t.elapsed().as_secs_f64();
+    if book.atlases.iter().flatten().any(|v| !v.is_finite()) {
+        bail!("the bake produced a value that is not finite; nothing was written");
+    }
+    let [w, h] = layout.size();
+    let dir = &args.out_dir;
+    let name = |suffix: &str| format!("{}{suffix}", args.prefix);
+    let files = [[name("_a.png"), name("_a.exr")], [name("_b.png"), name("_b.exr")]];
+    let mut written = Vec::new();
+    for (atlas, [png, exr]) in book.atlases.iter().zip(&files) {
+        let png_path = dir.join(png);
+        image::RgbaImage::from_raw(w, h, atlas::to_rgba8(atlas))
+            .ok_or_else(|| anyhow!("atlas {w}x{h}: wrong buffer size"))?
+            .save(&png_path)
+            .with_context(|| format!("writing {}", png_path.display()))?;
+        let exr_path = dir.join(exr);
+        image::Rgba32FImage::from_raw(w, h, atlas.clone())
+            .ok_or_else(|| anyhow!("atlas {w}x{h}: wrong buffer size"))?
+            .save(&exr_path)
+            .with_context(|| format!("writing {}", exr_path.display()))?;
+        written.extend([png_path, exr_path]);
+    }
+    let facts = BakeFacts {
+        files,
+        layout,
+        swizzle: &swizzle,
+        crop: book.crop,
+        cell_m: p.box_size_m as f64 / s.grid as f64,
+        extinction: p.extinction,
+        time_step_s: p.time_step_s as f64,
+    };
+    let json = serde_json::to_string_pretty(&Metadata::new(&s, facts))?;
+    let meta_path = dir.join(name(".json"));
+    std::fs::write(&meta_path, json + "\n").with_context(|| format!("writing {}", meta_path.display()))?;
+    written.push(meta_path);
+    Ok(BakeReport {
+        files: written,
+        settings: s,
+        atlas_size: [w, h],
+        total_s: start.elapsed().as_secs_f64(),
+        simulate_s,
+        light_s,
+        adapter: headless.gpu.describe(),
+    })
+}
