@@ -8,7 +8,6 @@ use anyhow::{Context, Result, anyhow, bail};
 use fogbook_core::headless::Headless;
 use fogbook_core::params::set_by_name;
 use fogbook_core::shaders::ShaderStore;
-use fogbook_core::timing::run_now;
 use fogbook_core::{Chapter, Loaded};
 use fogbook_six_way::card::{ViewAxis, to_card};
 use fogbook_six_way::flipbook::assemble;
@@ -188,16 +187,7 @@ pub fn run(args: &BakeArgs) -> Result<BakeReport> {
     );
     let (mut simulate_s, mut light_s) = (0.0, 0.0);
     let steps = |count: u32, chapter: &mut Smoke, state: &mut fogbook_smoke::SmokeGpu| {
-        let mut left = count;
-        while left > 0 {
-            let batch = left.min(50);
-            run_now(&headless.gpu, |passes| {
-                for _ in 0..batch {
-                    chapter.step(state, &headless.gpu, passes);
-                }
-            });
-            left -= batch;
-        }
+        super::smoke_save::steps(&headless.gpu, chapter, state, count)
     };
     let t = Instant::now();
     steps(s.warmup_steps, chapter, state);

@@ -260,37 +260,28 @@ pub fn face_sample_with_range(n: usize, u: &[[f64; 3]], p: [f64; 3], c: usize, o
 /// clamped to the range of the faces φ̂'s sample read; wall faces (index 0 along c) stay 0.
 pub fn maccormack_faces(n: usize, u: &[[f64; 3]], open_top: bool) -> Vec<[f64; 3]> {
     let box_clamp = |p: [f64; 3]| p.map(|x| x.clamp(-0.5, n as f64 - 0.5));
-    let velocity =
-        |field: &[[f64; 3]], p: [f64; 3]| [0, 1, 2].map(|c| face_sample_with_range(n, field, p, c, open_top).0);
-    let face_point = |x: usize, y: usize, z: usize, c: usize| {
-        let mut p = [x as f64, y as f64, z as f64];
+    // Where the c-face of cell i traces to, back (start) and forward (to); None on a wall face.
+    let traces = |i: usize, c: usize| -> Option<([f64; 3], [f64; 3])> {
+        let mut p = [(i % n) as f64, ((i / n) % n) as f64, (i / (n * n)) as f64];
+        if p[c] == 0.0 {
+            return None;
+        }
         p[c] -= 0.5;
-        p
+        let v = [0, 1, 2].map(|a| face_sample_with_range(n, u, p, a, open_top).0);
+        Some((box_clamp([p[0] - v[0], p[1] - v[1], p[2] - v[2]]), box_clamp([p[0] + v[0], p[1] + v[1], p[2] + v[2]])))
     };
     let mut forward = vec![[0.0; 3]; u.len()];
     for (i, out) in forward.iter_mut().enumerate() {
-        let (x, y, z) = (i % n, (i / n) % n, i / (n * n));
         for c in 0..3 {
-            if [x, y, z][c] == 0 {
-                continue;
+            if let Some((start, _)) = traces(i, c) {
+                out[c] = face_sample_with_range(n, u, start, c, open_top).0;
             }
-            let p = face_point(x, y, z, c);
-            let v = velocity(u, p);
-            let start = box_clamp([p[0] - v[0], p[1] - v[1], p[2] - v[2]]);
-            out[c] = face_sample_with_range(n, u, start, c, open_top).0;
         }
     }
     let mut out = vec![[0.0; 3]; u.len()];
     for (i, o) in out.iter_mut().enumerate() {
-        let (x, y, z) = (i % n, (i / n) % n, i / (n * n));
         for c in 0..3 {
-            if [x, y, z][c] == 0 {
-                continue;
-            }
-            let p = face_point(x, y, z, c);
-            let v = velocity(u, p);
-            let start = box_clamp([p[0] - v[0], p[1] - v[1], p[2] - v[2]]);
-            let to = box_clamp([p[0] + v[0], p[1] + v[1], p[2] + v[2]]);
+            let Some((start, to)) = traces(i, c) else { continue };
             let back = face_sample_with_range(n, &forward, to, c, open_top).0;
             let corrected = forward[i][c] + 0.5 * (u[i][c] - back);
             let (_, lo, hi) = face_sample_with_range(n, u, start, c, open_top);
