@@ -72,7 +72,7 @@ fn check(extra: &[&str]) -> (f64, usize, usize) {
                 .flat_map(|&p| [1.0, -1.0].map(|s| (v + p * (s * 1e-6)).normalize()))
                 .map(|w| (reference_tau(&volumes, o, w, d) - want).abs())
                 .fold(0.0f64, f64::max);
-            // 1e-4 relative with an absolute floor of 1e-6 in τ (the bound).
+            // 1e-4 relative with an absolute floor of 1e-6 in τ (the chapter's bound).
             let bound = 1e-4 * want + 1e-6;
             let on_silhouette = turned > bound;
             silhouette += on_silhouette as usize;
