@@ -3,9 +3,9 @@
 //! seen orthographically along one axis and lit in turn from each of the six axis directions, then
 //! crops the frames to the smoke's bounds and packs them into two RGBA atlases.
 //!
-//! Everything here is pure computation on slices, with no file or GPU access (the app's
-//! `fogbook bake` command runs the smoke, reads the volumes back and writes the files), so the
-//! crate builds for the browser too.
+//! Apart from `gpu` (the bake's compute passes, through wgpu), everything here is computation on
+//! slices, with no file access (the app's `fogbook bake` command runs the smoke and writes the
+//! files), so the crate builds for the browser too.
 //!
 //! - `card`: the card frame of each view axis, and the volume reordered into it.
 //! - `gpu`: the same bake of one frame on the GPU, from the smoke's texture (what `fogbook bake` runs).
