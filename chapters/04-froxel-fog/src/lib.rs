@@ -13,7 +13,7 @@ pub mod reference;
 pub mod volumes;
 
 use bytemuck::{Pod, Zeroable};
-use fogbook_core::fog_volume_casters::{caster_buffer, casters_for_frame};
+use fogbook_core::fog_volume_casters::{CasterMasks, caster_buffer};
 use fogbook_core::fog_volume_textures::{DensityPipelines, any_textured};
 use fogbook_core::fog_volumes::MAX_FOG_VOLUMES;
 use fogbook_core::frame::{FrameLayouts, SCREEN_TILE};
@@ -184,7 +184,7 @@ pub struct FroxelGpu {
     /// Per volume, the bit mask of the volumes that may shadow it (`fog_volume_casters`), and its
     /// CPU copy.
     casters: wgpu::Buffer,
-    caster_words: Vec<u32>,
+    caster_masks: CasterMasks,
     pub volumes: Volumes,
 }
 
@@ -326,7 +326,15 @@ impl Chapter for FroxelFog {
         let volumes = Volumes::new(gpu, &own, &uniform, self.grid())?;
         self.status = None;
         let casters = caster_buffer(device, "froxel fog shadow casters");
-        Ok(FroxelGpu { pipelines, layouts: own, uniform, fog_volumes, casters, caster_words: Vec::new(), volumes })
+        Ok(FroxelGpu {
+            pipelines,
+            layouts: own,
+            uniform,
+            fog_volumes,
+            casters,
+            caster_masks: CasterMasks::default(),
+            volumes,
+        })
     }
 
     // ANCHOR: render
@@ -352,8 +360,9 @@ impl Chapter for FroxelFog {
         if !injected.is_empty() {
             ctx.gpu.queue.write_buffer(&g.fog_volumes, 0, bytemuck::cast_slice(injected));
             // Shadows between the volumes, binned as chapter 5's analytic pass bins them.
-            casters_for_frame(injected, ctx.uniform.sun_dir, ctx.fog_volume_shadows, &mut g.caster_words);
-            ctx.gpu.queue.write_buffer(&g.casters, 0, bytemuck::cast_slice(&g.caster_words));
+            if g.caster_masks.update(injected, ctx.uniform.sun_dir, ctx.fog_volume_shadows) {
+                ctx.gpu.queue.write_buffer(&g.casters, 0, bytemuck::cast_slice(&g.caster_masks.words));
+            }
         }
         // ANCHOR: bins
         let bins = &mut g.volumes.bins;

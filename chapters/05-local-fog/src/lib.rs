@@ -19,7 +19,7 @@ pub mod textures;
 pub mod volumes;
 
 use bytemuck::{Pod, Zeroable};
-use fogbook_core::fog_volume_casters::{caster_buffer, casters_for_frame};
+use fogbook_core::fog_volume_casters::{CasterMasks, caster_buffer};
 use fogbook_core::fog_volume_density::{MAX_DENSITY_TEXTURE_SIDE, SOURCE_FILE};
 use fogbook_core::fog_volume_textures::{DensityPipelines, DensityTextureSlots, any_textured};
 use fogbook_core::fog_volumes::{BIN_WORDS, FogVolume, MAX_FOG_VOLUMES, VolumeBins};
@@ -97,7 +97,7 @@ pub struct LocalFogGpu {
     tile_bins: wgpu::Buffer,
     /// Per volume, the volumes that may shadow it, and its CPU copy.
     casters: wgpu::Buffer,
-    caster_words: Vec<u32>,
+    caster_masks: CasterMasks,
     bins: VolumeBins,
     /// The pass's group, with the stack's density textures (`ChapterContext::fog_density`) of
     /// the generation it holds; made in `bind`.
@@ -369,7 +369,7 @@ impl Chapter for LocalFog {
             tile_bins,
             bins,
             casters,
-            caster_words: Vec::new(),
+            caster_masks: CasterMasks::default(),
             group: None,
         })
     }
@@ -400,8 +400,9 @@ impl Chapter for LocalFog {
         }
         ctx.gpu.queue.write_buffer(&g.tile_bins, 0, bytemuck::cast_slice(&g.bins.words));
         if self.params.volume_shadows && !volumes.is_empty() {
-            casters_for_frame(volumes, ctx.uniform.sun_dir, true, &mut g.caster_words);
-            ctx.gpu.queue.write_buffer(&g.casters, 0, bytemuck::cast_slice(&g.caster_words));
+            if g.caster_masks.update(volumes, ctx.uniform.sun_dir, true) {
+                ctx.gpu.queue.write_buffer(&g.casters, 0, bytemuck::cast_slice(&g.caster_masks.words));
+            }
         }
         // The stack's density textures (`ChapterContext::fog_density`), bound as they are now.
         g.bind(&ctx.gpu.device, ctx.fog_density);

@@ -1,7 +1,7 @@
 //! Shadows between local fog volumes: for each volume, the other volumes that may lie between it
-//! and the sun, binned on the CPU once a frame as a bit mask per volume (`BIN_WORDS` words), so
-//! that a GPU pass lighting a volume walks only its own few casters (shaders/05-local-fog/
-//! casters.wgsl). Chapter 5's analytic pass and chapter 4's froxel injection both bin with
+//! and the sun, binned on the CPU as a bit mask per volume (`BIN_WORDS` words; binned again only
+//! when the volumes or the sun change, `CasterMasks`), so that a GPU pass lighting a volume walks
+//! only its own few casters (shaders/05-local-fog/casters.wgsl). Chapter 5's analytic pass and chapter 4's froxel injection both bin with
 //! `bin_casters` and walk the masks with the same shader code, so the two paths shadow a volume
 //! alike and nothing steps where one hands over to the other. Whether the volumes shadow each
 //! other at all is the publisher's setting (`Publish::fog_volume_shadows`).
@@ -54,6 +54,31 @@ pub fn casters_for_frame(volumes: &[FogVolume], sun_dir: [f32; 4], shadows: bool
     }
 }
 
+/// The masks of the last frame, with what they were binned from: a chapter bins (up to 256²
+/// sphere tests) and uploads again only when the volumes, the sun's direction or the switch
+/// changed, not every frame.
+#[derive(Debug, Default)]
+pub struct CasterMasks {
+    pub words: Vec<u32>,
+    binned_from: Option<(Vec<FogVolume>, [f32; 3], bool)>,
+}
+
+impl CasterMasks {
+    /// `casters_for_frame` if any of its inputs changed since the last call; whether `words`
+    /// changed (and so needs uploading).
+    pub fn update(&mut self, volumes: &[FogVolume], sun_dir: [f32; 4], shadows: bool) -> bool {
+        let key = (volumes, [sun_dir[0], sun_dir[1], sun_dir[2]], shadows);
+        if let Some((v, sun, on)) = &self.binned_from
+            && (v.as_slice(), *sun, *on) == key
+        {
+            return false;
+        }
+        casters_for_frame(volumes, sun_dir, shadows, &mut self.words);
+        self.binned_from = Some((volumes.to_vec(), key.1, shadows));
+        true
+    }
+}
+
 /// The GPU buffer of the masks: `MAX_FOG_VOLUMES` × `BIN_WORDS` words.
 pub fn caster_buffer(device: &wgpu::Device, label: &str) -> wgpu::Buffer {
     device.create_buffer(&wgpu::BufferDescriptor {
@@ -87,5 +112,24 @@ mod tests {
         assert!(words.iter().all(|&w| w == 0));
         casters_for_frame(&volumes, [0.0, -1.0, 0.0, 1.0], true, &mut words);
         assert_eq!(words[BIN_WORDS], 0b001, "a sun below: the lower cube shadows the upper");
+    }
+
+    /// The kept masks are binned again exactly when a volume, the sun's direction or the switch
+    /// changes (not when only the sun's strength does), and then match a fresh binning.
+    #[test]
+    fn kept_masks_are_binned_again_only_when_their_inputs_change() {
+        let mut volumes = vec![cube(0.0, 0.0), cube(0.0, 5.0), cube(20.0, 0.0)];
+        let mut kept = CasterMasks::default();
+        let up = [0.0, 1.0, 0.0, 1.0];
+        assert!(kept.update(&volumes, up, true), "the first frame bins");
+        assert!(!kept.update(&volumes, up, true), "nothing changed");
+        assert!(!kept.update(&volumes, [0.0, 1.0, 0.0, 3.0], true), "only the sun's strength changed");
+        assert!(kept.update(&volumes, [1.0, 0.0, 0.0, 1.0], true), "the sun moved");
+        assert!(kept.update(&volumes, [1.0, 0.0, 0.0, 1.0], false), "the switch changed");
+        volumes[2] = cube(0.0, 10.0);
+        assert!(kept.update(&volumes, up, true), "a volume moved");
+        let mut fresh = Vec::new();
+        bin_casters(&volumes, DVec3::Y, &mut fresh);
+        assert_eq!(kept.words, fresh);
     }
 }
