@@ -186,18 +186,15 @@ pub fn run(args: &BakeArgs) -> Result<BakeReport> {
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     let (mut simulate_s, mut light_s) = (0.0, 0.0);
-    let steps = |count: u32, chapter: &mut Smoke, state: &mut fogbook_smoke::SmokeGpu| {
-        super::smoke_save::steps(&headless.gpu, chapter, state, count)
-    };
     let t = Instant::now();
-    steps(s.warmup_steps, chapter, state);
+    super::smoke_steps(&headless.gpu, chapter, state, s.warmup_steps);
     simulate_s += t.elapsed().as_secs_f64();
     let baker = GpuBaker::new(&headless.gpu, &ShaderStore::discover(), s.grid)?;
     let mut frames: Vec<FrameMaps> = Vec::with_capacity(s.frames as usize);
     for f in 0..s.frames {
         let t = Instant::now();
         if f > 0 {
-            steps(s.steps_per_frame, chapter, state);
+            super::smoke_steps(&headless.gpu, chapter, state, s.steps_per_frame);
         }
         simulate_s += t.elapsed().as_secs_f64();
         let t = Instant::now();

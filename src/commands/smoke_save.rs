@@ -4,12 +4,10 @@
 
 use crate::cli::SmokeSaveArgs;
 use anyhow::{Result, anyhow, bail};
-use fogbook_core::gpu::GpuContext;
 use fogbook_core::headless::Headless;
 use fogbook_core::params::set_by_name;
-use fogbook_core::timing::run_now;
 use fogbook_core::{Chapter, Loaded};
-use fogbook_smoke::{Smoke, SmokeGpu};
+use fogbook_smoke::Smoke;
 
 pub fn run(args: &SmokeSaveArgs) -> Result<()> {
     if args.frames > 100_000 {
@@ -28,7 +26,7 @@ pub fn run(args: &SmokeSaveArgs) -> Result<()> {
     let headless = Headless::new(&smoke.chapter.requirements(), [64, 36])?;
     headless.prepare(&mut smoke)?;
     let (chapter, state) = smoke.parts()?;
-    steps(&headless.gpu, chapter, state, args.frames);
+    super::smoke_steps(&headless.gpu, chapter, state, args.frames);
     chapter.save(state, &headless.gpu, &args.out)?;
     println!(
         "wrote {} ({}³ cells, {} steps: density, temperature, colour, velocity) on {}",
@@ -38,19 +36,4 @@ pub fn run(args: &SmokeSaveArgs) -> Result<()> {
         headless.gpu.describe()
     );
     Ok(())
-}
-
-/// `count` steps of the smoke, submitted in batches so that a long run does not record thousands
-/// of passes at once (also `fogbook bake`'s).
-pub(crate) fn steps(gpu: &GpuContext, chapter: &mut Smoke, state: &mut SmokeGpu, count: u32) {
-    let mut left = count;
-    while left > 0 {
-        let batch = left.min(50);
-        run_now(gpu, |passes| {
-            for _ in 0..batch {
-                chapter.step(state, gpu, passes);
-            }
-        });
-        left -= batch;
-    }
 }
