@@ -16,6 +16,7 @@ pub fn chapters() -> Vec<Box<dyn DynChapter>> {
         Box::new(Loaded::new(fogbook_clouds::Clouds::new())),
         Box::new(Loaded::new(fogbook_smoke_2d::Smoke2d::new())),
         Box::new(Loaded::new(fogbook_smoke::Smoke::new())),
+        Box::new(Loaded::new(fogbook_six_way::SixWayCards::new())),
     ]
 }
 // ANCHOR_END: registry

@@ -1,22 +1,17 @@
-//! `fogbook bake`: chapter 8's six-way flipbook baker. Runs chapter 7's smoke headless (as
-//! `smoke-save` does), reads its density back after every frame's steps, bakes the frame's six
-//! lit maps, alpha and emission (`fogbook_six_way::light`), then crops, packs and writes two
-//! atlases as PNG (8-bit) and EXR (f32) with a JSON metadata file.
+//! `fogbook bake`: chapter 8's six-way flipbook baker. Runs chapter 7's smoke headless and bakes
+//! each frame's six lit maps, alpha and emission (`fogbook_six_way::from_smoke`), then writes the
+//! cropped and packed atlases as PNG (8-bit) and EXR (f32) with a JSON metadata file.
 
 use crate::cli::{BakeArgs, parse_size};
 use anyhow::{Context, Result, anyhow, bail};
+use fogbook_core::Chapter;
 use fogbook_core::headless::Headless;
-use fogbook_core::params::set_by_name;
 use fogbook_core::shaders::ShaderStore;
-use fogbook_core::{Chapter, Loaded};
-use fogbook_six_way::card::{ViewAxis, to_card};
-use fogbook_six_way::flipbook::assemble;
-use fogbook_six_way::gpu::{GlowRamp, GpuBaker};
-use fogbook_six_way::light::{FrameMaps, Medium, bake_frame};
+use fogbook_six_way::card::ViewAxis;
+use fogbook_six_way::from_smoke::{Lighting, bake_from_smoke};
 use fogbook_six_way::metadata::{BakeFacts, Metadata};
 use fogbook_six_way::{BakeSettings, atlas};
 use fogbook_smoke::Smoke;
-use fogbook_smoke::fields::{FieldId, check_grid};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -123,39 +118,6 @@ fn prepare_output(dir: &Path, prefix: &str) -> Result<()> {
     Ok(())
 }
 
-/// The glow ramp of chapter 7 (`view.wgsl`'s `glow`): t = (T − T₀)/(T₁ − T₀) in 0..1.
-fn glow_ramp(excess_k: f32, p: &fogbook_smoke::params::SmokeParams) -> f32 {
-    let span = p.emission_full_k - p.emission_start_k;
-    if span.abs() < 1e-6 {
-        return if p.ambient_temperature_k + excess_k >= p.emission_full_k { 1.0 } else { 0.0 };
-    }
-    ((p.ambient_temperature_k + excess_k - p.emission_start_k) / span).clamp(0.0, 1.0)
-}
-
-// ANCHOR: cpu_path
-/// The CPU bake of the current frame (`--cpu`): the density (and temperature) read back, reordered
-/// into the card frame and lit by `light::bake_frame`, the GPU bake's twin.
-fn bake_on_cpu(
-    state: &fogbook_smoke::SmokeGpu,
-    gpu: &fogbook_core::gpu::GpuContext,
-    s: &BakeSettings,
-    p: &fogbook_smoke::params::SmokeParams,
-    medium: Medium,
-) -> Result<FrameMaps> {
-    let n = s.grid as usize;
-    let fluid = state.download(gpu, FieldId::Fluid)?;
-    let density: Vec<f32> = fluid.chunks_exact(4).map(|c| c[3]).collect();
-    let glow = if s.emission {
-        let t = state.download(gpu, FieldId::Temperature)?;
-        Some(t.iter().map(|&k| if k.is_finite() { glow_ramp(k, p) } else { 0.0 }).collect::<Vec<f32>>())
-    } else {
-        None
-    };
-    let glow_card = glow.map(|g| to_card(n, &g, s.view_axis));
-    Ok(bake_frame(n, &to_card(n, &density, s.view_axis), glow_card.as_deref(), medium))
-}
-// ANCHOR_END: cpu_path
-
 pub fn run(args: &BakeArgs) -> Result<BakeReport> {
     let start = Instant::now();
     let s = settings(args)?;
@@ -163,68 +125,22 @@ pub fn run(args: &BakeArgs) -> Result<BakeReport> {
     let swizzle = s.swizzle().map_err(|e| anyhow!(e))?;
     prepare_output(&args.out_dir, &args.prefix)?;
 
-    let mut smoke = Loaded::new(Smoke::new());
-    set_by_name(&mut smoke.chapter.params, "grid_size", &s.grid.to_string()).map_err(|e| anyhow!("grid: {e}"))?;
-    for assignment in &args.set {
-        let (name, value) =
-            assignment.split_once('=').ok_or_else(|| anyhow!("--set {assignment}: expected name=value"))?;
-        if name.trim() == "grid_size" {
-            bail!("--set grid_size: use --grid");
-        }
-        set_by_name(&mut smoke.chapter.params, name.trim(), value.trim())?;
-    }
-    let headless = Headless::new(&smoke.chapter.requirements(), [64, 36])?;
-    check_grid(&headless.gpu, s.grid)?;
-    headless.prepare(&mut smoke)?;
-    let (chapter, state) = smoke.parts()?;
-    let p = chapter.params.clone();
-    let medium = Medium { extinction: p.extinction, cell_m: p.box_size_m / s.grid as f32, albedo: s.albedo };
-
+    let headless = Headless::new(&Smoke::new().requirements(), [64, 36])?;
     let bar = indicatif::ProgressBar::new(s.frames as u64).with_message("baking");
     bar.set_style(
         indicatif::ProgressStyle::with_template("{msg} {bar:40} frame {pos}/{len} ({elapsed}, {eta} left)")
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
-    let (mut simulate_s, mut light_s) = (0.0, 0.0);
-    let t = Instant::now();
-    super::smoke_steps(&headless.gpu, chapter, state, s.warmup_steps);
-    simulate_s += t.elapsed().as_secs_f64();
-    let baker = GpuBaker::new(&headless.gpu, &ShaderStore::discover(), s.grid)?;
-    let mut frames: Vec<FrameMaps> = Vec::with_capacity(s.frames as usize);
-    for f in 0..s.frames {
-        let t = Instant::now();
-        if f > 0 {
-            super::smoke_steps(&headless.gpu, chapter, state, s.steps_per_frame);
-        }
-        simulate_s += t.elapsed().as_secs_f64();
-        let t = Instant::now();
-        let maps = if args.cpu {
-            bake_on_cpu(state, &headless.gpu, &s, &p, medium)?
-        } else {
-            let ramp =
-                GlowRamp { ambient_k: p.ambient_temperature_k, start_k: p.emission_start_k, full_k: p.emission_full_k };
-            let (fluid, velocity) =
-                (&state.fields.current(FieldId::Fluid).view, &state.fields.current(FieldId::Velocity).view);
-            baker.bake(&headless.gpu, fluid, velocity, s.view_axis, medium, s.emission.then_some(ramp))?
-        };
-        light_s += t.elapsed().as_secs_f64();
-        let finite = |v: &[f32]| v.iter().all(|x| x.is_finite());
-        if !(maps.lit.iter().all(|m| finite(m)) && finite(&maps.alpha) && finite(&maps.emission)) {
-            bail!(
-                "frame {f}: the smoke's density or temperature is not finite (the simulation blew up; try a smaller time_step_s)"
-            );
-        }
-        frames.push(maps);
-        bar.inc(1);
-    }
+    let lighting = if args.cpu { Lighting::Cpu } else { Lighting::Gpu };
+    let layouts = &headless.renderer.frame.layouts;
+    let baked = bake_from_smoke(&headless.gpu, layouts, &ShaderStore::discover(), &s, &args.set, lighting, &mut |f| {
+        bar.set_position(f as u64)
+    })?;
     bar.finish_and_clear();
-
     let t = Instant::now();
-    let book = assemble(&frames, layout, &swizzle, s.emission);
-    light_s += t.elapsed().as_secs_f64();
-    if book.atlases.iter().flatten().any(|v| !v.is_finite()) {
-        bail!("the bake produced a value that is not finite; nothing was written");
-    }
+    let book = baked.flipbook(&s).context("nothing was written")?;
+    let light_s = baked.light_s + t.elapsed().as_secs_f64();
+    let p = &baked.smoke;
     let [w, h] = layout.size();
     let dir = &args.out_dir;
     let name = |suffix: &str| format!("{}{suffix}", args.prefix);
@@ -261,7 +177,7 @@ pub fn run(args: &BakeArgs) -> Result<BakeReport> {
         settings: s,
         atlas_size: [w, h],
         total_s: start.elapsed().as_secs_f64(),
-        simulate_s,
+        simulate_s: baked.simulate_s,
         light_s,
         adapter: headless.gpu.describe(),
     })

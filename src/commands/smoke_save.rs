@@ -26,7 +26,7 @@ pub fn run(args: &SmokeSaveArgs) -> Result<()> {
     let headless = Headless::new(&smoke.chapter.requirements(), [64, 36])?;
     headless.prepare(&mut smoke)?;
     let (chapter, state) = smoke.parts()?;
-    super::smoke_steps(&headless.gpu, chapter, state, args.frames);
+    chapter.steps(state, &headless.gpu, args.frames);
     chapter.save(state, &headless.gpu, &args.out)?;
     println!(
         "wrote {} ({}³ cells, {} steps: density, temperature, colour, velocity) on {}",

@@ -28,7 +28,7 @@ pub fn headless(size: [u32; 2]) -> Headless {
 
 /// One device per test process, shared by `render`: creating dozens of Vulkan instances in one
 /// process exhausted the NVIDIA driver (later ones found "no drivers"), and it is faster.
-static SHARED: std::sync::Mutex<Option<Headless>> = std::sync::Mutex::new(None);
+pub static SHARED: std::sync::Mutex<Option<Headless>> = std::sync::Mutex::new(None);
 
 /// Renders `view` of `chapter` (an id, a comma-separated stack or a named stack) with `sets`
 /// applied, at `size`, after one fixed step.

@@ -374,6 +374,21 @@ impl Smoke {
         self.steps = self.steps.wrapping_add(1);
     }
 
+    /// `count` steps, submitted at once in batches of 50 so that a long run does not record
+    /// thousands of passes in one encoder (`smoke-save`, and the flipbook bakes of chapter 8).
+    pub fn steps(&mut self, g: &mut SmokeGpu, gpu: &GpuContext, count: u32) {
+        let mut left = count;
+        while left > 0 {
+            let batch = left.min(50);
+            fogbook_core::timing::run_now(gpu, |passes| {
+                for _ in 0..batch {
+                    self.step(g, gpu, passes);
+                }
+            });
+            left -= batch;
+        }
+    }
+
     /// The light volume is recomputed at the next frame (the fluid changed outside a step).
     pub fn invalidate_light(&mut self) {
         self.light_for = None;

@@ -10,6 +10,8 @@ use anyhow::{Result, bail};
 use fogbook_core::gpu::GpuContext;
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
 
+pub const SHADER: &str = "08-six-way-cards/bake.wgsl";
+
 /// The parameter block (`Bake` in the shader; 64 bytes, vec3s at 16-byte offsets).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
@@ -79,7 +81,7 @@ impl GpuBaker {
         if cells > device.limits().max_storage_buffer_binding_size {
             bail!("grid {n}: the bake's {cells}-byte buffers are over this device's binding limit");
         }
-        let shader = shaders.load("08-six-way-cards/bake.wgsl").map_err(|e| anyhow::anyhow!("{e}"))?;
+        let shader = shaders.load(SHADER).map_err(|e| anyhow::anyhow!("{e}"))?;
         let module = create_module(device, &shader)?;
         let mut entries = vec![wgpu::BindGroupLayoutEntry {
             binding: 0,

@@ -1,11 +1,13 @@
-//! Chapter 8: six-way lit smoke cards. This crate holds the *baker*: from a sequence of density
-//! volumes (chapter 7's smoke, one per flipbook frame) it computes, for every frame, the smoke
-//! seen orthographically along one axis and lit in turn from each of the six axis directions, then
-//! crops the frames to the smoke's bounds and packs them into two RGBA atlases.
+//! Chapter 8: six-way lit smoke cards. The *baker*: from a sequence of density volumes
+//! (chapter 7's smoke, one per flipbook frame) it computes, for every frame, the smoke seen
+//! orthographically along one axis and lit in turn from each of the six axis directions, then
+//! crops the frames to the smoke's bounds and packs them into two RGBA atlases. The *runtime*:
+//! fog cards and particles drawn with those atlases, blended by the sun's direction.
 //!
-//! Apart from `gpu` (the bake's compute passes, through wgpu), everything here is computation on
-//! slices, with no file access (the app's `fogbook bake` command runs the smoke and writes the
-//! files), so the crate builds for the browser too.
+//! The crate does no file access (the app's `fogbook bake` command writes the files), so it
+//! builds for the browser too.
+//!
+//! Baker:
 //!
 //! - `card`: the card frame of each view axis, and the volume reordered into it.
 //! - `gpu`: the same bake of one frame on the GPU, from the smoke's texture (what `fogbook bake` runs).
@@ -15,22 +17,37 @@
 //! - `crop`: the smoke's bounds over all frames, and the crop rectangle.
 //! - `atlas`: frame addressing, resampling the cropped frames and packing the two atlases.
 //! - `swizzle`: which map goes in which channel (TLR/BBF, RTB/LBF, or any other).
-//! - `blend`: the runtime's six-way blend as an f64 CPU reference (the GPU runtime is to come).
+//! - `blend`: the runtime's six-way blend as an f64 CPU reference.
 //! - `settings` and `metadata`: what a bake is asked for, and what it writes beside the atlases.
+//! - `from_smoke`: runs chapter 7's smoke and bakes its frames (what `fogbook bake` and the
+//!   runtime call).
+//!
+//! Runtime:
+//! - `runtime`: the chapter (`SixWayCards`): its passes, views and parameters (`params`).
+//! - `baked`: the flipbook it draws, baked at start and cached by its settings.
+//! - `instances`: the fog cards' places, billboards and the back-to-front order.
+//! - `emitter`: the particle emitter near the camera (CPU, deterministic).
 
 pub mod atlas;
+pub mod baked;
 pub mod blend;
 pub mod card;
 pub mod crop;
+pub mod emitter;
 pub mod flipbook;
+pub mod from_smoke;
 pub mod gpu;
+pub mod instances;
 pub mod light;
 pub mod metadata;
+pub mod params;
 pub mod reference;
+pub mod runtime;
 pub mod settings;
 pub mod swizzle;
 
 pub use card::{Dir, ViewAxis};
 pub use light::{FrameMaps, bake_frame};
+pub use runtime::SixWayCards;
 pub use settings::BakeSettings;
 pub use swizzle::Swizzle;
