@@ -44,7 +44,7 @@ pub const STACKS: &[(&str, &[&str], &str)] = &[
     ("smoke-in-sky", &["sky", "height-fog", "smoke"], "the atmosphere with the smoke drawn over it"),
     (
         "everything",
-        &["distance-fog", "height-fog", "sky", "clouds", "froxel-fog", "local-fog", "smoke"],
+        &["distance-fog", "height-fog", "sky", "clouds", "froxel-fog", "local-fog", "smoke", "six-way-cards"],
         "every chapter that draws into the scene, at once",
     ),
 ];
