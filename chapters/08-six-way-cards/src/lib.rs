@@ -29,6 +29,7 @@ pub mod metadata;
 pub mod reference;
 pub mod settings;
 pub mod swizzle;
+pub mod validation;
 
 pub use card::{Dir, ViewAxis};
 pub use light::{FrameMaps, bake_frame};
