@@ -34,7 +34,7 @@ fn simulated(n: usize, steps: u32) -> (Vec<f32>, Medium) {
 /// 1/m; 90 steps, 40 s on the software driver), every view axis: each axis light relit from the
 /// f16 atlases is at least 35 dB from the march, and every diagonal light at least 10 dB below
 /// the worst axis light. The front light is the worst axis light, by the bake's half-cell term:
-/// the cells next to the emitter reach τ = 0.85 (at 32³, τ = 2.1, it is 33 dB).
+/// the densest cells reach τ = 0.85 (at 32³, where they reach 2.1, it is 33 dB).
 #[test]
 fn relit_simulated_smoke_matches_an_independent_march() {
     let n = 64;
