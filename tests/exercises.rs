@@ -109,7 +109,8 @@ fn chapter_7_warm_up() {
 }
 
 /// Chapter 8: the six-way weights of a sun at 30°, the half-cell term's cost, the optical depth
-/// that is opaque in 8 bits, the default atlases' memory, the world-axis swizzle.
+/// that is opaque in 8 bits, the default atlases' memory, the world-axis swizzle, the relit
+/// blob's PSNR 5° off an axis.
 #[test]
 fn chapter_8() {
     use fogbook_six_way::atlas::{Layout, to_rgba8};
@@ -141,4 +142,12 @@ fn chapter_8() {
     let world = |d: Dir| d.towards_light_world(ViewAxis::Z);
     assert_eq!([world(Dir::Right), world(Dir::Top), world(Dir::Front)], [[1, 0, 0], [0, 1, 0], [0, 0, 1]]);
     assert_eq!(fogbook_six_way::Swizzle::parse("RTFA/LBKE").unwrap().letters(), "RTFA/LBKE");
+    // The relit blob 5° from the right axis towards the top, and the top map's weight there.
+    use fogbook_six_way::validation::{Subject, blob_medium, lopsided_blob, swept_light, texture::Storage};
+    let density = lopsided_blob(32);
+    let blob = Subject { n: 32, density: &density, view: ViewAxis::Z, medium: blob_medium(32) };
+    let card = blob.card(Storage::F16).unwrap();
+    close(blob.relit_psnr(&card, swept_light([0.0, 1.0, 0.0], 0.0)), 81.2, 0.05, "PSNR, light along right (dB)");
+    close(blob.relit_psnr(&card, swept_light([0.0, 1.0, 0.0], 5.0)), 34.1, 0.05, "PSNR, 5° towards top (dB)");
+    close(5f64.to_radians().sin().powi(2), 0.0076, 5e-5, "top map's weight at 5°");
 }

@@ -45,6 +45,7 @@ pub mod reference;
 pub mod runtime;
 pub mod settings;
 pub mod swizzle;
+pub mod validation;
 
 pub use card::{Dir, ViewAxis};
 pub use light::{FrameMaps, bake_frame};
