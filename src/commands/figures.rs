@@ -97,14 +97,6 @@ pub fn run(args: &FiguresArgs) -> Result<PathBuf> {
             std::fs::write(&path, svg).with_context(|| format!("writing {}", path.display()))?;
         }
     }
-    // Chapter 8's plots: written here until the chapter has a `Chapter`, whose `Book::plots`
-    // will return them.
-    let six_way = args.out.join("six-way");
-    std::fs::create_dir_all(&six_way).with_context(|| format!("creating {}", six_way.display()))?;
-    for (name, svg) in fogbook_six_way::validation::plots() {
-        let path = six_way.join(format!("{name}.svg"));
-        std::fs::write(&path, svg).with_context(|| format!("writing {}", path.display()))?;
-    }
     for dir in ["core", "stacks"] {
         std::fs::create_dir_all(args.out.join(dir)).with_context(|| format!("creating {dir}"))?;
     }

@@ -556,6 +556,7 @@ impl Chapter for SixWayCards {
             // The particles move in `update` alone; the animation follows the frame's time.
             warmup_steps_only: true,
             test_settings: vec!["bake_grid=32", "bake_frames=16", "bake_frame_size=48", "bake_warmup_steps=40"],
+            plots: crate::validation::plots,
             ..Default::default()
         }
     }
