@@ -106,6 +106,26 @@ pub fn settings(args: &BakeArgs) -> Result<BakeSettings> {
 }
 // ANCHOR_END: settings
 
+/// The command's arguments for a bake of `s` into `out_dir` (the viewer's bake button, which
+/// writes what the chapter baked for itself).
+pub fn args_for(s: &BakeSettings, out_dir: PathBuf, prefix: &str) -> BakeArgs {
+    BakeArgs {
+        frames: Some(s.frames),
+        steps_per_frame: Some(s.steps_per_frame),
+        warmup: Some(s.warmup_steps),
+        grid: Some(s.grid),
+        layout: Some(format!("{}x{}", s.layout[0], s.layout[1])),
+        frame_size: Some(format!("{}x{}", s.frame_size[0], s.frame_size[1])),
+        view_axis: Some(s.view_axis.name().into()),
+        swizzle: Some(s.swizzle.clone()),
+        albedo: Some(s.albedo),
+        emission: s.emission,
+        out_dir,
+        prefix: prefix.into(),
+        ..Default::default()
+    }
+}
+
 /// Makes the output folder and checks that a file can be written there, before any baking.
 fn prepare_output(dir: &Path, prefix: &str) -> Result<()> {
     if prefix.is_empty() || prefix.contains(['/', '\\']) {
@@ -181,4 +201,24 @@ pub fn run(args: &BakeArgs) -> Result<BakeReport> {
         light_s,
         adapter: headless.gpu.describe(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fogbook_six_way::baked::BakeKey;
+    use fogbook_six_way::params::{CardParams, Packing};
+
+    /// The viewer's bake button writes exactly the flipbook the chapter draws: its settings survive
+    /// the trip through the command's arguments.
+    #[test]
+    fn the_viewer_button_bakes_the_chapters_settings() {
+        for p in [
+            CardParams::default(),
+            CardParams { bake_frames: 7, bake_grid: 24, packing: Packing::RtbLbf, ..Default::default() },
+        ] {
+            let s = BakeKey::new(&p).0;
+            assert_eq!(settings(&args_for(&s, PathBuf::from("x"), "y")).unwrap(), s);
+        }
+    }
 }

@@ -407,6 +407,12 @@ impl App {
         if req.camera_cut {
             v.camera_cut = true;
         }
+        if req.bake_flipbook {
+            v.status = match bake_to_files(&mut v.setup.stack) {
+                Ok(report) => report,
+                Err(e) => format!("bake failed: {e:#}"),
+            };
+        }
     }
 }
 
@@ -425,6 +431,15 @@ fn restack(gfx: &Gfx, stack: &mut Stack, ids: &[&'static str]) -> Result<()> {
 
 /// Loads the preset file into the viewer, switching to its stack first if it names another;
 /// on any error the viewer keeps what it had.
+/// Writes the flipbook chapter 8 draws (its bake settings) to `bake/`, as `fogbook bake` does.
+fn bake_to_files(stack: &mut Stack) -> Result<String> {
+    let i = stack.position("six-way-cards").ok_or_else(|| anyhow!("chapter 8 is not in the frame"))?;
+    let params: fogbook_six_way::params::CardParams = ron::from_str(&stack.chapter_mut(i).params().to_ron())?;
+    let key = fogbook_six_way::baked::BakeKey::new(&params);
+    let args = crate::commands::bake::args_for(&key.0, PathBuf::from("bake"), "smoke");
+    Ok(crate::commands::bake::run(&args)?.to_string().replace('\n', "; "))
+}
+
 fn load_preset(gfx: &Gfx, v: &mut Viewer) -> Result<()> {
     let path = std::path::Path::new(&v.preset_path);
     let spec = fogbook_core::preset::chapters_of(path)?;

@@ -19,6 +19,8 @@ pub struct UiRequests {
     pub save_preset: bool,
     pub load_preset: bool,
     pub reset_chapter: bool,
+    /// Chapter 8's flipbook, baked with its settings, written to files (`fogbook bake`).
+    pub bake_flipbook: bool,
 }
 
 pub fn side_panel(ui: &mut egui::Ui, v: &mut Viewer) -> UiRequests {
@@ -120,6 +122,12 @@ pub fn side_panel(ui: &mut egui::Ui, v: &mut Viewer) -> UiRequests {
                     param_panel(ui, chapter.params());
                     if ui.button("Defaults").clicked() {
                         chapter.params().reset();
+                    }
+                    if info.id == "six-way-cards" {
+                        req.bake_flipbook |= ui
+                            .button("Bake to files")
+                            .on_hover_text("bake/smoke_a.png, _b.png, .exr and .json, as `fogbook bake` writes them")
+                            .clicked();
                     }
                 });
             }
