@@ -68,10 +68,10 @@ fogbook_core::parameters! {
                 int(16, 128).help("Cells per side of the smoke the flipbook is baked from (multiple of 4)"),
             /// Flipbook frames; the atlas is the smallest square layout that holds them.
             bake_frames: u32 = 32,
-                int(1, 256).help("Flipbook frames (a square layout that holds them)"),
+                int(1, 128).help("Flipbook frames (a square layout that holds them)"),
             /// Texels per side of a frame.
             bake_frame_size: u32 = 96,
-                int(8, 512).unit("texels").help("Texels per side of one flipbook frame"),
+                int(8, 256).unit("texels").help("Texels per side of one flipbook frame"),
             /// Smoke steps before the first frame, and between two frames.
             bake_warmup_steps: u32 = 60,
                 int(0, 2000).help("Smoke steps before the first frame"),

@@ -199,6 +199,14 @@ impl SixWayCards {
         if g.flipbook.as_ref().is_some_and(|f| f.book.key == key) {
             return;
         }
+        let side = key.0.layout().map(|l| l.size().into_iter().max().unwrap_or(0)).unwrap_or(0);
+        let max = gpu.device.limits().max_texture_dimension_2d;
+        if side > max {
+            self.status = Some(format!(
+                "flipbook not baked: its atlas would be {side} texels wide, over this device's {max}; use fewer frames or smaller ones"
+            ));
+            return;
+        }
         match flipbook(gpu, &g.layouts, &g.shaders, &key) {
             Ok(book) => {
                 self.status = Some(format!(
