@@ -14,30 +14,40 @@ use fogbook_core::gpu::GpuContext;
 use fogbook_core::shaders::ShaderStore;
 use std::sync::{Arc, Mutex};
 
-/// What a flipbook is baked from: the chapter's bake parameters.
+/// What a flipbook is baked from: the bake's settings and the smoke's (`name=value`, on top of
+/// chapter 7's defaults).
 #[derive(Clone, Debug, PartialEq)]
-pub struct BakeKey(pub BakeSettings);
+pub struct BakeKey(pub BakeSettings, pub Vec<String>);
+
+// ANCHOR: fire
+/// The smoke of a flipbook with emission: chapter 7's emitter at 1500 K, with heat lift and
+/// cooling, so that its glow ramp (none below 798 K, full at 1800 K) has something to show.
+pub const FIRE: &[&str] = &["emitter_temperature_k=1500", "heat_lift=0.02", "cooling_rate=1"];
+// ANCHOR_END: fire
 
 impl BakeKey {
     /// The bake the parameters ask for: the smallest square layout that holds the frames, the
-    /// cards seen along z, no emission, albedo 1.
+    /// cards seen along z, albedo 1; with `bake_emission` the glow of a hot emitter (`FIRE`).
     pub fn new(p: &CardParams) -> Self {
         let frames = p.bake_frames.max(1);
         let cols = (frames as f64).sqrt().ceil() as u32;
         let rows = frames.div_ceil(cols);
-        Self(BakeSettings {
-            frames,
-            steps_per_frame: p.bake_steps_per_frame,
-            warmup_steps: p.bake_warmup_steps,
-            grid: p.bake_grid,
-            layout: [cols, rows],
-            frame_size: [p.bake_frame_size; 2],
-            atlas_size: None,
-            view_axis: ViewAxis::Z,
-            swizzle: p.packing.name().into(),
-            albedo: 1.0,
-            emission: false,
-        })
+        Self(
+            BakeSettings {
+                frames,
+                steps_per_frame: p.bake_steps_per_frame,
+                warmup_steps: p.bake_warmup_steps,
+                grid: p.bake_grid,
+                layout: [cols, rows],
+                frame_size: [p.bake_frame_size; 2],
+                atlas_size: None,
+                view_axis: ViewAxis::Z,
+                swizzle: p.packing.name().into(),
+                albedo: 1.0,
+                emission: p.bake_emission,
+            },
+            if p.bake_emission { FIRE.iter().map(|s| s.to_string()).collect() } else { Vec::new() },
+        )
     }
 }
 
@@ -85,7 +95,7 @@ pub fn flipbook(gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore,
         return Ok(hit.clone());
     }
     let s = &key.0;
-    let baked = bake_from_smoke(gpu, layouts, shaders, s, &[], Lighting::Gpu, &mut |_| {})?;
+    let baked = bake_from_smoke(gpu, layouts, shaders, s, &key.1, Lighting::Gpu, &mut |_| {})?;
     let book = baked.flipbook(s)?;
     let layout = s.layout().map_err(|e| anyhow!(e))?;
     let out = Arc::new(Baked {

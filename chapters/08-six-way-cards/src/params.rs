@@ -77,6 +77,9 @@ fogbook_core::parameters! {
                 int(0, 2000).help("Smoke steps before the first frame"),
             bake_steps_per_frame: u32 = 2,
                 int(1, 100).help("Smoke steps between two flipbook frames"),
+            /// Bake the glow of a hot emitter into the E channel.
+            bake_emission: bool = false,
+                boolean().help("Bake a hot emitter's glow as emission (E channel)"),
             /// The atlases' channel layout.
             packing: Packing = Packing::TlrBbf,
                 choice(Packing::OPTIONS).help("Channel layout of the two atlases (the runtime reads any)"),

@@ -565,7 +565,35 @@ impl Chapter for SixWayCards {
             warmup_steps_only: true,
             test_settings: vec!["bake_grid=32", "bake_frames=16", "bake_frame_size=48", "bake_warmup_steps=40"],
             plots: crate::validation::plots,
+            figures: figures(),
             ..Default::default()
         }
     }
 }
+
+// ANCHOR: figures
+/// The book's figures beyond one per view: the sun behind the cards and low, the linear
+/// weights, the soft particles switched off, and a flipbook with emission (a smaller bake).
+fn figures() -> Vec<fogbook_core::Figure> {
+    use fogbook_core::Figure;
+    let small = ["bake_grid=32", "bake_frames=16", "bake_frame_size=64", "bake_warmup_steps=60"];
+    vec![
+        Figure::new("sun-behind", "final", &["scene.sun_azimuth_deg=170", "scene.sun_elevation_deg=15"], None),
+        Figure::new(
+            "weighting-linear",
+            "final",
+            &["weighting=linear", "scene.sun_azimuth_deg=-45", "scene.sun_elevation_deg=35"],
+            None,
+        ),
+        Figure::new("weighting-squared", "final", &["scene.sun_azimuth_deg=-45", "scene.sun_elevation_deg=35"], None),
+        Figure::new("hard-edges", "final", &["depth_fade_m=0", "edge_softness=0"], Some("0,1.5,0,0,-8")),
+        Figure::new("soft-edges", "final", &[], Some("0,1.5,0,0,-8")),
+        Figure::new(
+            "emission",
+            "final",
+            &[small.as_slice(), &["bake_emission=true", "scene.sun_elevation_deg=2"]].concat(),
+            None,
+        ),
+    ]
+}
+// ANCHOR_END: figures
