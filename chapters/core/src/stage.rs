@@ -111,6 +111,10 @@ pub enum Resource {
     /// camera, for the scene's and the media's sun light (group 1 of the scene pass and of the
     /// froxel lighting, `cloud_shadow`).
     CloudShadow,
+    /// The fog stages' parameters and chapter 4's volumes, from which a transparent surface gets
+    /// the fog between the camera and its own depth, T(d) and S(d) (group 2 of transparent
+    /// passes, `transparent_fog`).
+    TransparentFog,
 }
 // ANCHOR_END: resources
 
@@ -215,6 +219,13 @@ pub const RESOURCE_TABLE: &[ResourceRow] = &[
         made_by: "chapter 6 (a top-down transmittance map), in prepare",
         holds: "the clouds' transmittance towards the sun from ground points around the camera (scene group 1, froxel lighting group 1)",
         without_maker: "a disabled stand-in: transmittance 1",
+    },
+    ResourceRow {
+        resource: Resource::TransparentFog,
+        name: "transparent fog",
+        made_by: "chapters 1, 2 and 4 (their parameters, chapter 4's volumes), before the transparent stage",
+        holds: "what the fog stages do to a surface at any distance along a pixel's ray: transmittance and in-scattering, fog_at_depth in transparent_fog.wgsl (transparent group 2)",
+        without_maker: "stand-ins for each missing fog: transmittance 1, in-scattering 0",
     },
 ];
 // ANCHOR_END: resource_table
