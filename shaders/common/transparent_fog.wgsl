@@ -9,10 +9,12 @@
 //   chapter 1 (fog_functions.wgsl): c (1 − a·ext) + (fog colour + glow) · a·ins, per channel;
 //   chapter 2 (height_functions.wgsl): its closed form from max(start, frame.froxel_far_m) to d;
 //   chapter 4 (at_depth.wgsl): the integrated volume at d, continued beyond the grid.
-// A chapter missing from the stack, or switched off, contributes T = 1, S = 0: the core binds
-// all-zero stand-ins in its place (fogbook_core::transparent_fog). Not covered: the sky's
-// aerial perspective (chapter 3), the clouds (chapter 6) and chapter 5's local fog volumes beyond
-// the froxel grid; a transparent surface is fogged as if they were not there.
+// A chapter switched off contributes T = 1, S = 0, and so does one missing from the stack: the
+// core binds an all-zero uniform in its place, which reads as off (fogbook_core::transparent_fog).
+// Not covered: the sky's aerial perspective (chapter 3), the clouds (chapter 6) and chapter 5's
+// analytic pass (its local fog volumes over the whole ray without chapter 4, beyond chapter 4's
+// grid with it; inside the grid they are in chapter 4's volume); a transparent surface is fogged as
+// if they were not there.
 // Bindings: group 0 (common/scene_inputs.wgsl: the frame, and the shadow map the distance fog's
 // glow marches), group 2 (the transparent-fog group, below and in at_depth.wgsl) and group 3
 // (the shared sky, 03-sky/sky_light.wgsl: the sun and sky light beyond the froxel grid).

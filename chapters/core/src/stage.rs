@@ -275,7 +275,8 @@ pub fn stage_diagram_svg(chapters: &[(&'static str, u32, StageIo)]) -> String {
     let gap = 14.0;
     let left = 20.0;
     let width = left * 2.0 + Stage::ALL.len() as f64 * (box_w + gap) - gap;
-    let height = 300.0;
+    // The stages, the chapters under them, then the resource table in two columns of 18 px rows.
+    let height = 216.0 + 18.0 * RESOURCE_TABLE.len().div_ceil(2) as f64;
     let mut s = String::new();
     let _ = write!(
         s,
@@ -384,6 +385,20 @@ mod tests {
         assert_eq!(sorted, Stage::ALL.to_vec());
         assert_eq!(Stage::ALL.first(), Some(&Stage::Prepare));
         assert_eq!(Stage::ALL.last(), Some(&Stage::Display));
+    }
+
+    /// Every line of the diagram, the resource table's last row included, lies inside it.
+    #[test]
+    fn the_diagram_holds_every_resource() {
+        let svg = stage_diagram_svg(&[("sky", 3, SKY), ("fog", 2, FOG), ("late", 7, LATE)]);
+        let number_after = |from: usize| -> f64 {
+            let rest = &svg[from..];
+            rest[..rest.find('"').unwrap_or(0)].parse().unwrap_or(f64::NAN)
+        };
+        let height = number_after(svg.find("height=\"").unwrap() + "height=\"".len());
+        let lowest = svg.match_indices(" y=\"").map(|(i, m)| number_after(i + m.len())).fold(0.0, f64::max);
+        assert_eq!(svg.matches("• ").count(), RESOURCE_TABLE.len());
+        assert!(lowest + 4.0 <= height, "the last line at y = {lowest} in a diagram {height} high");
     }
 
     #[test]
