@@ -123,7 +123,7 @@ fn every_uniform_matches_its_wgsl_layout() {
         }),
     );
     check(
-        "01-distance-fog/fog_functions.wgsl",
+        "01-distance-fog/distance_fog.wgsl",
         "FogParams",
         rust_layout!(FogUniform {
             color,
@@ -337,6 +337,38 @@ fn every_uniform_matches_its_wgsl_layout() {
 #[test]
 fn the_shared_sky_stand_in_fits_the_atmosphere_uniform() {
     assert_eq!(size_of::<fogbook_sky::AtmosphereUniform>() as u64, fogbook_core::shared_sky::ATMOSPHERE_UNIFORM_BYTES);
+}
+
+/// The core's stand-in for a missing fog chapter's uniform in the transparent-fog group is as
+/// large as each of the three it stands in for.
+#[test]
+fn the_transparent_fog_stand_in_fits_each_fog_uniform() {
+    use fogbook_core::transparent_fog::STAND_IN_UNIFORM_BYTES;
+    for (name, size) in [
+        ("FogParams", size_of::<fogbook_distance_fog::FogUniform>()),
+        ("HeightFogParams", size_of::<fogbook_height_fog::HeightFogUniform>()),
+        ("FroxelParams", size_of::<fogbook_froxel_fog::FroxelUniform>()),
+    ] {
+        assert!(size as u64 <= STAND_IN_UNIFORM_BYTES, "{name}: {size} bytes");
+    }
+}
+
+/// The transparent-fog bindings sit at the group the core binds them at, with the layout's
+/// bindings, and the uniforms at the bindings the core puts each chapter's buffer at.
+#[test]
+fn the_transparent_fog_bindings_are_at_the_core_group() {
+    use fogbook_core::transparent_fog::TRANSPARENT_FOG_GROUP;
+    let module = ShaderStore::discover().load("common/transparent_fog.wgsl").unwrap().validate().unwrap();
+    let mut bindings: Vec<(u32, String)> = module
+        .global_variables
+        .iter()
+        .filter_map(|(_, g)| Some((g.binding.as_ref()?, g)))
+        .filter(|(b, _)| b.group == TRANSPARENT_FOG_GROUP)
+        .map(|(b, g)| (b.binding, g.name.clone().unwrap_or_default()))
+        .collect();
+    bindings.sort();
+    let names: Vec<(u32, &str)> = bindings.iter().map(|(b, n)| (*b, n.as_str())).collect();
+    assert_eq!(names, [(0, "froxel"), (1, "scatter_tex"), (2, "integrated_tex"), (3, "fog"), (4, "height")]);
 }
 
 /// The check catches a real mistake: a struct with a member moved fails it.

@@ -16,6 +16,8 @@
 // #import 01-distance-fog/fog_functions.wgsl
 // ANCHOR_END: imports
 
+@group(2) @binding(0) var<uniform> fog: FogParams;
+
 // Debug views, in the order of `DistanceFog::views()`.
 const VIEW_FINAL: u32 = 0u;
 const VIEW_SCENE: u32 = 1u;

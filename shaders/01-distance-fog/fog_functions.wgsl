@@ -1,7 +1,9 @@
-// Distance fog functions shared by chapter 1's pass and by later chapters that compose with it
-// (chapter 2 applies height fog on top): the parameter block, the four falloffs, and the sun glow
-// with its shadow-map mask. See distance_fog.wgsl for the model and its references.
-// Binds the parameters at group 2, binding 0.
+// Distance fog functions shared by chapter 1's pass and by the core's transparent-fog module
+// (common/transparent_fog.wgsl: the fog at a transparent surface's own depth): the parameter
+// block, the four falloffs, and the sun glow with its shadow-map mask. See distance_fog.wgsl for
+// the model and its references. The including pass binds the parameters as `fog`
+// (distance_fog.wgsl at group 2, binding 0; the transparent-fog group at binding 3):
+// #needs fog
 // #import common/scene_inputs.wgsl
 // #import common/shadow.wgsl
 // #import common/noise.wgsl
@@ -20,8 +22,6 @@ struct FogParams {
     view: u32,               // the debug view
 }
 // ANCHOR_END: uniform
-
-@group(2) @binding(0) var<uniform> fog: FogParams;
 
 const FALLOFF_LINEAR: u32 = 0u;
 const FALLOFF_EXPONENTIAL: u32 = 1u;

@@ -10,56 +10,12 @@
 // Stage: height fog (after the sky and distance fog of a stack). Reads the colour the stage
 // before left (the scene's when alone); with `use_sky_color` the fog colour is the frame's
 // ambient light, which the sky writes when it is in the stack.
-// Output: the debug view selected by `height.view` into `view_out`.
+// Output: the debug view selected by `height.view` into `view_out`. The parameter block, the
+// optical depths along a ray and the fog's terms live in height_functions.wgsl.
 // #import common/scene_inputs.wgsl
-// #import 02-height-fog/layer.wgsl
-
-// ANCHOR: uniform
-struct HeightFogParams {
-    layer1: vec4<f32>,       // x: density (1/m); y: falloff k (1/m); z: height h₀ (m)
-    layer2: vec4<f32>,       // the second layer, same layout
-    distances: vec4<f32>,    // x: start (m); y: cutoff (m); z: directional start (m); w: max opacity
-    inscattering: vec4<f32>, // rgb: fog colour, or its factor on the ambient light
-    directional: vec4<f32>,  // rgb: sun inscattering colour; w: exponent
-    plot: vec4<f32>,         // density-profile view: x, y: height range (m); z: largest density
-    view: u32,               // the debug view
-    height_fog_on: u32,      // 0: the colour passes through unchanged
-    use_sky_color: u32,      // 1: fog colour = frame.ambient × inscattering
-    _pad0: u32,
-}
-// ANCHOR_END: uniform
+// #import 02-height-fog/height_functions.wgsl
 
 @group(2) @binding(0) var<uniform> height: HeightFogParams;
-
-
-// ANCHOR: along
-struct HeightFogSample {
-    tau1: f32,
-    tau2: f32,
-    tau_directional: f32,
-    beyond_cutoff: bool,
-    before_start: bool,
-}
-
-fn height_fog_along(dir: vec3<f32>, d: f32) -> HeightFogSample {
-    var s: HeightFogSample;
-    // With froxel fog in the stack, its grid covers the eye up to `froxel_far_m` (0 without it)
-    // and this chapter's fog starts there (the handover of chapter 0).
-    let start = max(height.distances.x, frame.froxel_far_m);
-    s.beyond_cutoff = d > height.distances.y;
-    s.before_start = d < start;
-    if s.beyond_cutoff {
-        return s;
-    }
-    let o = frame.camera_pos.y;
-    let t0 = min(start, d);
-    s.tau1 = layer_optical_depth(height.layer1, o, dir.y, t0, d);
-    s.tau2 = layer_optical_depth(height.layer2, o, dir.y, t0, d);
-    let td = min(max(height.distances.z, frame.froxel_far_m), d);
-    s.tau_directional = layer_optical_depth(height.layer1, o, dir.y, td, d) + layer_optical_depth(height.layer2, o, dir.y, td, d);
-    return s;
-}
-// ANCHOR_END: along
 
 // Views, in the order of `HeightFog::views()`.
 const VIEW_FINAL: u32 = 0u;
@@ -117,12 +73,11 @@ fn height_fog(@builtin(global_invocation_id) id: vec3<u32>) {
 
     let s = height_fog_along(dir, d);
     let tau = s.tau1 + s.tau2;
-    let fog_amount = min(1.0 - exp(-tau), height.distances.w);
-    let sun = pow(max(dot(dir, frame.sun_dir.xyz), 0.0), height.directional.w);
-    let directional = height.directional.rgb * sun * min(1.0 - exp(-s.tau_directional), height.distances.w);
-    let fog_color = select(height.inscattering.rgb, frame.ambient.rgb * height.inscattering.rgb, height.use_sky_color == 1u);
+    let terms = height_fog_terms(dir, s);
+    let fog_amount = terms.amount;
+    let directional = terms.directional;
     if height.height_fog_on == 1u {
-        color = color * (1.0 - fog_amount) + fog_color * fog_amount + directional;
+        color = color * (1.0 - fog_amount) + terms.fog_color * fog_amount + directional;
     }
 
     // ANCHOR_END: per_pixel

@@ -6,15 +6,13 @@
 // Beyond the grid's far distance f the same medium continues in closed form up to d (the
 // constant density and the height layer: T_b = e^(−τ(f, d)), L_b = albedo · L · (1 − T_b) with
 // the unshadowed sun and ambient at f), unless chapter 2 is in the stack, which takes over there.
-// Also writes the debug views. After Wronski 2014 (the lookup at the pixel's depth) and
+// Both lookups live in at_depth.wgsl, shared with the core's transparent-fog module. Also writes
+// the debug views. After Wronski 2014 (the lookup at the pixel's depth) and
 // Hillaire 2015.
 // Stage: froxel fog (after the sky and the analytic fogs). Output: `view_out`.
-// #import 04-froxel-fog/common.wgsl
+// #import 04-froxel-fog/at_depth.wgsl
 // #import common/shadow.wgsl
-// #import 03-sky/sky_light.wgsl
 
-@group(2) @binding(1) var scatter_tex: texture_3d<f32>;
-@group(2) @binding(2) var integrated_tex: texture_3d<f32>;
 @group(2) @binding(3) var media_tex: texture_3d<f32>;
 @group(2) @binding(4) var emission_tex: texture_3d<f32>;
 @group(2) @binding(5) var history_weight_tex: texture_3d<f32>;
@@ -35,70 +33,6 @@ const VIEW_EMISSION_SLICE: u32 = 11u;
 const VIEW_GRID: u32 = 12u;
 
 const VOLUME_SHADOW_BIAS: f32 = 0.0005; // as lighting.wgsl
-
-// Bilinear across columns and rows, at slice k exactly (no filtering in depth), in f32.
-fn load_bilinear(tex: texture_3d<f32>, uv: vec2<f32>, k: u32) -> vec4<f32> {
-    let grid = vec2<i32>(froxel.grid.xy);
-    let p = uv * vec2<f32>(froxel.grid.xy) - 0.5;
-    let base = floor(p);
-    let f = p - base;
-    let i0 = clamp(vec2<i32>(base), vec2(0), grid - 1);
-    let i1 = clamp(vec2<i32>(base) + 1, vec2(0), grid - 1);
-    let z = i32(k);
-    let a = mix(textureLoad(tex, vec3(i0.x, i0.y, z), 0), textureLoad(tex, vec3(i1.x, i0.y, z), 0), f.x);
-    let b = mix(textureLoad(tex, vec3(i0.x, i1.y, z), 0), textureLoad(tex, vec3(i1.x, i1.y, z), 0), f.x);
-    return mix(a, b, f.y);
-}
-
-// ANCHOR: fog_at_depth
-struct FogAtDepth {
-    inscattering: vec3<f32>,
-    transmittance: f32,
-}
-
-fn fog_at_depth(uv: vec2<f32>, d: f32) -> FogAtDepth {
-    let n = froxel.grid.z;
-    let z = clamp(d, 0.0, froxel.slices.y);
-    let k = u32(clamp(floor(depth_slice(z)), 0.0, f32(n - 1u)));
-    var before = vec4(0.0, 0.0, 0.0, 1.0); // eye to the start of slice k
-    if k > 0u {
-        before = load_bilinear(integrated_tex, uv, k - 1u);
-    }
-    let s = load_bilinear(scatter_tex, uv, k);
-    let len = max(z - slice_begin(k), 0.0);
-    var fog: FogAtDepth;
-    fog.inscattering = before.rgb + before.a * step_integral(s.rgb, s.a, len);
-    fog.transmittance = before.a * exp(-s.a * len);
-    return fog;
-}
-// ANCHOR_END: fog_at_depth
-
-// ANCHOR: beyond
-// The medium from the grid's far end f to d in closed form: the constant density and this
-// chapter's height layer (noise averages out: its mean factor is 1), lit by the unshadowed sun
-// and the ambient at the far end. Nothing when switched off, when d ≤ f, or when chapter 2 is in
-// the stack (its fog starts at f: `frame.froxel_far_m`).
-fn fog_beyond_grid(dir: vec3<f32>, d: f32) -> FogAtDepth {
-    var fog: FogAtDepth;
-    fog.inscattering = vec3(0.0);
-    fog.transmittance = 1.0;
-    let far = froxel.slices.y;
-    if froxel.noise.z < 0.5 || frame.height_layers[0].w > 0.5 || d <= far {
-        return fog;
-    }
-    let o = frame.camera_pos.y;
-    let tau = min(froxel.medium.x * (d - far), MAX_EXTINCTION) + layer_optical_depth(global_layer(0u), o, dir.y, far, d);
-    var radiance = vec3(0.0);
-    if froxel.debug.y == 0u {
-        let p = frame.camera_pos.xyz + dir * far;
-        radiance = sun_light_at(p) * frame.sun_dir.w * froxel.light.x * phase(dot(dir, frame.sun_dir.xyz))
-            + sky_light_at(p) * froxel.light.y;
-    }
-    fog.transmittance = exp(-tau);
-    fog.inscattering = froxel.albedo.rgb * radiance * (1.0 - fog.transmittance);
-    return fog;
-}
-// ANCHOR_END: beyond
 
 fn luminance(c: vec3<f32>) -> f32 {
     return dot(c, vec3(0.2126, 0.7152, 0.0722));
@@ -141,10 +75,7 @@ fn composite(@builtin(global_invocation_id) id: vec3<u32>) {
     let d = textureLoad(scene_distance, pixel, 0).r;
     let scene = textureLoad(scene_color, pixel, 0).rgb;
     let dir = view_ray_dir(frame, vec2<f32>(id.xy));
-    var fog = fog_at_depth(uv, d);
-    let beyond = fog_beyond_grid(dir, d);
-    fog.inscattering += fog.transmittance * beyond.inscattering;
-    fog.transmittance *= beyond.transmittance;
+    let fog = froxel_fog_at_depth(uv, dir, d);
     var color = scene;
     if froxel.light.w > 0.5 {
         color = scene * fog.transmittance + fog.inscattering;

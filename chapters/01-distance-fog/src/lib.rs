@@ -11,6 +11,7 @@ use fogbook_core::gpu::GpuContext;
 use fogbook_core::params::DynParameters;
 use fogbook_core::plot::{Series, line_chart};
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
+use fogbook_core::transparent_fog::FogPart;
 use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Resource, Stage, StageIo, ViewInfo};
 pub use params::{DistanceFogParams, Falloff};
 use reference::ResolvedFog;
@@ -112,7 +113,7 @@ impl Chapter for DistanceFog {
             prepare: "",
             stage: Stage::DistanceFog,
             reads: &[Resource::Color, Resource::SceneDistance, Resource::ShadowMap, Resource::SceneLight],
-            writes: &[Resource::Color],
+            writes: &[Resource::Color, Resource::TransparentFog],
         }
     }
     // ANCHOR_END: stage
@@ -133,6 +134,11 @@ impl Chapter for DistanceFog {
 
     fn shader_files(&self) -> &'static [&'static str] {
         &[SHADER]
+    }
+
+    /// Transparent surfaces get this fog at their own depth (`fogbook_core::transparent_fog`).
+    fn transparent_fog(&self, gpu: &Gpu) -> Option<FogPart> {
+        Some(FogPart::DistanceFog { uniform: gpu.uniform.clone() })
     }
 
     fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> anyhow::Result<Gpu> {

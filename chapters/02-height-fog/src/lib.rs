@@ -13,6 +13,7 @@ use fogbook_core::gpu::GpuContext;
 use fogbook_core::params::DynParameters;
 use fogbook_core::plot::{Series, line_chart};
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
+use fogbook_core::transparent_fog::FogPart;
 use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Publish, Resource, Stage, StageIo, ViewInfo};
 pub use params::HeightFogParams;
 use reference::{HeightFogModel, Layer};
@@ -161,7 +162,7 @@ impl Chapter for HeightFog {
             prepare: "",
             stage: Stage::HeightFog,
             reads: &[Resource::Color, Resource::SceneDistance, Resource::SceneLight, Resource::Handover],
-            writes: &[Resource::Color],
+            writes: &[Resource::Color, Resource::TransparentFog],
         }
     }
     // ANCHOR_END: stage
@@ -189,6 +190,11 @@ impl Chapter for HeightFog {
 
     fn shader_files(&self) -> &'static [&'static str] {
         &[SHADER]
+    }
+
+    /// Transparent surfaces get this fog at their own depth (`fogbook_core::transparent_fog`).
+    fn transparent_fog(&self, gpu: &Gpu) -> Option<FogPart> {
+        Some(FogPart::HeightFog { uniform: gpu.height_uniform.clone() })
     }
 
     fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> anyhow::Result<Gpu> {

@@ -21,6 +21,7 @@ use fogbook_core::gpu::GpuContext;
 use fogbook_core::params::{DynParameters, finite_in};
 use fogbook_core::plot::{Series, line_chart};
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
+use fogbook_core::transparent_fog::FogPart;
 use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Publish, Resource, Stage, StageIo, ViewInfo};
 pub use params::{FroxelFogParams, PhaseFunction};
 use reference::Slices;
@@ -253,7 +254,7 @@ impl Chapter for FroxelFog {
                 Resource::Handover,
                 Resource::FogVolumes,
             ],
-            writes: &[Resource::Color],
+            writes: &[Resource::Color, Resource::TransparentFog],
         }
     }
     // ANCHOR_END: stage
@@ -285,6 +286,19 @@ impl Chapter for FroxelFog {
 
     fn status(&self) -> Option<String> {
         self.status.clone()
+    }
+
+    /// Transparent surfaces get this fog at their own depth (`fogbook_core::transparent_fog`):
+    /// the parameters, the scattering volume the last render wrote and the integrated volume.
+    fn transparent_fog(&self, g: &FroxelGpu) -> Option<FogPart> {
+        let v = &g.volumes;
+        let written = ((v.frames + 1) % 2) as usize; // `render` wrote scatter[frames % 2], then counted
+        let view = |t: &wgpu::Texture| t.create_view(&Default::default());
+        Some(FogPart::FroxelFog {
+            uniform: g.uniform.clone(),
+            scattering: view(&v.scatter[written]),
+            integrated: view(&v.integrated),
+        })
     }
 
     fn create_gpu(

@@ -12,6 +12,7 @@ use crate::shaders::ShaderStore;
 use crate::stage::StageIo;
 use crate::time::TimeControl;
 use crate::timing::PassRecorder;
+use crate::transparent_fog::FogPart;
 use crate::views::{SnapshotTolerance, ViewInfo};
 use std::sync::Arc;
 
@@ -44,6 +45,10 @@ pub struct ChapterContext<'a, 'r> {
     /// chapter of the stack publishes one, else the stand-in (see `cloud_shadow`). Current from
     /// the scene pass on.
     pub cloud_shadow: &'a wgpu::BindGroup,
+    /// Group 2 of transparent passes: the fog at any depth, from the fog chapters of the stack
+    /// (see `transparent_fog`). Current in the transparent stage; before it, and in a stack
+    /// without fog, the stand-in (no fog).
+    pub transparent_fog: &'a wgpu::BindGroup,
     /// Index into `Chapter::views()` of the view to write: 0 (the chapter's final colour)
     /// unless this chapter's debug view is the one shown.
     pub view: usize,
@@ -239,6 +244,13 @@ pub trait Chapter: wgpu::WasmNotSend + 'static {
         None
     }
 
+    /// What this chapter lends the transparent-fog group (see `transparent_fog`): its uniform,
+    /// and volumes, as this frame's render left them; `None` for chapters that are no fog. Asked
+    /// every frame after the fog stages' renders, before the first transparent chapter's.
+    fn transparent_fog(&self, _state: &Self::Gpu) -> Option<FogPart> {
+        None
+    }
+
     /// A medium's shadow on the scene as the volume-shadow group (see `volume_shadow`), made
     /// with `FrameLayouts::volume_shadow`; `None` for chapters that cast none. Asked after
     /// prepare every frame, before the scene is drawn.
@@ -318,6 +330,7 @@ pub trait DynChapter: wgpu::WasmNotSend {
     fn shared_sky(&self) -> Option<wgpu::BindGroup>;
     fn volume_shadow(&self) -> Option<wgpu::BindGroup>;
     fn cloud_shadow(&self) -> Option<wgpu::BindGroup>;
+    fn transparent_fog(&self) -> Option<FogPart>;
     /// The concrete `Loaded<C>` behind the trait object, for tests that reach into a chapter
     /// of a stack (e.g. to upload a field before rendering).
     fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
@@ -370,6 +383,9 @@ impl<C: Chapter> DynChapter for Loaded<C> {
     }
     fn cloud_shadow(&self) -> Option<wgpu::BindGroup> {
         self.chapter.cloud_shadow(self.gpu.as_ref()?)
+    }
+    fn transparent_fog(&self) -> Option<FogPart> {
+        self.chapter.transparent_fog(self.gpu.as_ref()?)
     }
     fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
         self

@@ -132,20 +132,25 @@ pub struct FrameLayouts {
     /// Group 1 of the scene pass and the froxel lighting (`cloud_shadow::CLOUD_SHADOW_GROUP`):
     /// the clouds' shadow map.
     pub cloud_shadow: wgpu::BindGroupLayout,
+    /// Group 2 of transparent passes (`transparent_fog::TRANSPARENT_FOG_GROUP`): the fog
+    /// chapters' parameters and volumes, for the fog at any depth.
+    pub transparent_fog: wgpu::BindGroupLayout,
 }
 
 impl FrameLayouts {
     fn new(device: &wgpu::Device) -> Self {
         let vis = wgpu::ShaderStages::COMPUTE | wgpu::ShaderStages::FRAGMENT;
         let unfilterable = wgpu::TextureSampleType::Float { filterable: false };
+        // The vertex stage too: a transparent pass may fog its vertices (`transparent_fog`).
+        let inputs = vis | wgpu::ShaderStages::VERTEX;
         let scene_inputs = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("scene inputs"),
             entries: &[
-                uniform_entry(0, vis | wgpu::ShaderStages::VERTEX),
-                texture_entry(1, vis, unfilterable),
-                texture_entry(2, vis, unfilterable),
-                texture_entry(3, vis, wgpu::TextureSampleType::Depth),
-                comparison_sampler_entry(4, vis),
+                uniform_entry(0, inputs),
+                texture_entry(1, inputs, unfilterable),
+                texture_entry(2, inputs, unfilterable),
+                texture_entry(3, inputs, wgpu::TextureSampleType::Depth),
+                comparison_sampler_entry(4, inputs),
             ],
         });
         let view_out = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -170,6 +175,7 @@ impl FrameLayouts {
             shared_sky: crate::shared_sky::layout(device),
             volume_shadow: crate::volume_shadow::layout(device),
             cloud_shadow: crate::cloud_shadow::layout(device),
+            transparent_fog: crate::transparent_fog::layout(device),
         }
     }
 }
@@ -311,6 +317,10 @@ pub struct FrameResources {
     pub volume_shadow_stand_in: wgpu::BindGroup,
     /// The cloud-shadow group bound when no chapter of the stack publishes one.
     pub cloud_shadow_stand_in: wgpu::BindGroup,
+    /// What the transparent-fog group holds for a fog chapter missing from the stack.
+    pub transparent_fog_stand_ins: crate::transparent_fog::StandIns,
+    /// The transparent-fog group of a stack without fog, bound before the transparent stage too.
+    pub transparent_fog_stand_in: wgpu::BindGroup,
 }
 
 struct ChainGroups {
@@ -373,6 +383,9 @@ impl FrameResources {
         let sky_stand_in = crate::shared_sky::stand_in(device, &layouts.shared_sky);
         let volume_shadow_stand_in = crate::volume_shadow::stand_in(device, &layouts.volume_shadow);
         let cloud_shadow_stand_in = crate::cloud_shadow::stand_in(device, &layouts.cloud_shadow);
+        let transparent_fog_stand_ins = crate::transparent_fog::StandIns::new(device);
+        let transparent_fog_stand_in =
+            crate::transparent_fog::bind_group(device, &layouts.transparent_fog, &transparent_fog_stand_ins, []);
         let (hdr, distance, depth, view, view_b) = Self::targets(device, size);
         let (scene_inputs, view_out, chain) = Self::bind_groups(
             device,
@@ -402,6 +415,8 @@ impl FrameResources {
             sky_stand_in,
             volume_shadow_stand_in,
             cloud_shadow_stand_in,
+            transparent_fog_stand_ins,
+            transparent_fog_stand_in,
         }
     }
 

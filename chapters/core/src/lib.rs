@@ -2,11 +2,12 @@
 //!
 //! Every chapter is a crate implementing [`chapter::Chapter`] on top of this: a GPU context that
 //! renders into a window or offscreen ([`gpu`], [`headless`]), the shared test scene with a
-//! shadowed sun ([`scene`]), the frame's targets and bind groups ([`frame`]), the frame's stages
-//! and stacks of chapters ([`stage`], [`stack`]), history and jitter ([`history`]), camera and time
-//! control ([`camera`], [`time`]), described parameters with UI, CLI and presets ([`params`],
-//! [`preset`]), debug views with false colour ([`views`], [`display`]), per-pass timing
-//! ([`timing`]), captures ([`capture`]) and WGSL composition with hot reload ([`shaders`],
+//! shadowed sun ([`scene`]), the frame's targets and bind groups ([`frame`]) and the resources
+//! stages share ([`shared_sky`], [`cloud_shadow`], [`volume_shadow`], [`transparent_fog`]), the
+//! frame's stages and stacks of chapters ([`stage`], [`stack`]), history and jitter ([`history`]),
+//! camera and time control ([`camera`], [`time`]), described parameters with UI, CLI and presets
+//! ([`params`], [`preset`]), debug views with false colour ([`views`], [`display`]), per-pass
+//! timing ([`timing`]), captures ([`capture`]) and WGSL composition with hot reload ([`shaders`],
 //! [`hot_reload`]).
 
 pub mod auto_range;
@@ -41,6 +42,7 @@ pub mod stack;
 pub mod stage;
 pub mod time;
 pub mod timing;
+pub mod transparent_fog;
 pub mod ui;
 pub mod views;
 pub mod volume_file;

@@ -18,6 +18,7 @@ use crate::scene::TestScene;
 use crate::scene_settings::SceneSettings;
 use crate::shaders::ShaderStore;
 use crate::stack::{Stack, StackView};
+use crate::stage::Stage;
 use crate::time::TimeControl;
 use crate::timing::{GpuTimer, PassRecorder, PassTimes, TimingMode};
 use crate::views::ViewKind;
@@ -135,6 +136,22 @@ impl Renderer {
         stack.chapters().iter().find_map(|c| c.shared_sky()).unwrap_or_else(|| frame.sky_stand_in.clone())
     }
 
+    /// The transparent-fog group: what the fog chapters among `earlier` lend it (asked after
+    /// their renders this frame), stand-ins for the rest.
+    pub fn transparent_fog(
+        gpu: &GpuContext,
+        frame: &FrameResources,
+        earlier: &[Box<dyn DynChapter>],
+    ) -> wgpu::BindGroup {
+        let parts = earlier.iter().filter_map(|c| c.transparent_fog());
+        crate::transparent_fog::bind_group(
+            &gpu.device,
+            &frame.layouts.transparent_fog,
+            &frame.transparent_fog_stand_ins,
+            parts,
+        )
+    }
+
     /// The frame uniform for this request, with the history data of this frame.
     fn frame_uniform(&mut self, stack: &mut Stack, req: &FrameRequest) -> FrameUniform {
         let mut uniform = FrameUniform::new(req.camera, req.scene, self.frame.size, req.time.time, req.time.frame);
@@ -226,6 +243,7 @@ impl Renderer {
                 output: &self.frame.view_out,
                 sky: &sky,
                 cloud_shadow: &self.frame.cloud_shadow_stand_in,
+                transparent_fog: &self.frame.transparent_fog_stand_in,
                 view: view_of(i),
                 time: req.time,
                 scene: req.scene,
@@ -251,11 +269,18 @@ impl Renderer {
         self.scene.record(&mut passes, &self.frame, &volume_shadow, &cloud_shadow);
         let sky = Self::shared_sky(&self.frame, stack);
 
-        // The colour stages, chained, up to the chapter whose view is shown.
+        // The colour stages, chained, up to the chapter whose view is shown. The transparent
+        // stage gets the fog the stages before it left.
         let stages = shown.chapter + 1;
-        for (i, chapter) in stack.chapters_mut()[..stages].iter_mut().enumerate() {
+        let first_transparent =
+            stack.chapters()[..stages].iter().position(|c| c.stage_io().stage == Stage::Transparent);
+        let mut transparent_fog = self.frame.transparent_fog_stand_in.clone();
+        for i in 0..stages {
+            if Some(i) == first_transparent {
+                transparent_fog = Self::transparent_fog(gpu, &self.frame, &stack.chapters()[..i]);
+            }
             let (inputs, output) = self.frame.chain_groups(i, stages);
-            chapter.render(&mut ChapterContext {
+            stack.chapter_mut(i).render(&mut ChapterContext {
                 gpu,
                 frame: &self.frame,
                 passes: &mut passes,
@@ -263,6 +288,7 @@ impl Renderer {
                 output,
                 sky: &sky,
                 cloud_shadow: &cloud_shadow,
+                transparent_fog: &transparent_fog,
                 view: view_of(i),
                 time: req.time,
                 scene: req.scene,

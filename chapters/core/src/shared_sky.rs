@@ -22,7 +22,8 @@ pub const SKY_GROUP: u32 = 3;
 pub const ATMOSPHERE_UNIFORM_BYTES: u64 = 128;
 
 pub fn layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
-    let vis = wgpu::ShaderStages::COMPUTE | wgpu::ShaderStages::FRAGMENT;
+    // The vertex stage too: a transparent pass may fog its vertices (`transparent_fog`).
+    let vis = wgpu::ShaderStages::COMPUTE | wgpu::ShaderStages::FRAGMENT | wgpu::ShaderStages::VERTEX;
     let float = wgpu::TextureSampleType::Float { filterable: true };
     let texture_3d = |binding| texture_3d_entry(binding, vis, float);
     device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {

@@ -111,6 +111,10 @@ pub enum Resource {
     /// camera, for the scene's and the media's sun light (group 1 of the scene pass and of the
     /// froxel lighting, `cloud_shadow`).
     CloudShadow,
+    /// The fog stages' parameters and chapter 4's volumes, from which a transparent surface gets
+    /// the fog between the camera and its own depth, T(d) and S(d) (group 2 of transparent
+    /// passes, `transparent_fog`).
+    TransparentFog,
 }
 // ANCHOR_END: resources
 
@@ -216,6 +220,13 @@ pub const RESOURCE_TABLE: &[ResourceRow] = &[
         holds: "the clouds' transmittance towards the sun from ground points around the camera (scene group 1, froxel lighting group 1)",
         without_maker: "a disabled stand-in: transmittance 1",
     },
+    ResourceRow {
+        resource: Resource::TransparentFog,
+        name: "transparent fog",
+        made_by: "chapters 1, 2 and 4 (their parameters, chapter 4's volumes), before the transparent stage",
+        holds: "what the fog stages do to a surface at any distance along a pixel's ray: transmittance and in-scattering, fog_at_depth in transparent_fog.wgsl (transparent group 2)",
+        without_maker: "stand-ins for each missing fog: transmittance 1, in-scattering 0",
+    },
 ];
 // ANCHOR_END: resource_table
 
@@ -264,7 +275,8 @@ pub fn stage_diagram_svg(chapters: &[(&'static str, u32, StageIo)]) -> String {
     let gap = 14.0;
     let left = 20.0;
     let width = left * 2.0 + Stage::ALL.len() as f64 * (box_w + gap) - gap;
-    let height = 300.0;
+    // The stages, the chapters under them, then the resource table in two columns of 18 px rows.
+    let height = 216.0 + 18.0 * RESOURCE_TABLE.len().div_ceil(2) as f64;
     let mut s = String::new();
     let _ = write!(
         s,
@@ -373,6 +385,20 @@ mod tests {
         assert_eq!(sorted, Stage::ALL.to_vec());
         assert_eq!(Stage::ALL.first(), Some(&Stage::Prepare));
         assert_eq!(Stage::ALL.last(), Some(&Stage::Display));
+    }
+
+    /// Every line of the diagram, the resource table's last row included, lies inside it.
+    #[test]
+    fn the_diagram_holds_every_resource() {
+        let svg = stage_diagram_svg(&[("sky", 3, SKY), ("fog", 2, FOG), ("late", 7, LATE)]);
+        let number_after = |from: usize| -> f64 {
+            let rest = &svg[from..];
+            rest[..rest.find('"').unwrap_or(0)].parse().unwrap_or(f64::NAN)
+        };
+        let height = number_after(svg.find("height=\"").unwrap() + "height=\"".len());
+        let lowest = svg.match_indices(" y=\"").map(|(i, m)| number_after(i + m.len())).fold(0.0, f64::max);
+        assert_eq!(svg.matches("• ").count(), RESOURCE_TABLE.len());
+        assert!(lowest + 4.0 <= height, "the last line at y = {lowest} in a diagram {height} high");
     }
 
     #[test]
