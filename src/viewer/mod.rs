@@ -436,7 +436,8 @@ fn bake_to_files(stack: &mut Stack) -> Result<String> {
     let i = stack.position("six-way-cards").ok_or_else(|| anyhow!("chapter 8 is not in the frame"))?;
     let params: fogbook_six_way::params::CardParams = ron::from_str(&stack.chapter_mut(i).params().to_ron())?;
     let key = fogbook_six_way::baked::BakeKey::new(&params);
-    let args = crate::commands::bake::args_for(&key.0, PathBuf::from("bake"), "smoke");
+    let mut args = crate::commands::bake::args_for(&key.0, PathBuf::from("bake"), "smoke");
+    args.set = key.1;
     Ok(crate::commands::bake::run(&args)?.to_string().replace('\n', "; "))
 }
 
