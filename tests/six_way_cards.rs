@@ -225,3 +225,44 @@ fn both_packings_decode_to_the_same_maps() {
         assert!(hi > lo, "{view} shows something");
     }
 }
+
+// ANCHOR: fogged
+/// A card fogged at its own depth: behind chapter 2's height fog, the `fog-transmittance` view
+/// at each card pixel is the fog's transmittance from the eye to where that pixel's ray meets
+/// the card, against chapter 2's f64 closed form (`HeightFogModel`) along the same ray. A card
+/// fogged at the scene's depth instead of its own, or with the wrong ray, misses by 0.05 or more.
+#[test]
+fn a_card_is_fogged_at_its_own_depth() {
+    let (params, _) = typed_settings::<CardParams>(&settings(&["bake_frames=5", "fogged=true"]));
+    remember(atlas(&params, |_| [0.5; 6])).unwrap();
+    let sets: Vec<String> = settings(&["bake_frames=5", "fogged=true"])
+        .into_iter()
+        .map(|s| format!("six-way-cards.{s}"))
+        .chain(["height-fog.fog_density=0.03".to_string()])
+        .collect();
+    let mut shared = SHARED.lock().unwrap_or_else(|p| p.into_inner());
+    let h = shared.get_or_insert_with(|| headless(SIZE));
+    let capture = render_with(h, "height-fog,six-way-cards", "six-way-cards/fog-transmittance", &sets, Some(CAMERA), 2);
+    let (fog_params, _) = typed_settings::<fogbook_height_fog::HeightFogParams>(&["fog_density=0.03"]);
+    let model = fogbook_height_fog::model(&fog_params);
+    let (mut worst, mut count, mut lowest) = (0.0f64, 0, 1.0f64);
+    for y in 0..SIZE[1] {
+        for x in 0..SIZE[0] {
+            let p = capture.raw.pixel(x, y);
+            if p[3] < 0.5 {
+                continue;
+            }
+            let (eye, dir) = pose_ray(CAMERA, SIZE, x, y);
+            // The card stands in the plane z = −20, facing the eye.
+            let d = (-20.0 - eye.z) / dir.z;
+            let want = 1.0 - model.fog_amount(eye.y, dir.y, d);
+            worst = worst.max((p[0] as f64 - want).abs());
+            lowest = lowest.min(want);
+            count += 1;
+        }
+    }
+    eprintln!("{count} card pixels, T down to {lowest:.4}, worst |GPU − f64| {worst:.2e}");
+    assert!(count > 100 && lowest < 0.7, "{count} pixels, T ≥ {lowest}: the test needs fog to see");
+    assert!(worst < 2e-3, "worst {worst}");
+}
+// ANCHOR_END: fogged

@@ -11,11 +11,12 @@
 // direction / 6 (each direction holds a sixth of the sphere). Unity's absorption colour tints
 // thin light; emission adds the E channel. Soft particles fade against the scene's depth
 // (Lorach 2007), cards fade near the eye and near their own border, and each card is fogged at
-// its own depth: C' = T(d)·C + α·S(d).
+// its own depth by the stack's fogs: C' = T(d)·C + α·S(d).
 // Stage: transparent. Output: the layer (render target), read by composite.wgsl.
 // #import common/scene_inputs.wgsl
 // #import common/shadow.wgsl
 // #import 03-sky/sky_light.wgsl
+// #import common/transparent_fog.wgsl
 // #import 08-six-way-cards/cards_common.wgsl
 
 @group(1) @binding(2) var<uniform> cards: Cards;
@@ -130,16 +131,6 @@ fn ambient_from(dir: vec3<f32>, sky: vec3<f32>, ground: vec3<f32>) -> vec3<f32> 
     return mix(ground, sky, 0.5 + 0.5 * dir.y);
 }
 
-// TODO-FOG: replaced by the stack's fog at depth d.
-struct CardFog {
-    inscattering: vec3<f32>,
-    transmittance: f32,
-}
-
-fn card_fog(uv: vec2<f32>, dir: vec3<f32>, d: f32) -> CardFog {
-    return CardFog(vec3(0.0), 1.0);
-}
-
 struct Fragment {
     @location(0) color: vec4<f32>,
 }
@@ -203,11 +194,12 @@ fn fs_main(in: Varyings) -> Fragment {
                  + cards.anim.w * ambient / 6.0 * absorption_tint(mean_straight)
                  + t.emission * cards.emission.rgb;
     radiance *= rescale * coverage * depth_fade * camera_fade;
-    var fog = CardFog(vec3(0.0), 1.0);
+    // The stack's fog between the eye and the card (common/transparent_fog.wgsl).
+    var aerial = TransparentFog(vec3(0.0), vec3(1.0));
     if (cards.flags.w & FLAG_FOGGED) != 0u {
-        fog = card_fog(in.clip.xy * frame.viewport.zw, to_card / d, d);
+        aerial = fog_at_depth(in.clip.xy * frame.viewport.zw, to_card / d, d);
     }
-    radiance = fog.transmittance * radiance + alpha * fog.inscattering;
+    radiance = aerial.transmittance * radiance + alpha * aerial.inscattering;
 
     // Debug views: the quantity premultiplied by the alpha it is composited with.
     var value = vec3(0.0);
@@ -250,7 +242,7 @@ fn fs_main(in: Varyings) -> Fragment {
             view_alpha = alpha_scaled * coverage;
         }
         case VIEW_FOG_TRANSMITTANCE: {
-            value = vec3(fog.transmittance);
+            value = aerial.transmittance;
         }
         default: {}
     }

@@ -177,6 +177,9 @@ pub struct SixWayCards {
     pub params: CardParams,
     emitter: Emitter,
     emitter_started: bool,
+    /// Seconds of animation: advanced in `update` with the emitter, so that every view of one
+    /// state (a redraw with time standing still) shows the same flipbook frames.
+    anim_time_s: f64,
     fog_cards: Vec<FogCard>,
     fog_cards_for: Option<CardParams>,
     status: Option<String>,
@@ -377,6 +380,7 @@ impl Chapter for SixWayCards {
                 Resource::ShadowMap,
                 Resource::SceneLight,
                 Resource::SkyTables,
+                Resource::TransparentFog,
             ],
             writes: &[Resource::Color],
         }
@@ -430,7 +434,12 @@ impl Chapter for SixWayCards {
         let cards_module = create_module(device, &shaders.load(CARDS_SHADER)?)?;
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("six-way cards"),
-            bind_group_layouts: &[Some(&layouts.scene_inputs), Some(&cards_layout), None, Some(&layouts.shared_sky)],
+            bind_group_layouts: &[
+                Some(&layouts.scene_inputs),
+                Some(&cards_layout),
+                Some(&layouts.transparent_fog),
+                Some(&layouts.shared_sky),
+            ],
             immediate_size: 0,
         });
         let cards = card_pipeline(device, &cards_module, &pipeline_layout, "fs_main", OVER)?;
@@ -490,11 +499,15 @@ impl Chapter for SixWayCards {
             self.emitter_started = true;
         }
         self.emitter.step(&self.params, ctx.dt);
+        if ctx.dt.is_finite() && ctx.dt > 0.0 {
+            self.anim_time_s += ctx.dt as f64;
+        }
     }
 
     fn reset(&mut self, _g: &mut CardsGpu, _gpu: &GpuContext) {
         self.emitter.reset(&self.params, DEFAULT_STEP_S);
         self.emitter_started = true;
+        self.anim_time_s = 0.0;
     }
 
     fn status(&self) -> Option<String> {
@@ -521,7 +534,7 @@ impl Chapter for SixWayCards {
             Some(b) => build(&self.params, &self.fog_cards, &self.emitter, &eye, b.frames),
             None => Vec::new(),
         };
-        let uniform = CardsUniform::new(&self.params, book.as_deref(), ctx.view, ctx.time.time as f32);
+        let uniform = CardsUniform::new(&self.params, book.as_deref(), ctx.view, self.anim_time_s as f32);
         gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
         Self::reserve(g, gpu, instances.len());
         if !instances.is_empty() {
@@ -536,12 +549,13 @@ impl Chapter for SixWayCards {
             depth_slice: None,
             ops: wgpu::Operations { load: wgpu::LoadOp::Clear(clear), store: wgpu::StoreOp::Store },
         };
-        let (inputs, sky, count) = (ctx.inputs, ctx.sky, instances.len() as u32);
+        let (inputs, fog, sky, count) = (ctx.inputs, ctx.transparent_fog, ctx.sky, instances.len() as u32);
         ctx.passes.render("six-way cards", &[Some(attachment)], None, |pass| {
             if count > 0 {
                 pass.set_pipeline(pipeline);
                 pass.set_bind_group(0, inputs, &[]);
                 pass.set_bind_group(1, &bound.cards_group, &[]);
+                pass.set_bind_group(2, fog, &[]);
                 pass.set_bind_group(3, sky, &[]);
                 pass.set_vertex_buffer(0, g.instances.slice(..));
                 pass.draw(0..6, 0..count);
