@@ -1165,6 +1165,40 @@ fn a_stack_bakes_the_noise_and_uploads_a_grid_once() {
 }
 // ANCHOR_END: shared_density_test
 
+/// The shadow casters' masks are the stack's too, binned once a frame by the core
+/// (`Renderer::fog_casters`) and bound by both chapters: in a stack of chapters 4 and 5 the first
+/// frame bins once, frames that change nothing bin no more, and each change of a volume, the
+/// sun's direction or the switch bins once (when each chapter binned its own list, twice).
+#[test]
+fn a_stack_bins_the_shadow_casters_once_per_change() {
+    use fogbook_core::fog_volume_casters::binnings_on_this_thread;
+    use fogbook_core::time::TimeControl;
+    let mut h = headless(TEXTURE_SIZE);
+    let mut setup = fogbook::state::Setup::new("froxel-fog,local-fog").unwrap();
+    let mut sets: Vec<String> =
+        fogbook_froxel_fog::FroxelFog::test_settings().iter().map(|s| format!("froxel-fog.{s}")).collect();
+    sets.extend(
+        ["local-fog.volume_count=2", "local-fog.volumes[1].y_m=9", "local-fog.volume_shadows=true"].map(String::from),
+    );
+    setup.apply(None, &sets, Some(CAMERA)).unwrap();
+    h.prepare_stack(&mut setup.stack).unwrap();
+    let view = setup.stack.find_view("final").unwrap();
+    let mut time = TimeControl::fixed(0.0);
+    let mut binnings = |setup: &mut fogbook::state::Setup, change: Option<&str>, frames: u32| {
+        if let Some(c) = change {
+            setup.set(c).unwrap();
+        }
+        let before = binnings_on_this_thread();
+        h.run(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, frames);
+        binnings_on_this_thread() - before
+    };
+    assert_eq!(binnings(&mut setup, None, 2), 1, "the first frames bin once");
+    assert_eq!(binnings(&mut setup, None, 2), 0, "nothing changed");
+    assert_eq!(binnings(&mut setup, Some("local-fog.volumes[0].x_m=1"), 2), 1, "a volume moved");
+    assert_eq!(binnings(&mut setup, Some("scene.sun_elevation_deg=40"), 2), 1, "the sun moved");
+    assert_eq!(binnings(&mut setup, Some("local-fog.volume_shadows=false"), 2), 1, "the switch changed");
+}
+
 /// The GPU's bake is the texture the f64 reference reads (`baked_noise_texels`): the same noise,
 /// in f32 there and f64 here, each rounded to f16, so no texel differs by more than one f16 step
 /// (2⁻¹¹ below 1); it bakes on the first noise volume and not again.
