@@ -62,7 +62,8 @@ pub const VIEWS: &[ViewInfo] = &[
 pub struct LocalFogUniform {
     /// x: volumes; y: the debug view; z: 1 = apply the fog; w: 1 = the scene shadows the sun.
     pub counts: [u32; 4],
-    /// x: factor on the sun; y: factor on the ambient light; z: 1 = the volumes shadow each other.
+    /// x: factor on the sun; y: factor on the ambient light; z: 1 = the volumes shadow each other;
+    /// w: 1 = the sun's transmittance at the corners of 8×8-pixel blocks, interpolated.
     pub light: [f32; 4],
 }
 
@@ -79,7 +80,7 @@ impl LocalFogUniform {
                 finite_in(p.volume_sun_scale, 0.0, 1e4, 0.0),
                 finite_in(p.volume_ambient_scale, 0.0, 1e4, 0.0),
                 p.volume_shadows as u32 as f32,
-                0.0,
+                p.block_sun as u32 as f32,
             ],
         }
     }
