@@ -14,6 +14,15 @@
 // same point.
 // Each pixel tests only the volumes binned to its 16×16 tile on the CPU (tiled culling, after
 // Olsson & Assarsson 2011), in list order.
+// T_sun,i (its own and its casters') is taken at a coarser rate where it is smooth, as in coarse
+// pixel shading (Vaidyanathan et al. 2014): per 8×8 block of pixels (one workgroup), for each of
+// the first BLOCK_VOLUMES volumes of the tile, at the median scattering points of the rays through
+// the block's four corners (a lattice every 8 pixels, so neighbouring blocks share corners), then
+// bilinearly between them for every pixel whose crossing, like the four corners', is whole (not
+// cut by the surface) and where the corners differ by at most BLOCK_SUN_SPREAD; where a corner
+// misses the volume or is cut (a silhouette or a surface in the block), or where they differ more
+// (a shadow's edge), the pixel evaluates it itself. The sun light's colour, the phase, the
+// ambient light and the scene's shadow map stay per pixel.
 // After Wronski 2014 and Hillaire 2015 (the froxel fog this complements) and the engines' local
 // fog volumes (Unreal's Local Fog Volumes, Godot's FogVolume).
 // Stage: height fog (after the sky and distance fog, before chapter 4's froxel fog, which covers
@@ -27,7 +36,8 @@
 // ANCHOR: uniform
 struct LocalFogParams {
     counts: vec4<u32>, // x: volumes; y: the debug view; z: 1 = apply the fog; w: 1 = scene shadows
-    light: vec4<f32>,  // x: sun factor; y: ambient factor; z: 1 = the volumes shadow each other
+    light: vec4<f32>,  // x: sun factor; y: ambient factor; z: 1 = the volumes shadow each other;
+                       // w: 1 = T_sun at the blocks' corners, interpolated
 }
 // ANCHOR_END: uniform
 
@@ -41,6 +51,15 @@ struct LocalFogParams {
 @group(2) @binding(3) var<storage, read> casters: array<u32>;
 
 const TILE_PX: u32 = 16u;
+// A block: the pixels of one workgroup (fogbook_core::frame::SCREEN_TILE), and the lattice of its
+// corners.
+const BLOCK_PX: u32 = 8u;
+// The tile's volumes whose T_sun a block takes at its corners: one (volume, corner) pair per
+// invocation of the 8×8 workgroup.
+const BLOCK_VOLUMES: u32 = 16u;
+const NO_CORNER: f32 = -1.0;
+// The most the four corners' T_sun may differ for the pixels between them to interpolate it.
+const BLOCK_SUN_SPREAD: f32 = 0.2;
 const BIN_WORDS: u32 = 8u; // fogbook_core::fog_volumes::BIN_WORDS
 
 // Views, in the order of `LocalFog::views()`.
@@ -73,6 +92,19 @@ struct Hit {
 alias Hits = array<Hit, MAX_HITS>;
 var<private> hit_count: u32;
 
+// Per slot k (the k-th volume of the tile's mask), T_sun at the median scattering point of its
+// crossing of the ray through each corner of the block (x, then y: (0,0), (1,0), (0,1), (1,1)),
+// NO_CORNER where that crossing is missing or cut by the surface.
+var<workgroup> corner_sun: array<array<f32, 4>, BLOCK_VOLUMES>;
+
+// Where a pixel lies for the interpolation: its block's tile mask (first word), its place in the
+// block (0–7/8 per axis) and its surface distance.
+struct PixelAt {
+    first: u32,
+    f: vec2<f32>,
+    d: f32,
+}
+
 fn henyey_greenstein(g_in: f32, cos_theta: f32) -> f32 {
     let g = clamp(g_in, -0.999, 0.999);
     let denom = max(1.0 + g * g - 2.0 * g * cos_theta, 1e-6);
@@ -84,6 +116,33 @@ fn tile_first_word(pixel: vec2<u32>) -> u32 {
     let tiles_x = (textureDimensions(view_out).x + TILE_PX - 1u) / TILE_PX;
     let tile = pixel / TILE_PX;
     return (tile.y * tiles_x + tile.x) * BIN_WORDS;
+}
+
+// The slot of volume i in the tile's mask: how many of the tile's volumes come before it.
+fn tile_slot(first: u32, i: u32) -> u32 {
+    let w = i / 32u;
+    var k = countOneBits(tile_bins[first + w] & ((1u << (i % 32u)) - 1u));
+    for (var word = 0u; word < w; word++) {
+        k += countOneBits(tile_bins[first + word]);
+    }
+    return k;
+}
+
+// The index of the tile's volume in slot k, or one past the list where there is none.
+fn tile_volume(first: u32, k: u32) -> u32 {
+    var left = k;
+    for (var word = 0u; word < BIN_WORDS; word++) {
+        var bits = tile_bins[first + word];
+        let n = countOneBits(bits);
+        if left < n {
+            for (var j = 0u; j < left; j++) {
+                bits &= bits - 1u;
+            }
+            return word * 32u + countTrailingZeros(bits);
+        }
+        left -= n;
+    }
+    return local_fog.counts.x;
 }
 
 // ANCHOR: collect
@@ -133,26 +192,63 @@ struct Source {
     unit_depth: f32,     // W over the whole crossing [a, b]
 }
 
-// The source of a crossing [a, b] of volume v: lit at its median scattering point t_m, where
+// The median scattering point of a crossing [a, b] of volume v, t_m where
 // τ(a, t_m) = −ln((1 + e^(−τ)) / 2) (half of the crossing's opacity 1 − e^(−τ) lies before it),
-// placed as if the density were constant along the crossing.
-fn volume_source(i: u32, o: vec3<f32>, dir: vec3<f32>, a: f32, b: f32) -> Source {
-    let v = volumes[i];
-    let rho = max(v.albedo_density.w, 0.0);
+// placed as if the density were constant along the crossing; and W over the crossing (w).
+fn median_point(v: FogVolume, o: vec3<f32>, dir: vec3<f32>, a: f32, b: f32) -> vec4<f32> {
     let w = fog_volume_unit_depth(v, o, dir, a, b);
-    let tau = rho * w;
+    let tau = max(v.albedo_density.w, 0.0) * w;
     var fraction = 0.5;
     if tau > 1e-4 {
         fraction = -log(0.5 * (1.0 + exp(-tau))) / tau;
     }
-    let p = o + dir * mix(a, b, fraction);
-    let sun = frame.sun_dir.xyz;
+    return vec4(o + dir * mix(a, b, fraction), w);
+}
+
+// T_sun of volume i at p: through itself along the sun's ray, in the casters' CASTER_STEPS where
+// it has no closed form (as chapter 4's froxels take it), times its casters'.
+fn sun_transmittance_at(i: u32, p: vec3<f32>, sun: vec3<f32>) -> f32 {
+    let v = volumes[i];
     let exit = fog_volume_chord(v, p, sun).y;
-    var src: Source;
-    src.unit_depth = w;
-    src.sun_transmittance = exp(-rho * fog_volume_unit_depth(v, p, sun, 0.0, max(exit, 0.0)));
+    let own = fog_volume_inside_depth(v, p, sun, 0.0, max(exit, 0.0), CASTER_STEPS);
+    var t = exp(-max(v.albedo_density.w, 0.0) * own);
     if local_fog.light.z > 0.5 {
-        src.sun_transmittance *= caster_transmittance(i, p, sun);
+        t *= caster_transmittance(i, p, sun);
+    }
+    return t;
+}
+
+// T_sun of volume i between its block's corners, or NO_CORNER where one of them (or the pixel's
+// own crossing, b ≥ d) is not a whole crossing, or where they differ by more than
+// BLOCK_SUN_SPREAD.
+fn sun_transmittance_between_corners(i: u32, b: f32, at: PixelAt) -> f32 {
+    if local_fog.light.w < 0.5 || b >= at.d {
+        return NO_CORNER;
+    }
+    let k = tile_slot(at.first, i);
+    if k >= BLOCK_VOLUMES {
+        return NO_CORNER;
+    }
+    let c = corner_sun[k];
+    let lo = min(min(c[0], c[1]), min(c[2], c[3]));
+    if lo < 0.0 || max(max(c[0], c[1]), max(c[2], c[3])) - lo > BLOCK_SUN_SPREAD {
+        return NO_CORNER;
+    }
+    return mix(mix(c[0], c[1], at.f.x), mix(c[2], c[3], at.f.x), at.f.y);
+}
+
+// The source of a crossing [a, b] of volume i, lit at its median scattering point.
+fn volume_source(i: u32, o: vec3<f32>, dir: vec3<f32>, a: f32, b: f32, at: PixelAt) -> Source {
+    let v = volumes[i];
+    let rho = max(v.albedo_density.w, 0.0);
+    let m = median_point(v, o, dir, a, b);
+    let p = m.xyz;
+    let sun = frame.sun_dir.xyz;
+    var src: Source;
+    src.unit_depth = m.w;
+    src.sun_transmittance = sun_transmittance_between_corners(i, b, at);
+    if src.sun_transmittance < 0.0 {
+        src.sun_transmittance = sun_transmittance_at(i, p, sun);
     }
     var shadow = 1.0;
     if local_fog.counts.w == 1u {
@@ -174,28 +270,37 @@ struct Integrated {
     optical_depth: f32,
 }
 
-// The crossings from `start` on, cut into pieces at their ends, integrated front to back.
-fn integrate_from(hits: ptr<function, Hits>, o: vec3<f32>, dir: vec3<f32>, start: f32) -> Integrated {
-    var ends: array<f32, 64>;
-    // Per crossing: its source (rgb) and its unit optical depth W over the whole of it (w).
-    var sources: array<vec4<f32>, MAX_HITS>;
-    var n = 0u;
+// The nearest end of a crossing from `start` on (an entry or an exit) beyond s: the next piece's
+// far end. 3e38 where none is.
+fn next_end(hits: ptr<function, Hits>, start: f32, s: f32) -> f32 {
+    var next = 3.0e38;
     for (var j = 0u; j < hit_count; j++) {
         let h = (*hits)[j];
         let a = max(h.ta, start);
         if h.tb > a {
-            // Insertion into the sorted ends.
-            for (var e = 0; e < 2; e++) {
-                let t = select(h.tb, a, e == 0);
-                var k = n;
-                while k > 0u && ends[k - 1u] > t {
-                    ends[k] = ends[k - 1u];
-                    k--;
-                }
-                ends[k] = t;
-                n++;
+            if a > s {
+                next = min(next, a);
+            } else if h.tb > s {
+                next = min(next, h.tb);
             }
-            let src = volume_source(h.index, o, dir, a, h.tb);
+        }
+    }
+    return next;
+}
+
+// The crossings from `start` on, cut into pieces at their ends, integrated front to back: each
+// piece's far end is the nearest end beyond its near end (`next_end`), so no sorted list of ends
+// is kept.
+fn integrate_from(hits: ptr<function, Hits>, o: vec3<f32>, dir: vec3<f32>, start: f32, at: PixelAt) -> Integrated {
+    // Per crossing: its source (rgb) and its unit optical depth W over the whole of it (w).
+    var sources: array<vec4<f32>, MAX_HITS>;
+    var s0 = 3.0e38;
+    for (var j = 0u; j < hit_count; j++) {
+        let h = (*hits)[j];
+        let a = max(h.ta, start);
+        if h.tb > a {
+            s0 = min(s0, a);
+            let src = volume_source(h.index, o, dir, a, h.tb, at);
             sources[j] = vec4(src.radiance, src.unit_depth);
         }
     }
@@ -203,12 +308,8 @@ fn integrate_from(hits: ptr<function, Hits>, o: vec3<f32>, dir: vec3<f32>, start
     out.inscattering = vec3(0.0);
     out.transmittance = 1.0;
     out.optical_depth = 0.0;
-    for (var k = 0u; k + 1u < n; k++) {
-        let s0 = ends[k];
-        let s1 = ends[k + 1u];
-        if s1 <= s0 {
-            continue;
-        }
+    var s1 = next_end(hits, start, s0);
+    while s1 < 3.0e38 {
         var tau = 0.0;
         var source = vec3(0.0);
         for (var j = 0u; j < hit_count; j++) {
@@ -238,6 +339,8 @@ fn integrate_from(hits: ptr<function, Hits>, o: vec3<f32>, dir: vec3<f32>, start
         out.inscattering += out.transmittance * source * step;
         out.transmittance *= exp(-tau);
         out.optical_depth += tau;
+        s0 = s1;
+        s1 = next_end(hits, start, s0);
     }
     return out;
 }
@@ -252,9 +355,8 @@ fn volume_color(i: u32) -> vec3<f32> {
     return palette[i % 6u];
 }
 
-// Whether the tile holding `pixel` has no volume at all.
-fn tile_is_empty(pixel: vec2<u32>) -> bool {
-    let first = tile_first_word(pixel);
+// Whether the tile whose mask begins at word `first` has no volume at all.
+fn tile_is_empty(first: u32) -> bool {
     var any = 0u;
     for (var word = 0u; word < BIN_WORDS; word++) {
         any |= tile_bins[first + word];
@@ -272,22 +374,63 @@ fn write_nothing_crossed(pixel: vec2<u32>, view: u32, scene: vec3<f32>) {
     }
 }
 
+// ANCHOR: corners
+// The block's corners: invocation `lane` takes slot lane / 4 of the tile's volumes at corner
+// lane % 4, for the view ray's range from `begin` (as the pixels take it).
+fn light_corners(block: vec2<u32>, lane: u32, first: u32, begin: f32) {
+    let k = lane / 4u;
+    let corner = vec2(lane % 2u, (lane / 2u) % 2u);
+    var t = NO_CORNER;
+    let i = tile_volume(first, k);
+    if i < local_fog.counts.x {
+        let size = textureDimensions(view_out);
+        let lattice = (block + corner) * BLOCK_PX;
+        let o = frame.camera_pos.xyz;
+        let dir = view_ray_dir(frame, vec2<f32>(lattice));
+        let v = volumes[i];
+        let c = fog_volume_chord(v, o, dir);
+        let a = max(c.x, begin);
+        let d = textureLoad(scene_distance, vec2<i32>(min(lattice, size - 1u)), 0).r;
+        if c.y > a && c.y < d {
+            t = sun_transmittance_at(i, median_point(v, o, dir, a, c.y).xyz, frame.sun_dir.xyz);
+        }
+    }
+    corner_sun[k][lane % 4u] = t;
+}
+// ANCHOR_END: corners
+
 @compute @workgroup_size(8, 8, 1)
-fn analytic(@builtin(global_invocation_id) id: vec3<u32>) {
+fn analytic(
+    @builtin(global_invocation_id) id: vec3<u32>,
+    @builtin(workgroup_id) block: vec3<u32>,
+    @builtin(local_invocation_index) lane: u32,
+) {
     let size = textureDimensions(view_out);
-    if id.x >= size.x || id.y >= size.y {
+    let inside = id.x < size.x && id.y < size.y;
+    // The workgroup's 8×8 pixels lie in one tile: what follows is the same for all of them.
+    let first = tile_first_word(block.xy * BLOCK_PX);
+    if tile_is_empty(first) {
+        if inside {
+            let scene = textureLoad(scene_color, vec2<i32>(id.xy), 0).rgb;
+            write_nothing_crossed(id.xy, local_fog.counts.y, scene);
+        }
+        return;
+    }
+    let view = local_fog.counts.y;
+    let begin = select(0.0, max(frame.froxel_far_m, 0.0), view == VIEW_FINAL);
+    if local_fog.light.w > 0.5 {
+        light_corners(block.xy, lane, first, begin);
+    }
+    workgroupBarrier();
+    if !inside {
         return;
     }
     let scene = textureLoad(scene_color, vec2<i32>(id.xy), 0).rgb;
-    if tile_is_empty(id.xy) {
-        write_nothing_crossed(id.xy, local_fog.counts.y, scene);
-        return;
-    }
-    shade(id, scene);
+    shade(id, scene, first);
 }
 
 // One pixel of a tile that holds volumes.
-fn shade(id: vec3<u32>, scene: vec3<f32>) {
+fn shade(id: vec3<u32>, scene: vec3<f32>, first: u32) {
     // ANCHOR: per_pixel
     let pixel = vec2<i32>(id.xy);
     let d = textureLoad(scene_distance, pixel, 0).r;
@@ -300,10 +443,11 @@ fn shade(id: vec3<u32>, scene: vec3<f32>) {
     let begin = select(0.0, start, view == VIEW_FINAL);
     var hits: Hits;
     collect_hits(&hits, id.xy, o, dir, begin, d);
+    let at = PixelAt(first, vec2<f32>(id.xy % BLOCK_PX) / f32(BLOCK_PX), d);
     // Most pixels cross no volume: they skip the integration and the zeroing of its arrays.
     var fog = Integrated(vec3(0.0), 1.0, 0.0);
     if hit_count > 0u {
-        fog = integrate_from(&hits, o, dir, begin);
+        fog = integrate_from(&hits, o, dir, begin, at);
     }
     var color = scene;
     if local_fog.counts.z == 1u {
@@ -335,7 +479,7 @@ fn shade(id: vec3<u32>, scene: vec3<f32>) {
                 let h = hits[j];
                 if h.ta < nearest {
                     nearest = h.ta;
-                    t = volume_source(h.index, o, dir, h.ta, h.tb).sun_transmittance;
+                    t = volume_source(h.index, o, dir, h.ta, h.tb, at).sun_transmittance;
                 }
             }
             write_scalar(id.xy, t);

@@ -13,7 +13,6 @@ pub mod reference;
 pub mod volumes;
 
 use bytemuck::{Pod, Zeroable};
-use fogbook_core::fog_volume_casters::{CasterMasks, caster_buffer};
 use fogbook_core::fog_volume_textures::{DensityPipelines, any_textured};
 use fogbook_core::fog_volumes::MAX_FOG_VOLUMES;
 use fogbook_core::frame::{FrameLayouts, SCREEN_TILE};
@@ -182,10 +181,6 @@ pub struct FroxelGpu {
     uniform: wgpu::Buffer,
     /// The local fog volumes of this frame (`MAX_FOG_VOLUMES` slots).
     fog_volumes: wgpu::Buffer,
-    /// Per volume, the bit mask of the volumes that may shadow it (`fog_volume_casters`), and its
-    /// CPU copy.
-    casters: wgpu::Buffer,
-    caster_masks: CasterMasks,
     pub volumes: Volumes,
 }
 
@@ -339,16 +334,7 @@ impl Chapter for FroxelFog {
         let fog_volumes = fogbook_core::fog_volumes::volume_buffer(device, "froxel fog volumes");
         let volumes = Volumes::new(gpu, &own, &uniform, self.grid())?;
         self.status = None;
-        let casters = caster_buffer(device, "froxel fog shadow casters");
-        Ok(FroxelGpu {
-            pipelines,
-            layouts: own,
-            uniform,
-            fog_volumes,
-            casters,
-            caster_masks: CasterMasks::default(),
-            volumes,
-        })
+        Ok(FroxelGpu { pipelines, layouts: own, uniform, fog_volumes, volumes })
     }
 
     // ANCHOR: render
@@ -364,7 +350,8 @@ impl Chapter for FroxelFog {
             self.status = Some(e);
         }
         // The stack's density textures (`ChapterContext::fog_density`), bound as they are now.
-        let buffers = MediaBuffers { uniform: &g.uniform, fog_volumes: &g.fog_volumes, casters: &g.casters };
+        // Shadows between the volumes: the stack's caster masks, binned once for every chapter.
+        let buffers = MediaBuffers { uniform: &g.uniform, fog_volumes: &g.fog_volumes, casters: ctx.fog_casters };
         g.volumes.bind_media(&ctx.gpu.device, &g.layouts, &buffers, ctx.fog_density);
         if let Some(e) = ctx.fog_density.noise_error() {
             self.status = Some(e.to_string());
@@ -373,10 +360,6 @@ impl Chapter for FroxelFog {
         ctx.gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
         if !injected.is_empty() {
             ctx.gpu.queue.write_buffer(&g.fog_volumes, 0, bytemuck::cast_slice(injected));
-            // Shadows between the volumes, binned as chapter 5's analytic pass bins them.
-            if g.caster_masks.update(injected, ctx.uniform.sun_dir, ctx.fog_volume_shadows) {
-                ctx.gpu.queue.write_buffer(&g.casters, 0, bytemuck::cast_slice(&g.caster_masks.words));
-            }
         }
         // ANCHOR: bins
         let bins = &mut g.volumes.bins;

@@ -253,7 +253,7 @@ impl Volumes {
     }
 
     /// The media pass's group with the stack's density textures as they are now (made again
-    /// when they changed).
+    /// when they changed; the core's caster buffer is made with them and kept).
     pub fn bind_media(
         &mut self,
         device: &wgpu::Device,
@@ -274,8 +274,8 @@ impl Volumes {
     }
 }
 
-/// The chapter's buffers the media pass reads: its uniform, the stack's local fog volumes, and
-/// per volume the bit mask of its shadow casters (`fog_volume_casters`).
+/// The buffers the media pass reads: the chapter's uniform, the stack's local fog volumes, and
+/// the core's bit mask per volume of its shadow casters (`ChapterContext::fog_casters`).
 pub struct MediaBuffers<'a> {
     pub uniform: &'a wgpu::Buffer,
     pub fog_volumes: &'a wgpu::Buffer,

@@ -19,7 +19,6 @@ pub mod textures;
 pub mod volumes;
 
 use bytemuck::{Pod, Zeroable};
-use fogbook_core::fog_volume_casters::{CasterMasks, caster_buffer};
 use fogbook_core::fog_volume_density::{MAX_DENSITY_TEXTURE_SIDE, SOURCE_FILE};
 use fogbook_core::fog_volume_textures::{DensityPipelines, DensityTextureSlots, any_textured};
 use fogbook_core::fog_volumes::{BIN_WORDS, FogVolume, MAX_FOG_VOLUMES, VolumeBins};
@@ -63,7 +62,8 @@ pub const VIEWS: &[ViewInfo] = &[
 pub struct LocalFogUniform {
     /// x: volumes; y: the debug view; z: 1 = apply the fog; w: 1 = the scene shadows the sun.
     pub counts: [u32; 4],
-    /// x: factor on the sun; y: factor on the ambient light; z: 1 = the volumes shadow each other.
+    /// x: factor on the sun; y: factor on the ambient light; z: 1 = the volumes shadow each other;
+    /// w: 1 = the sun's transmittance at the corners of 8×8-pixel blocks, interpolated.
     pub light: [f32; 4],
 }
 
@@ -80,7 +80,7 @@ impl LocalFogUniform {
                 finite_in(p.volume_sun_scale, 0.0, 1e4, 0.0),
                 finite_in(p.volume_ambient_scale, 0.0, 1e4, 0.0),
                 p.volume_shadows as u32 as f32,
-                0.0,
+                p.block_sun as u32 as f32,
             ],
         }
     }
@@ -95,12 +95,10 @@ pub struct LocalFogGpu {
     volumes: wgpu::Buffer,
     /// The volumes' bit masks per screen tile (`binning`), its CPU copy, and the group with both.
     tile_bins: wgpu::Buffer,
-    /// Per volume, the volumes that may shadow it, and its CPU copy.
-    casters: wgpu::Buffer,
-    caster_masks: CasterMasks,
     bins: VolumeBins,
     /// The pass's group, with the stack's density textures (`ChapterContext::fog_density`) of
-    /// the generation it holds; made in `bind`.
+    /// the generation it holds and the core's caster masks (`ChapterContext::fog_casters`, made
+    /// with those textures and kept); made in `bind`.
     group: Option<(u64, wgpu::BindGroup)>,
 }
 
@@ -118,18 +116,11 @@ impl LocalFogGpu {
 
     /// The pass's group with the stack's density textures as they are now (made again when they
     /// or the tile masks' buffer changed).
-    fn bind(&mut self, device: &wgpu::Device, textures: &DensityTextureSlots) {
+    fn bind(&mut self, device: &wgpu::Device, textures: &DensityTextureSlots, casters: &wgpu::Buffer) {
         let generation = textures.generation();
         if self.group.as_ref().is_none_or(|(g, _)| *g != generation) {
-            let group = bind_group(
-                device,
-                &self.layout,
-                &self.uniform,
-                &self.volumes,
-                &self.tile_bins,
-                &self.casters,
-                textures,
-            );
+            let group =
+                bind_group(device, &self.layout, &self.uniform, &self.volumes, &self.tile_bins, casters, textures);
             self.group = Some((generation, group));
         }
     }
@@ -174,10 +165,11 @@ pub struct LocalFog {
     /// The largest 3D texture side the device allows (until the GPU is made, the chapter's own
     /// limit).
     device_side: u32,
-    /// The time of the last `publish` (s), and the volumes it published (their file slots in the
-    /// stack's list of grids).
+    /// The time of the last `publish` (s), the volumes it published (their file slots in the
+    /// stack's list of grids), and the index of the first of them in the stack's list of volumes.
     time_s: f64,
     published: Vec<FogVolume>,
+    first: usize,
 }
 
 impl Default for LocalFog {
@@ -190,6 +182,7 @@ impl Default for LocalFog {
             device_side: MAX_DENSITY_TEXTURE_SIDE,
             time_s: 0.0,
             published: Vec::new(),
+            first: 0,
         }
     }
 }
@@ -305,6 +298,7 @@ impl Chapter for LocalFog {
         self.time_s = out.frame.time_s as f64;
         let base = out.fog_textures.len() as f32;
         self.published = self.volumes();
+        self.first = out.fog_volumes.len();
         for v in &mut self.published {
             if v.texture[0] == SOURCE_FILE {
                 v.texture[1] += base;
@@ -357,55 +351,41 @@ impl Chapter for LocalFog {
         // Sized for the frame at its first render (`fit_tiles`).
         let bins = VolumeBins::new([0; 3]);
         let tile_bins = tile_bins_buffer(device, &bins);
-        // Per volume, the bit mask of the volumes that may shadow it (`fog_volume_casters`).
-        let casters = caster_buffer(device, "local fog shadow casters");
         let groups = [Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&layout), Some(&layouts.shared_sky)];
         let pipeline = DensityPipelines::new(device, module, "analytic", &groups)?;
-        Ok(LocalFogGpu {
-            pipeline,
-            layout,
-            uniform,
-            volumes,
-            tile_bins,
-            bins,
-            casters,
-            caster_masks: CasterMasks::default(),
-            group: None,
-        })
+        Ok(LocalFogGpu { pipeline, layout, uniform, volumes, tile_bins, bins, group: None })
     }
 
     // ANCHOR: render
     fn render(&mut self, g: &mut LocalFogGpu, ctx: &mut ChapterContext) {
-        // This chapter's own volumes (what it published), at most MAX_FOG_VOLUMES.
-        let volumes = &self.published[..self.published.len().min(MAX_FOG_VOLUMES)];
-        let textured = any_textured(volumes);
+        // The stack's volumes (at most MAX_FOG_VOLUMES), whose indices the core's caster masks
+        // hold; this chapter draws its own, those it published, from index `first`.
+        let stack = ctx.fog_volumes;
+        let first = self.first.min(stack.len());
+        let own = &stack[first..(first + self.published.len()).min(stack.len())];
+        let textured = any_textured(stack);
         if let Some(e) = g.pipeline.prepare(&ctx.gpu.device, textured) {
             self.status = Some(e);
         }
         if let Some(e) = ctx.fog_density.noise_error() {
             self.status = Some(e.to_string());
         }
-        let uniform = LocalFogUniform::new(&self.params, volumes.len(), ctx.view);
+        let uniform = LocalFogUniform::new(&self.params, stack.len(), ctx.view);
         ctx.gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
-        if !volumes.is_empty() {
-            ctx.gpu.queue.write_buffer(&g.volumes, 0, bytemuck::cast_slice(volumes));
+        if !stack.is_empty() {
+            ctx.gpu.queue.write_buffer(&g.volumes, 0, bytemuck::cast_slice(stack));
         }
         let [w, h] = ctx.frame.size;
         g.fit_tiles(&ctx.gpu.device, [w, h]);
         if self.params.culling {
-            binning::bin_tiles(volumes, ctx.uniform, [w, h], &mut g.bins);
+            binning::bin_tiles(own, first, ctx.uniform, [w, h], &mut g.bins);
         } else {
-            g.bins.clear();
-            g.bins.mark_all(volumes.len());
+            binning::bin_every_tile(first, own.len(), &mut g.bins);
         }
         ctx.gpu.queue.write_buffer(&g.tile_bins, 0, bytemuck::cast_slice(&g.bins.words));
-        if self.params.volume_shadows && !volumes.is_empty() {
-            if g.caster_masks.update(volumes, ctx.uniform.sun_dir, true) {
-                ctx.gpu.queue.write_buffer(&g.casters, 0, bytemuck::cast_slice(&g.caster_masks.words));
-            }
-        }
-        // The stack's density textures (`ChapterContext::fog_density`), bound as they are now.
-        g.bind(&ctx.gpu.device, ctx.fog_density);
+        // The stack's density textures (`ChapterContext::fog_density`) and shadow casters
+        // (`ChapterContext::fog_casters`, binned by the core), bound as they are now.
+        g.bind(&ctx.gpu.device, ctx.fog_density, ctx.fog_casters);
         let Some((_, group)) = &g.group else { return };
         ctx.passes.compute("local fog: analytic", |pass| {
             pass.set_pipeline(g.pipeline.pipeline(textured));

@@ -219,6 +219,9 @@ pub struct LocalFogParams {
     pub volume_scene_shadows: bool,
     /// Each volume's sun light dimmed by the other volumes between it and the sun.
     pub volume_shadows: bool,
+    /// Each volume's transmittance towards the sun (its own and its casters') taken at the
+    /// corners of 8×8-pixel blocks and interpolated where it is smooth (off: at every pixel).
+    pub block_sun: bool,
     pub volumes: Vec<VolumeParams>,
 }
 
@@ -238,6 +241,9 @@ impl Parameters for LocalFogParams {
         v.boolean(&shadows, &mut self.volume_scene_shadows);
         let between = ParamInfo::boolean("volume_shadows").help("Shadow the sun in each volume by the other volumes");
         v.boolean(&between, &mut self.volume_shadows);
+        let block = ParamInfo::boolean("block_sun")
+            .help("Take the sun's transmittance at the corners of 8×8-pixel blocks and interpolate it");
+        v.boolean(&block, &mut self.block_sun);
         v.group("Volumes");
         // The length first: a visitor that sets it (`--set volume_count=8`) grows or cuts the
         // list; a list longer than the range (a preset's) fails the range check right here.
@@ -261,6 +267,7 @@ impl Default for LocalFogParams {
             volume_ambient_scale: 1.0,
             volume_scene_shadows: true,
             volume_shadows: true,
+            block_sun: false,
             volumes: default_volumes(),
         }
     }

@@ -61,8 +61,9 @@ pub struct ChapterContext<'a, 'r> {
     pub fog_textures: &'a [Arc<DensityTexture>],
     /// Their GPU copies and the baked noise, shared by the stack (made current before prepare).
     pub fog_density: &'a DensityTextureSlots,
-    /// Whether the volumes shadow each other's sun light (`Publish::fog_volume_shadows`).
-    pub fog_volume_shadows: bool,
+    /// Per volume, the bit mask of the volumes that may shadow it, binned once a frame for the
+    /// whole stack (`fog_volume_casters::FogCasters`; all zero unless `Publish::fog_volume_shadows`).
+    pub fog_casters: &'a wgpu::Buffer,
     /// The frame uniform as the GPU has it this frame (the camera, for binning on the CPU).
     pub uniform: &'a crate::frame::FrameUniform,
 }

@@ -1,10 +1,12 @@
 //! Shadows between local fog volumes: for each volume, the other volumes that may lie between it
 //! and the sun, binned on the CPU as a bit mask per volume (`BIN_WORDS` words; binned again only
 //! when the volumes or the sun change, `CasterMasks`), so that a GPU pass lighting a volume walks
-//! only its own few casters (shaders/05-local-fog/casters.wgsl). Chapter 5's analytic pass and chapter 4's froxel injection both bin with
-//! `bin_casters` and walk the masks with the same shader code, so the two paths shadow a volume
-//! alike and nothing steps where one hands over to the other. Whether the volumes shadow each
-//! other at all is the publisher's setting (`Publish::fog_volume_shadows`).
+//! only its own few casters (shaders/05-local-fog/casters.wgsl). The core bins the stack's
+//! published list once a frame into one buffer (`FogCasters`, `ChapterContext::fog_casters`),
+//! which chapter 5's analytic pass and chapter 4's froxel injection both bind and walk with the
+//! same shader code, so the two paths shadow a volume alike and nothing steps where one hands over
+//! to the other. Whether the volumes shadow each other at all is the publishers' setting
+//! (`Publish::fog_volume_shadows`).
 
 use crate::fog_volumes::{BIN_WORDS, FogVolume, MAX_FOG_VOLUMES};
 
@@ -42,9 +44,21 @@ pub fn bin_casters(volumes: &[FogVolume], sun: glam::DVec3, words: &mut Vec<u32>
 }
 // ANCHOR_END: bin_casters
 
+thread_local! {
+    /// How many times `casters_for_frame` ran on this thread (`binnings_on_this_thread`).
+    static BINNINGS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many times the masks were binned on this thread: a stack's frames are recorded on one
+/// thread, so a test can count the binnings of its own frames while others run beside it.
+pub fn binnings_on_this_thread() -> u64 {
+    BINNINGS.with(|n| n.get())
+}
+
 /// The masks of `volumes` for the frame's sun direction (`FrameUniform::sun_dir`, towards the
 /// sun), or all zero (no casters) when `shadows` is off.
 pub fn casters_for_frame(volumes: &[FogVolume], sun_dir: [f32; 4], shadows: bool, words: &mut Vec<u32>) {
+    BINNINGS.with(|n| n.set(n.get() + 1));
     let sun = glam::DVec3::new(sun_dir[0] as f64, sun_dir[1] as f64, sun_dir[2] as f64).normalize_or_zero();
     if shadows && sun != glam::DVec3::ZERO {
         bin_casters(volumes, sun, words);
@@ -54,8 +68,8 @@ pub fn casters_for_frame(volumes: &[FogVolume], sun_dir: [f32; 4], shadows: bool
     }
 }
 
-/// The masks of the last frame, with what they were binned from: a chapter bins (up to 256²
-/// sphere tests) and uploads again only when the volumes, the sun's direction or the switch
+/// The masks of the last frame, with what they were binned from: they are binned (up to 256²
+/// sphere tests) and uploaded again only when the volumes, the sun's direction or the switch
 /// changed, not every frame.
 #[derive(Debug, Default)]
 pub struct CasterMasks {
@@ -79,15 +93,37 @@ impl CasterMasks {
     }
 }
 
-/// The GPU buffer of the masks: `MAX_FOG_VOLUMES` × `BIN_WORDS` words.
-pub fn caster_buffer(device: &wgpu::Device, label: &str) -> wgpu::Buffer {
-    device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some(label),
-        size: (MAX_FOG_VOLUMES * BIN_WORDS * 4) as u64,
-        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    })
+// ANCHOR: fog_casters
+/// The stack's masks and their GPU buffer (`MAX_FOG_VOLUMES` × `BIN_WORDS` words), one per
+/// renderer: binned from the published list once a frame at most (`update`), bound by every
+/// chapter that lights the volumes (`ChapterContext::fog_casters`). The buffer is made with the
+/// renderer and never replaced, so a chapter's group that holds it stays valid as long as the
+/// renderer's density textures (`DensityTextureSlots::generation`) it is keyed on.
+pub struct FogCasters {
+    masks: CasterMasks,
+    pub buffer: wgpu::Buffer,
 }
+
+impl FogCasters {
+    pub fn new(device: &wgpu::Device) -> Self {
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("fog volume shadow casters"),
+            size: (MAX_FOG_VOLUMES * BIN_WORDS * 4) as u64,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        Self { masks: CasterMasks::default(), buffer }
+    }
+
+    /// Bins the published `volumes` for this frame's sun and switch and uploads the masks, when
+    /// any of them changed since the last frame.
+    pub fn update(&mut self, queue: &wgpu::Queue, volumes: &[FogVolume], sun_dir: [f32; 4], shadows: bool) {
+        if self.masks.update(volumes, sun_dir, shadows) {
+            queue.write_buffer(&self.buffer, 0, bytemuck::cast_slice(&self.masks.words));
+        }
+    }
+}
+// ANCHOR_END: fog_casters
 
 #[cfg(test)]
 mod tests {

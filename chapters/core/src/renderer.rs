@@ -7,6 +7,7 @@ use crate::auto_range::RangeReadback;
 use crate::camera::CameraPose;
 use crate::chapter::{ChapterContext, DynChapter, Publish, UpdateContext};
 use crate::display::{DisplayPass, DisplaySettings};
+use crate::fog_volume_casters::FogCasters;
 use crate::fog_volume_density::{DensityTexture, MAX_DENSITY_TEXTURES};
 use crate::fog_volume_textures::DensityTextureSlots;
 use crate::fog_volumes::{FogVolume, MAX_FOG_VOLUMES};
@@ -58,6 +59,8 @@ pub struct Renderer {
     pub fog_density: DensityTextureSlots,
     /// Whether they shadow each other (`Publish::fog_volume_shadows`).
     fog_volume_shadows: bool,
+    /// Their shadow casters, binned once for every chapter (`fog_volume_casters`).
+    pub fog_casters: FogCasters,
 }
 
 impl Renderer {
@@ -85,6 +88,7 @@ impl Renderer {
             fog_textures: Vec::new(),
             fog_density: DensityTextureSlots::new(&gpu.device, shaders),
             fog_volume_shadows: false,
+            fog_casters: FogCasters::new(&gpu.device),
         })
     }
 
@@ -209,6 +213,8 @@ impl Renderer {
         self.frame.write_uniform(gpu, &uniform);
         // The volumes' density grids and noise, uploaded or baked once for every chapter.
         self.fog_density.update(&gpu.device, &gpu.queue, &self.fog_textures, &self.fog_volumes);
+        // Their shadow casters, binned for the frame's sun when something changed.
+        self.fog_casters.update(&gpu.queue, &self.fog_volumes, uniform.sun_dir, self.fog_volume_shadows);
         self.frame.reset_view_range(gpu);
         // Chapters hear of a new frame size once, before their first frame at it.
         if self.chapters_sized_for != Some(self.frame.size) {
@@ -250,7 +256,7 @@ impl Renderer {
                 fog_volumes: &self.fog_volumes,
                 fog_textures: &self.fog_textures,
                 fog_density: &self.fog_density,
-                fog_volume_shadows: self.fog_volume_shadows,
+                fog_casters: &self.fog_casters.buffer,
                 uniform: &uniform,
             });
         }
@@ -295,7 +301,7 @@ impl Renderer {
                 fog_volumes: &self.fog_volumes,
                 fog_textures: &self.fog_textures,
                 fog_density: &self.fog_density,
-                fog_volume_shadows: self.fog_volume_shadows,
+                fog_casters: &self.fog_casters.buffer,
                 uniform: &uniform,
             });
         }
