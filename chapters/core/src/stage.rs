@@ -333,9 +333,6 @@ pub fn stage_diagram_svg(chapters: &[(&'static str, u32, StageIo)]) -> String {
                 for (id, ..) in chapters.iter().filter(|c| c.2.stage == *stage) {
                     label(id, "#8c4b1f");
                 }
-                if let Some(planned) = planned(*stage) {
-                    label(planned, "#999999");
-                }
             }
         }
     }
@@ -357,14 +354,6 @@ pub fn stage_diagram_svg(chapters: &[(&'static str, u32, StageIo)]) -> String {
     }
     s.push_str("</svg>\n");
     s
-}
-
-/// Chapters the book plans for a stage, shown greyed in the diagram until they exist.
-fn planned(stage: Stage) -> Option<&'static str> {
-    match stage {
-        Stage::Transparent => Some("(chapter 8)"),
-        _ => None,
-    }
 }
 
 #[cfg(test)]
