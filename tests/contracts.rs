@@ -331,6 +331,38 @@ fn every_uniform_matches_its_wgsl_layout() {
         "Tail",
         rust_layout!(fogbook_smoke::multigrid::TailUniform { count, pre_sweeps, post_sweeps, coarse_sweeps, levels }),
     );
+    check(
+        "08-six-way-cards/cards_common.wgsl",
+        "Cards",
+        rust_layout!(fogbook_six_way::runtime::CardsUniform {
+            grid,
+            frame_uv,
+            swizzle,
+            absorption,
+            emission,
+            fades,
+            anim,
+            flags,
+            counts
+        }),
+    );
+    check(
+        "08-six-way-cards/cards_common.wgsl",
+        "PreparedCard",
+        rust_layout!(fogbook_six_way::prepare::PreparedCard {
+            plane,
+            u_axis,
+            v_axis,
+            atlas,
+            flipbook,
+            light,
+            positive,
+            negative,
+            sun,
+            ground_sun,
+            ambient
+        }),
+    );
 }
 
 /// The core's stand-in for the sky's uniform is as large as the sky's own.
@@ -422,7 +454,8 @@ fn every_view_constant_names_its_view() {
 
 /// Full-screen passes are dispatched in `SCREEN_TILE`² tiles from Rust: every compute entry
 /// point that writes the view target in 2D tiles must declare that workgroup size. (One-thread
-/// passes and volume passes, with a depth above 1, are not tiled over the screen.)
+/// passes and volume passes, with a depth above 1, are not tiled over the screen; nor are passes
+/// that only import the view target with the scene inputs and write something else.)
 #[test]
 fn full_screen_passes_use_the_screen_tile() {
     use fogbook_core::frame::SCREEN_TILE;
@@ -431,12 +464,20 @@ fn full_screen_passes_use_the_screen_tile() {
     for chapter in registry::chapters() {
         for file in chapter.shader_files() {
             let module = store.load(file).unwrap().validate().unwrap();
-            if !module.global_variables.iter().any(|(_, g)| g.name.as_deref() == Some("view_out")) {
+            let Some((view_out, _)) =
+                module.global_variables.iter().find(|(_, g)| g.name.as_deref() == Some("view_out"))
+            else {
                 continue;
-            }
-            for ep in module.entry_points.iter().filter(|e| e.stage == naga::ShaderStage::Compute) {
+            };
+            let info =
+                naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::all())
+                    .validate(&module)
+                    .unwrap();
+            for (i, ep) in module.entry_points.iter().enumerate().filter(|(_, e)| e.stage == naga::ShaderStage::Compute)
+            {
                 let size = ep.workgroup_size;
-                if size == [1, 1, 1] || size[2] != 1 {
+                let writes = info.get_entry_point(i)[view_out].contains(naga::valid::GlobalUse::WRITE);
+                if size == [1, 1, 1] || size[2] != 1 || !writes {
                     continue;
                 }
                 assert_eq!(size, [SCREEN_TILE, SCREEN_TILE, 1], "{file}: {}", ep.name);

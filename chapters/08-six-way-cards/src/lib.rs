@@ -27,6 +27,9 @@
 //! - `baked`: the flipbook it draws, baked at start and cached by its settings.
 //! - `instances`: the fog cards' places, billboards and the back-to-front order.
 //! - `emitter`: the particle emitter near the camera (CPU, deterministic).
+//! - `prepare`: the pass that computes what is constant over each card, once per card.
+//! - `tiles` and `splat`: the compute renderer — the cards binned into screen tiles on the CPU,
+//!   and the pass that composites each tile's cards front to back.
 
 pub mod atlas;
 pub mod baked;
@@ -41,10 +44,13 @@ pub mod instances;
 pub mod light;
 pub mod metadata;
 pub mod params;
+pub mod prepare;
 pub mod reference;
 pub mod runtime;
 pub mod settings;
+pub mod splat;
 pub mod swizzle;
+pub mod tiles;
 pub mod validation;
 
 pub use card::{Dir, ViewAxis};

@@ -37,6 +37,22 @@ fogbook_core::choice_enum!(FrameBlend {
     CrossFade = "cross-fade",
 });
 
+/// How the cards reach the transparent layer; both give the same image.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Renderer {
+    /// Tile splatting in compute: the cards binned into 16×16-pixel tiles, each tile's pixels
+    /// composited front to back, stopping where they are opaque (`splat.wgsl`).
+    Compute,
+    /// Quads rasterised back to front with the "over" blend (`cards.wgsl`).
+    Fragment,
+}
+
+fogbook_core::choice_enum!(Renderer {
+    Compute = "compute",
+    Fragment = "fragment",
+});
+
 /// The channel layout the chapter bakes with (the runtime decodes any through its table).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -104,6 +120,11 @@ fogbook_core::parameters! {
             /// Fog the cards at their own depth by the stack's fogs.
             fogged: bool = true,
                 boolean().help("Apply the stack's fog between the eye and each card"),
+        }
+        "Renderer" {
+            /// Compute tile splatting or fragment quads; the same image, at different costs.
+            renderer: Renderer = Renderer::Compute,
+                choice(Renderer::OPTIONS).help("Tile splatting in compute, or quads blended back to front"),
         }
         "Artist controls" {
             /// Scales the optical depth behind alpha: α' = 1 − (1 − α)^scale.

@@ -1,19 +1,25 @@
 //! Chapter 8's runtime: fog cards and particles drawn with six-way lighting from a flipbook the
-//! chapter bakes from chapter 7's smoke. In the transparent stage, two passes:
+//! chapter bakes from chapter 7's smoke. In the transparent stage, three passes:
 //!
-//! 1. `cards` (render pass): every card, back to front, into the transparent layer
-//!    (rgba16float: premultiplied radiance and the transmittance through the cards), with the
-//!    "over" blend; `shaders/08-six-way-cards/cards.wgsl`.
-//! 2. `composite` (compute): the layer over the colour below, or the selected debug view;
+//! 1. `prepare` (compute): what is constant over each card, once per card (`prepare`).
+//! 2. The cards into the transparent layer (rgba16float: premultiplied radiance and the
+//!    transmittance through the cards), by the renderer the parameters choose:
+//!    - `splat` (compute, the default): the cards binned into screen tiles on the CPU (`tiles`),
+//!      each tile's pixels composited front to back (`splat`, `splat.wgsl`);
+//!    - `cards` (render pass): every card, back to front, with the "over" blend; `cards.wgsl`.
+//! 3. `composite` (compute): the layer over the colour below, or the selected debug view;
 //!    `composite.wgsl`.
 
 use crate::baked::{BakeKey, Baked, flipbook};
 use crate::emitter::Emitter;
 use crate::instances::{CardInstance, Eye, FogCard, build, fog_cards};
-use crate::params::{CardParams, FrameBlend, Weighting};
+use crate::params::{CardParams, FrameBlend, Renderer, Weighting};
+use crate::prepare::{Prepare, PreparedCard, storage_buffer};
+use crate::splat::Splat;
+use crate::tiles::{TileLists, bin};
 use anyhow::Result;
 use bytemuck::{Pod, Zeroable};
-use fogbook_core::frame::{FrameLayouts, SCREEN_TILE, Target, texture_entry, uniform_entry};
+use fogbook_core::frame::{FrameLayouts, SCREEN_TILE, Target, storage_buffer_entry, texture_entry, uniform_entry};
 use fogbook_core::gpu::GpuContext;
 use fogbook_core::params::DynParameters;
 use fogbook_core::shaders::{ShaderStore, checked, compute_pipeline, create_module};
@@ -59,7 +65,7 @@ const VIEW_OVERDRAW: usize = 14;
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub struct CardsUniform {
-    pub layout: [u32; 4],
+    pub grid: [u32; 4],
     pub frame_uv: [f32; 4],
     pub swizzle: [u32; 8],
     pub absorption: [f32; 4],
@@ -67,6 +73,8 @@ pub struct CardsUniform {
     pub fades: [f32; 4],
     pub anim: [f32; 4],
     pub flags: [u32; 4],
+    /// Cards this frame; the rest unused.
+    pub counts: [u32; 4],
 }
 
 // ANCHOR: absorption_exponent
@@ -78,8 +86,8 @@ pub fn absorption_exponent(c: f32) -> f32 {
 // ANCHOR_END: absorption_exponent
 
 impl CardsUniform {
-    pub fn new(p: &CardParams, book: Option<&Baked>, view: usize, time_s: f32) -> Self {
-        let (layout, frame_uv, swizzle) = match book {
+    pub fn new(p: &CardParams, book: Option<&Baked>, view: usize, time_s: f32, cards: usize) -> Self {
+        let (grid, frame_uv, swizzle) = match book {
             Some(b) => {
                 let l = b.layout;
                 let t = b.channel_table();
@@ -99,7 +107,7 @@ impl CardsUniform {
         };
         let bits = p.scene_shadow as u32 | (p.fogged as u32) << 1;
         Self {
-            layout,
+            grid,
             frame_uv,
             swizzle,
             absorption: [
@@ -112,6 +120,7 @@ impl CardsUniform {
             fades: [p.depth_fade_m, p.camera_near_m, p.camera_fade_m, p.edge_softness],
             anim: [p.frames_per_s, time_s, p.density_scale, p.ambient_scale],
             flags: [view as u32, weighting, (p.frame_blend == FrameBlend::CrossFade) as u32, bits],
+            counts: [cards as u32, 0, 0, 0],
         }
     }
 }
@@ -147,11 +156,14 @@ fn upload_atlases(gpu: &GpuContext, book: Arc<Baked>) -> FlipbookGpu {
     FlipbookGpu { book, views }
 }
 
-/// The transparent layer and the groups that depend on its size or on the flipbook.
+/// The transparent layer and the groups that depend on its size, on the flipbook or on the
+/// buffers (rebuilt when one of them grows).
 struct Bound {
     size: [u32; 2],
     layer: Target,
+    prepare_group: wgpu::BindGroup,
     cards_group: wgpu::BindGroup,
+    splat_group: wgpu::BindGroup,
     composite_group: wgpu::BindGroup,
 }
 
@@ -160,14 +172,20 @@ pub struct CardsGpu {
     shaders: ShaderStore,
     cards_layout: wgpu::BindGroupLayout,
     composite_layout: wgpu::BindGroupLayout,
+    prepare: Prepare,
     cards: wgpu::RenderPipeline,
     overdraw: wgpu::RenderPipeline,
+    splat: Splat,
     composite: wgpu::ComputePipeline,
     uniform: wgpu::Buffer,
     sampler: wgpu::Sampler,
     /// 1×1 stand-ins for the atlases before a flipbook exists.
     empty: wgpu::TextureView,
+    /// The cards (`CardInstance`, back to front), their prepared data (`PreparedCard`, same
+    /// order) and the tiles' lists (`TileLists::words`).
     instances: wgpu::Buffer,
+    prepared: wgpu::Buffer,
+    tiles: wgpu::Buffer,
     flipbook: Option<FlipbookGpu>,
     bound: Option<Bound>,
 }
@@ -237,13 +255,24 @@ impl SixWayCards {
             "six-way layer",
             size,
             LAYER_FORMAT,
-            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+            wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::TEXTURE_BINDING
+                | wgpu::TextureUsages::STORAGE_BINDING,
         );
         let [a, b] = match &g.flipbook {
             Some(f) => [&f.views[0], &f.views[1]],
             None => [&g.empty, &g.empty],
         };
         let entry = |binding, resource| wgpu::BindGroupEntry { binding, resource };
+        let prepare_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("six-way prepare"),
+            layout: &g.prepare.layout,
+            entries: &[
+                entry(2, g.uniform.as_entire_binding()),
+                entry(3, g.instances.as_entire_binding()),
+                entry(4, g.prepared.as_entire_binding()),
+            ],
+        });
         let cards_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("six-way cards"),
             layout: &g.cards_layout,
@@ -252,6 +281,20 @@ impl SixWayCards {
                 entry(3, wgpu::BindingResource::TextureView(a)),
                 entry(4, wgpu::BindingResource::TextureView(b)),
                 entry(5, wgpu::BindingResource::Sampler(&g.sampler)),
+                entry(6, g.prepared.as_entire_binding()),
+            ],
+        });
+        let splat_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("six-way splat"),
+            layout: &g.splat.layout,
+            entries: &[
+                entry(2, g.uniform.as_entire_binding()),
+                entry(3, wgpu::BindingResource::TextureView(a)),
+                entry(4, wgpu::BindingResource::TextureView(b)),
+                entry(5, wgpu::BindingResource::Sampler(&g.sampler)),
+                entry(6, g.prepared.as_entire_binding()),
+                entry(7, g.tiles.as_entire_binding()),
+                entry(8, wgpu::BindingResource::TextureView(&layer.view)),
             ],
         });
         let composite_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -264,26 +307,33 @@ impl SixWayCards {
                 entry(3, wgpu::BindingResource::TextureView(b)),
             ],
         });
-        g.bound = Some(Bound { size, layer, cards_group, composite_group });
+        g.bound = Some(Bound { size, layer, prepare_group, cards_group, splat_group, composite_group });
     }
 
-    /// The instance buffer holds at least `count` cards.
-    fn reserve(g: &mut CardsGpu, gpu: &GpuContext, count: usize) {
-        let bytes = (count.max(1) * std::mem::size_of::<CardInstance>()) as u64;
-        if g.instances.size() < bytes {
-            g.instances = instance_buffer(gpu, bytes.next_power_of_two());
+    /// The buffers hold at least `cards` cards and `words` words of tile lists; a buffer that
+    /// grows drops the bind groups.
+    fn reserve(g: &mut CardsGpu, gpu: &GpuContext, cards: usize, words: usize) {
+        let device = &gpu.device;
+        let cards = cards.max(1) as u64;
+        let mut grown = false;
+        let mut grow = |buffer: &mut wgpu::Buffer, label: &str, bytes: u64, usage: wgpu::BufferUsages| {
+            if buffer.size() < bytes {
+                *buffer = storage_buffer(device, label, bytes.next_power_of_two(), usage);
+                grown = true;
+            }
+        };
+        let copy = wgpu::BufferUsages::COPY_DST;
+        grow(&mut g.instances, "six-way instances", cards * INSTANCE_BYTES, copy | wgpu::BufferUsages::VERTEX);
+        grow(&mut g.prepared, "six-way prepared", cards * PREPARED_BYTES, wgpu::BufferUsages::empty());
+        grow(&mut g.tiles, "six-way tiles", words.max(1) as u64 * 4, copy);
+        if grown {
+            g.bound = None;
         }
     }
 }
 
-fn instance_buffer(gpu: &GpuContext, bytes: u64) -> wgpu::Buffer {
-    gpu.device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("six-way instances"),
-        size: bytes,
-        usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    })
-}
+const INSTANCE_BYTES: u64 = std::mem::size_of::<CardInstance>() as u64;
+const PREPARED_BYTES: u64 = std::mem::size_of::<PreparedCard>() as u64;
 
 fn card_pipeline(
     device: &wgpu::Device,
@@ -292,8 +342,9 @@ fn card_pipeline(
     fragment: &str,
     blend: wgpu::BlendState,
 ) -> Result<wgpu::RenderPipeline> {
-    const ATTRIBUTES: [wgpu::VertexAttribute; 4] =
-        wgpu::vertex_attr_array![0 => Float32x4, 1 => Float32x4, 2 => Float32x4, 3 => Float32x4];
+    // Centre, right and up; the flipbook timing is the prepare pass's.
+    const ATTRIBUTES: [wgpu::VertexAttribute; 3] =
+        wgpu::vertex_attr_array![0 => Float32x4, 1 => Float32x4, 2 => Float32x4];
     checked(device, &format!("pipeline {fragment}"), || {
         device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some(fragment),
@@ -399,7 +450,7 @@ impl Chapter for SixWayCards {
     }
 
     fn shader_files(&self) -> &'static [&'static str] {
-        &[CARDS_SHADER, COMPOSITE_SHADER, crate::gpu::SHADER]
+        &[crate::prepare::SHADER, CARDS_SHADER, crate::splat::SHADER, COMPOSITE_SHADER, crate::gpu::SHADER]
     }
 
     fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> Result<CardsGpu> {
@@ -419,6 +470,7 @@ impl Chapter for SixWayCards {
                     ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
                     count: None,
                 },
+                storage_buffer_entry(6, wgpu::ShaderStages::FRAGMENT, true),
             ],
         });
         let compute = wgpu::ShaderStages::COMPUTE;
@@ -444,6 +496,8 @@ impl Chapter for SixWayCards {
         });
         let cards = card_pipeline(device, &cards_module, &pipeline_layout, "fs_main", OVER)?;
         let overdraw = card_pipeline(device, &cards_module, &pipeline_layout, "fs_overdraw", COUNT)?;
+        let prepare = Prepare::new(device, layouts, shaders)?;
+        let splat = Splat::new(device, layouts, shaders, LAYER_FORMAT)?;
         let composite_module = create_module(device, &shaders.load(COMPOSITE_SHADER)?)?;
         let groups = [Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&composite_layout)];
         let composite = compute_pipeline(device, &composite_module, "main", &groups)?;
@@ -459,6 +513,7 @@ impl Chapter for SixWayCards {
             min_filter: wgpu::FilterMode::Linear,
             ..Default::default()
         });
+        let (copy, vertex) = (wgpu::BufferUsages::COPY_DST, wgpu::BufferUsages::VERTEX);
         let empty = Target::new(
             device,
             "six-way empty atlas",
@@ -472,13 +527,17 @@ impl Chapter for SixWayCards {
             shaders: shaders.clone(),
             cards_layout,
             composite_layout,
+            prepare,
             cards,
             overdraw,
+            splat,
             composite,
             uniform,
             sampler,
             empty,
-            instances: instance_buffer(gpu, 64 * 1024),
+            instances: storage_buffer(device, "six-way instances", 1024 * INSTANCE_BYTES, copy | vertex),
+            prepared: storage_buffer(device, "six-way prepared", 1024 * PREPARED_BYTES, wgpu::BufferUsages::empty()),
+            tiles: storage_buffer(device, "six-way tiles", 64 * 1024, copy),
             flipbook: None,
             bound: None,
         };
@@ -516,7 +575,6 @@ impl Chapter for SixWayCards {
 
     fn render(&mut self, g: &mut CardsGpu, ctx: &mut ChapterContext) {
         let gpu = ctx.gpu;
-        self.bind(g, gpu, ctx.frame.size);
         if self.fog_cards_for.as_ref() != Some(&self.params) {
             self.fog_cards = fog_cards(&self.params);
             self.fog_cards_for = Some(self.params.clone());
@@ -534,34 +592,59 @@ impl Chapter for SixWayCards {
             Some(b) => build(&self.params, &self.fog_cards, &self.emitter, &eye, b.frames),
             None => Vec::new(),
         };
-        let uniform = CardsUniform::new(&self.params, book.as_deref(), ctx.view, self.anim_time_s as f32);
+        let size = ctx.frame.size;
+        let compute = self.params.renderer == Renderer::Compute;
+        let lists: Option<TileLists> = compute.then(|| bin(&instances, u, size));
+        Self::reserve(g, gpu, instances.len(), lists.as_ref().map_or(0, |l| l.words.len()));
+        self.bind(g, gpu, size);
+        let uniform =
+            CardsUniform::new(&self.params, book.as_deref(), ctx.view, self.anim_time_s as f32, instances.len());
         gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
-        Self::reserve(g, gpu, instances.len());
         if !instances.is_empty() {
             gpu.queue.write_buffer(&g.instances, 0, bytemuck::cast_slice(&instances));
         }
+        if let Some(l) = &lists {
+            gpu.queue.write_buffer(&g.tiles, 0, bytemuck::cast_slice(&l.words));
+        }
         let Some(bound) = &g.bound else { return };
-        let pipeline = if ctx.view == VIEW_OVERDRAW { &g.overdraw } else { &g.cards };
-        let clear = wgpu::Color { r: 0.0, g: 0.0, b: 0.0, a: 1.0 };
-        let attachment = wgpu::RenderPassColorAttachment {
-            view: &bound.layer.view,
-            resolve_target: None,
-            depth_slice: None,
-            ops: wgpu::Operations { load: wgpu::LoadOp::Clear(clear), store: wgpu::StoreOp::Store },
-        };
         let (inputs, fog, sky, count) = (ctx.inputs, ctx.transparent_fog, ctx.sky, instances.len() as u32);
-        ctx.passes.render("six-way cards", &[Some(attachment)], None, |pass| {
-            if count > 0 {
-                pass.set_pipeline(pipeline);
+        if count > 0 {
+            ctx.passes.compute("six-way prepare", |pass| {
                 pass.set_bind_group(0, inputs, &[]);
-                pass.set_bind_group(1, &bound.cards_group, &[]);
+                pass.set_bind_group(3, sky, &[]);
+                g.prepare.dispatch(pass, &bound.prepare_group, count);
+            });
+        }
+        match &lists {
+            Some(lists) => ctx.passes.compute("six-way splat", |pass| {
+                pass.set_bind_group(0, inputs, &[]);
                 pass.set_bind_group(2, fog, &[]);
                 pass.set_bind_group(3, sky, &[]);
-                pass.set_vertex_buffer(0, g.instances.slice(..));
-                pass.draw(0..6, 0..count);
+                g.splat.dispatch(pass, &bound.splat_group, lists);
+            }),
+            None => {
+                let pipeline = if ctx.view == VIEW_OVERDRAW { &g.overdraw } else { &g.cards };
+                let clear = wgpu::Color { r: 0.0, g: 0.0, b: 0.0, a: 1.0 };
+                let attachment = wgpu::RenderPassColorAttachment {
+                    view: &bound.layer.view,
+                    resolve_target: None,
+                    depth_slice: None,
+                    ops: wgpu::Operations { load: wgpu::LoadOp::Clear(clear), store: wgpu::StoreOp::Store },
+                };
+                ctx.passes.render("six-way cards", &[Some(attachment)], None, |pass| {
+                    if count > 0 {
+                        pass.set_pipeline(pipeline);
+                        pass.set_bind_group(0, inputs, &[]);
+                        pass.set_bind_group(1, &bound.cards_group, &[]);
+                        pass.set_bind_group(2, fog, &[]);
+                        pass.set_bind_group(3, sky, &[]);
+                        pass.set_vertex_buffer(0, g.instances.slice(..));
+                        pass.draw(0..6, 0..count);
+                    }
+                });
             }
-        });
-        let [w, h] = ctx.frame.size;
+        }
+        let [w, h] = size;
         let output = ctx.output;
         ctx.passes.compute("six-way composite", |pass| {
             pass.set_pipeline(&g.composite);
