@@ -114,8 +114,10 @@ fn bad_settings_get_one_message() {
 /// (`light.rs`, from the read-back density) and by the f64 reference. The CPU bake meets the
 /// reference within the unit test's tolerance (2e-6; see `reference.rs`). The GPU bake is
 /// allowed 1e-5: Vulkan lets `exp` be off by 3 + 2|x| ulp (≈ 1e-6 relative for the depths here)
-/// where the CPU's is correctly rounded, and WGSL has no expm1 (1 − e^{−τ} loses up to
-/// 6e-8 / τ relative, 6e-8 absolute, above the series' 1e-3).
+/// where the CPU's is correctly rounded, and WGSL has no expm1 (1 − e^{−τ} and the front light's
+/// (1 − e^{−2τ})/2 lose up to 6e-8 / τ relative, 6e-8 absolute, above their series' 1e-3). With
+/// extinction 4 and cells of 0.75 m a unit of density is τ = 3 a cell, so the front and back
+/// lights' in-cell integrals are checked where they differ most from the light at the centre.
 #[test]
 fn the_bake_of_a_simulated_volume_matches_the_f64_reference() {
     use fogbook_six_way::gpu::{GlowRamp, GpuBaker};

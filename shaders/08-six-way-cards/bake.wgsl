@@ -3,8 +3,10 @@
 // six axis directions, single scattering with self-shadowing (Max 1995's emission–absorption
 // model with cell-constant density; Hillaire 2015's exact per-cell opacity 1 − e^{−τ}).
 // The GPU twin of chapters/08-six-way-cards/src/light.rs, which documents the discretisation:
-// τ = σ ρ Δx per cell; the light's optical depth to a cell is the sum over the cells between the
-// cell and the light plus half the cell's own, from exclusive prefix sums along each card axis.
+// τ = σ ρ Δx per cell; S, the optical depth of the cells strictly between a cell and the light,
+// from exclusive prefix sums along each card axis. A side light reaches the view ray through the
+// cell after S + τ/2; the front and back lights are integrated exactly over the cell:
+// e^{−S} (1 − e^{−2τ})/2 and e^{−S} τ e^{−τ}, times the view's transmittance to the cell.
 // Inputs: the smoke's fluid texture (density in .a) and velocity texture (T − T_amb in .a, for
 // the glow). Outputs: `prefix` writes the prefix sums and line totals along right and up;
 // `columns` writes, per pixel, the six premultiplied lit sums (before the albedo), alpha and
@@ -86,7 +88,13 @@ fn one_minus_exp(x: f32) -> f32 {
     return select(1.0 - exp(-x), x * (1.0 - x * (0.5 - x / 6.0)), x < 1e-3);
 }
 
-// The optical depth to the light on the − side of an axis, or on the + side.
+// The front light's part of a cell, (1 − e^{−2τ})/2: a series below τ = 10⁻³, where
+// 1 − e^{−2τ} would cancel. (The back light's τ e^{−τ} subtracts nothing.)
+fn front_in_cell(tau: f32) -> f32 {
+    return select(0.5 * (1.0 - exp(-2.0 * tau)), tau * (1.0 - tau * (1.0 - tau * (2.0 / 3.0))), tau < 1e-3);
+}
+
+// A side light's optical depth to the ray through the cell, on the − side of an axis or the +.
 fn depth(before: f32, line: f32, half: f32, positive: bool) -> f32 {
     return select(before + half, max(line - before - half, 0.0), positive);
 }
@@ -119,17 +127,19 @@ fn columns(@builtin(global_invocation_id) id: vec3<u32>) {
             let lr = line_right[id.y + n * k];
             let bu = before_up[i];
             let lu = line_up[id.x + n * k];
-            let to_light = array<f32, 6>(
+            // Top, bottom, left, right: the light at the cell's centre, exact along the ray.
+            let to_light = array<f32, 4>(
                 depth(bu, lu, half, true),
                 depth(bu, lu, half, false),
                 depth(br, lr, half, false),
                 depth(br, lr, half, true),
-                depth(before_away, line_away, half, true),
-                depth(before_away, line_away, half, false),
             );
-            for (var d = 0u; d < 6u; d++) {
+            for (var d = 0u; d < 4u; d++) {
                 lit[d] += weight * exp(-to_light[d]);
             }
+            // Back and front, along the view: the exact integrals over the cell.
+            lit[4] += t_view * exp(-max(line_away - before_away - tau, 0.0)) * tau * exp(-tau);
+            lit[5] += t_view * exp(-before_away) * front_in_cell(tau);
             if bake.glow_on != 0u {
                 emission += weight * glow(card);
             }

@@ -1,5 +1,6 @@
 //! The bake of one frame on the GPU (`shaders/08-six-way-cards/bake.wgsl`): the same
-//! discretisation as `light::bake_frame`, reading the smoke's density straight from its 3D
+//! discretisation as `light::bake_frame` (the side lights at the cell's centre, the front and
+//! back lights' exact in-cell integrals), reading the smoke's density straight from its 3D
 //! texture, so only the frame's maps (8 floats a pixel) come back rather than the volume.
 //! Two passes: `prefix` (the prefix sums along right and up, one invocation per line), then
 //! `columns` (one invocation per view column).

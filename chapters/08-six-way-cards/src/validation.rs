@@ -21,8 +21,8 @@ use march::{Marched, march_card};
 use texture::{CardMaps, Storage, card_maps};
 
 /// Samples a cell along the view ray in the reference march. Its step rule converges as
-/// 1/steps²: on the test blob the front light's PSNR moves by 0.5 dB from 4 to 16 steps, so 16
-/// are within about 0.04 dB of the limit.
+/// 1/steps²: with 64 steps instead of 16 the blob's front light moves by less than 0.1 dB, the
+/// 32³ plume's by up to 2 dB (cells of τ = 2.1) — from 76–78 dB, far above the tests' 35.
 pub const MARCH_STEPS: usize = 16;
 
 /// The unit vector towards light `d` in the card frame.
