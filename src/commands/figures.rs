@@ -203,7 +203,7 @@ pub fn run(args: &FiguresArgs) -> Result<PathBuf> {
         bar.inc(1);
     }
     bar.finish_with_message("done");
-    if wanted("six-way") {
+    if wanted("six-way-cards") {
         bake_figure(&args.out)?;
     }
     Ok(args.out.clone())
