@@ -30,6 +30,9 @@
 //! - `prepare`: the pass that computes what is constant over each card, once per card.
 //! - `tiles` and `splat`: the compute renderer — the cards binned into screen tiles on the CPU,
 //!   and the pass that composites each tile's cards front to back.
+//!
+//! Validation: `validation` relights baked cards and compares them with an independent f64 ray
+//! march for any light direction (PSNR, and the book's plot of it against the light's angle).
 
 pub mod atlas;
 pub mod baked;
