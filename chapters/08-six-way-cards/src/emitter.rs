@@ -4,18 +4,13 @@
 //! so a run is the same on every machine and after a reset.
 
 use crate::params::CardParams;
+use fogbook_core::noise::pcg3d;
 use glam::Vec3;
 
-/// A uniform number in [0, 1) from a serial number and a stream (a 32-bit integer hash,
-/// Wellons's lowbias32), so no state but the serial is needed.
+/// A uniform number in [0, 1) from a serial number and a stream: the core's PCG3D hash
+/// (`fogbook_core::noise::pcg3d`), so no state but the serial is needed.
 pub fn hash01(serial: u32, stream: u32) -> f32 {
-    let mut x = serial.wrapping_mul(0x9E37_79B9) ^ stream.wrapping_mul(0x85EB_CA6B);
-    x ^= x >> 16;
-    x = x.wrapping_mul(0x7FEB_352D);
-    x ^= x >> 15;
-    x = x.wrapping_mul(0x846C_A68B);
-    x ^= x >> 16;
-    (x >> 8) as f32 / (1u32 << 24) as f32
+    (pcg3d([serial, stream, 0])[0] >> 8) as f32 / (1u32 << 24) as f32
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]

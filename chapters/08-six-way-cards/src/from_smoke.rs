@@ -13,7 +13,7 @@ use fogbook_core::frame::FrameLayouts;
 use fogbook_core::gpu::GpuContext;
 use fogbook_core::params::set_by_name;
 use fogbook_core::shaders::ShaderStore;
-use fogbook_core::{Chapter, Loaded};
+use fogbook_core::{DynChapter, Loaded};
 use fogbook_smoke::fields::{FieldId, check_grid};
 use fogbook_smoke::params::SmokeParams;
 use fogbook_smoke::{Smoke, SmokeGpu};
@@ -130,7 +130,7 @@ pub fn bake_from_smoke(
         set_by_name(&mut smoke.chapter.params, name.trim(), value.trim())?;
     }
     check_grid(gpu, s.grid)?;
-    smoke.chapter.create_gpu(gpu, layouts, shaders).map(|state| smoke.gpu = Some(state))?;
+    smoke.create_gpu(gpu, layouts, shaders)?;
     let (chapter, state) = smoke.parts()?;
     let p = chapter.params.clone();
     let medium = Medium { extinction: p.extinction, cell_m: p.box_size_m / s.grid as f32, albedo: s.albedo };

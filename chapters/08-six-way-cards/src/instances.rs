@@ -35,15 +35,36 @@ pub struct FogCard {
     pub serial: u32,
 }
 
+/// What the fog cards' places depend on: their number, the rectangle of ground and the size.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FogCardArea {
+    pub count: u32,
+    /// Centre (x, z), half width (x) and half depth (z) of the rectangle (m).
+    pub centre: [f32; 2],
+    pub half: [f32; 2],
+    pub size: f32,
+}
+
+impl FogCardArea {
+    pub fn new(p: &CardParams) -> Self {
+        Self {
+            count: p.fog_cards,
+            centre: [p.fog_card_centre_x_m, p.fog_card_centre_z_m],
+            half: [p.fog_card_half_width_m, p.fog_card_half_depth_m],
+            size: p.fog_card_size_m,
+        }
+    }
+}
+
 /// The fog cards' places: scattered over the area by a hash of the index, each a little larger
 /// or smaller than the set size, standing on the ground (a tenth sunk into it, which the depth
 /// fade hides).
-pub fn fog_cards(p: &CardParams) -> Vec<FogCard> {
-    (0..p.fog_cards)
+pub fn fog_cards(a: &FogCardArea) -> Vec<FogCard> {
+    (0..a.count)
         .map(|i| {
-            let x = p.fog_card_centre_x_m + (hash01(i, 11) * 2.0 - 1.0) * p.fog_card_half_width_m;
-            let z = p.fog_card_centre_z_m + (hash01(i, 12) * 2.0 - 1.0) * p.fog_card_half_depth_m;
-            let size = p.fog_card_size_m * (0.75 + 0.5 * hash01(i, 13));
+            let x = a.centre[0] + (hash01(i, 11) * 2.0 - 1.0) * a.half[0];
+            let z = a.centre[1] + (hash01(i, 12) * 2.0 - 1.0) * a.half[1];
+            let size = a.size * (0.75 + 0.5 * hash01(i, 13));
             FogCard { centre: Vec3::new(x, 0.4 * size, z), size, serial: i }
         })
         .collect()
@@ -123,7 +144,7 @@ mod tests {
         let p = CardParams::default();
         let mut e = Emitter::default();
         e.reset(&p, 1.0 / 60.0);
-        let cards = fog_cards(&p);
+        let cards = fog_cards(&FogCardArea::new(&p));
         let built = build(&p, &cards, &e, &eye(), 32);
         assert_eq!(built.len(), 2200);
         let depth = |i: &CardInstance| (Vec3::from_slice(&i.centre[..3]) - eye().position).dot(eye().forward);
@@ -133,7 +154,7 @@ mod tests {
     #[test]
     fn card_frames_are_right_handed_and_face_the_eye() {
         let p = CardParams { particles: false, ..Default::default() };
-        for c in fog_cards(&p).iter().take(20) {
+        for c in fog_cards(&FogCardArea::new(&p)).iter().take(20) {
             let (right, up) = upright_frame(&eye(), c.centre);
             // away = up × right points from the eye towards the card.
             let away = up.cross(right);
@@ -146,7 +167,7 @@ mod tests {
     #[test]
     fn cards_stay_inside_their_area() {
         let p = CardParams::default();
-        for c in fog_cards(&p) {
+        for c in fog_cards(&FogCardArea::new(&p)) {
             assert!((c.centre.x - p.fog_card_centre_x_m).abs() <= p.fog_card_half_width_m);
             assert!((c.centre.z - p.fog_card_centre_z_m).abs() <= p.fog_card_half_depth_m);
         }

@@ -12,7 +12,7 @@
 
 use crate::baked::{BakeKey, Baked, flipbook};
 use crate::emitter::Emitter;
-use crate::instances::{CardInstance, Eye, FogCard, build, fog_cards};
+use crate::instances::{CardInstance, Eye, FogCard, FogCardArea, build, fog_cards};
 use crate::params::{CardParams, FrameBlend, Renderer, Weighting};
 use crate::prepare::{Prepare, PreparedCard, storage_buffer};
 use crate::splat::Splat;
@@ -133,7 +133,8 @@ struct FlipbookGpu {
 
 fn upload_atlases(gpu: &GpuContext, book: Arc<Baked>) -> FlipbookGpu {
     let [w, h] = book.layout.size();
-    let views = book.atlases.clone().map(|atlas| {
+    let views = [0, 1].map(|i| {
+        let atlas = &book.atlases[i];
         let texture = gpu.device.create_texture(&wgpu::TextureDescriptor {
             label: Some("six-way atlas"),
             size: wgpu::Extent3d { width: w, height: h, depth_or_array_layers: 1 },
@@ -199,18 +200,14 @@ pub struct SixWayCards {
     /// state (a redraw with time standing still) shows the same flipbook frames.
     anim_time_s: f64,
     fog_cards: Vec<FogCard>,
-    fog_cards_for: Option<CardParams>,
+    /// The area `fog_cards` were placed for.
+    fog_cards_for: Option<FogCardArea>,
     status: Option<String>,
 }
 
 impl SixWayCards {
     pub fn new() -> Self {
         Self::default()
-    }
-
-    /// The flipbook in use, if one has been baked.
-    pub fn flipbook(state: &CardsGpu) -> Option<&Arc<Baked>> {
-        state.flipbook.as_ref().map(|f| &f.book)
     }
 
     /// Bakes (or finds in the cache) the flipbook the parameters ask for, if it is not the one
@@ -575,9 +572,10 @@ impl Chapter for SixWayCards {
 
     fn render(&mut self, g: &mut CardsGpu, ctx: &mut ChapterContext) {
         let gpu = ctx.gpu;
-        if self.fog_cards_for.as_ref() != Some(&self.params) {
-            self.fog_cards = fog_cards(&self.params);
-            self.fog_cards_for = Some(self.params.clone());
+        let area = FogCardArea::new(&self.params);
+        if self.fog_cards_for != Some(area) {
+            self.fog_cards = fog_cards(&area);
+            self.fog_cards_for = Some(area);
         }
         let u = ctx.uniform;
         let v3 = |a: [f32; 4]| Vec3::new(a[0], a[1], a[2]);
@@ -658,7 +656,7 @@ impl Chapter for SixWayCards {
     fn book(&self) -> Book {
         Book {
             warmup_frames: 2,
-            // The particles move in `update` alone; the animation follows the frame's time.
+            // The particles and the animation's clock move in `update` alone.
             warmup_steps_only: true,
             test_settings: vec!["bake_grid=32", "bake_frames=16", "bake_frame_size=48", "bake_warmup_steps=40"],
             plots: crate::validation::plots,

@@ -127,7 +127,7 @@ pub fn bin(cards: &[CardInstance], frame: &FrameUniform, size: [u32; 2]) -> Tile
 mod tests {
     use super::*;
     use crate::emitter::Emitter;
-    use crate::instances::{Eye, build, fog_cards};
+    use crate::instances::{Eye, FogCardArea, build, fog_cards};
     use crate::params::CardParams;
     use fogbook_core::camera::CameraPose;
     use fogbook_core::scene_settings::SceneSettings;
@@ -151,7 +151,7 @@ mod tests {
     fn cards(p: &CardParams, eye: &Eye) -> Vec<CardInstance> {
         let mut emitter = Emitter::default();
         emitter.reset(p, DEFAULT_STEP_S);
-        build(p, &fog_cards(p), &emitter, eye, 32)
+        build(p, &fog_cards(&FogCardArea::new(p)), &emitter, eye, 32)
     }
 
     /// Where the ray through the centre of pixel (x, y) meets the card, if it does in front of
