@@ -11,10 +11,10 @@
 // (the median scattering point, where half of the crossing's opacity lies in front), in closed
 // form along the sun's ray, times that of the other volumes on the sun's ray from there (those
 // binned on the CPU as able to shadow it, at most MAX_CASTERS); the scene's shadow map at the
-// same point.
-// Each pixel tests only the volumes binned to its 16×16 tile on the CPU (tiled culling, after
-// Olsson & Assarsson 2011), in list order.
-// T_sun,i (its own and its casters') is taken at a coarser rate where it is smooth, as in coarse
+// same point. By default (SUN_FROM_GRID) T_sun is read from the volume's grid, taken by the same
+// function at SUN_GRID³ points over its box whenever the volumes or the sun change
+// (sun_grid.wgsl, after deep shadow maps, Lokovic & Veach 2000); else per pixel, or (`block_sun`)
+// at a coarser rate where it is smooth, as in coarse
 // pixel shading (Vaidyanathan et al. 2014): per 8×8 block of pixels (one workgroup), for each of
 // the first BLOCK_VOLUMES volumes of the tile, at the median scattering points of the rays through
 // the block's four corners (a lattice every 8 pixels, so neighbouring blocks share corners), then
@@ -23,6 +23,8 @@
 // misses the volume or is cut (a silhouette or a surface in the block), or where they differ more
 // (a shadow's edge), the pixel evaluates it itself. The sun light's colour, the phase, the
 // ambient light and the scene's shadow map stay per pixel.
+// Each pixel tests only the volumes binned to its 16×16 tile on the CPU (tiled culling, after
+// Olsson & Assarsson 2011), in list order.
 // After Wronski 2014 and Hillaire 2015 (the froxel fog this complements) and the engines' local
 // fog volumes (Unreal's Local Fog Volumes, Godot's FogVolume).
 // Stage: height fog (after the sky and distance fog, before chapter 4's froxel fog, which covers
@@ -30,25 +32,13 @@
 // #import common/scene_inputs.wgsl
 // #import common/shadow.wgsl
 // #import 03-sky/sky_light.wgsl
-// #import 05-local-fog/shapes.wgsl
-// #import 05-local-fog/casters.wgsl
+// #import 05-local-fog/volume_sun.wgsl
 
-// ANCHOR: uniform
-struct LocalFogParams {
-    counts: vec4<u32>, // x: volumes; y: the debug view; z: 1 = apply the fog; w: 1 = scene shadows
-    light: vec4<f32>,  // x: sun factor; y: ambient factor; z: 1 = the volumes shadow each other;
-                       // w: 1 = T_sun at the blocks' corners, interpolated
-}
-// ANCHOR_END: uniform
-
-@group(2) @binding(0) var<uniform> local_fog: LocalFogParams;
-@group(2) @binding(1) var<storage, read> volumes: array<FogVolume>;
 // Per screen tile of TILE_PX² pixels, a bit mask of the volumes that may cover one of its pixels
 // (binned on the CPU, chapters/05-local-fog/src/binning.rs; bit i of word w is volume 32 w + i).
 @group(2) @binding(2) var<storage, read> tile_bins: array<u32>;
-// Per volume, a bit mask of the other volumes that may lie between it and the sun (binned on the
-// CPU, `fog_volume_casters::bin_casters`, at most MAX_CASTERS = 16; BIN_WORDS words each).
-@group(2) @binding(3) var<storage, read> casters: array<u32>;
+// Per volume, T_sun at SUN_GRID³ points over its box (sun_grid.wgsl), read-only here.
+@group(2) @binding(4) var<storage, read> sun_grid_t: array<f32>;
 
 const TILE_PX: u32 = 16u;
 // A block: the pixels of one workgroup (fogbook_core::frame::SCREEN_TILE), and the lattice of its
@@ -60,7 +50,6 @@ const BLOCK_VOLUMES: u32 = 16u;
 const NO_CORNER: f32 = -1.0;
 // The most the four corners' T_sun may differ for the pixels between them to interpolate it.
 const BLOCK_SUN_SPREAD: f32 = 0.2;
-const BIN_WORDS: u32 = 8u; // fogbook_core::fog_volumes::BIN_WORDS
 
 // Views, in the order of `LocalFog::views()`.
 const VIEW_FINAL: u32 = 0u;
@@ -172,19 +161,6 @@ fn collect_hits(hits: ptr<function, Hits>, pixel: vec2<u32>, o: vec3<f32>, dir: 
 }
 // ANCHOR_END: collect
 
-// Where casters.wgsl finds the volumes and their casters' masks.
-fn caster_volume(j: u32) -> FogVolume {
-    return volumes[j];
-}
-
-fn caster_volume_count() -> u32 {
-    return local_fog.counts.x;
-}
-
-fn caster_mask_word(k: u32) -> u32 {
-    return casters[k];
-}
-
 // ANCHOR: source
 struct Source {
     radiance: vec3<f32>, // S_i: radiance scattered or emitted towards the eye per unit density
@@ -205,24 +181,38 @@ fn median_point(v: FogVolume, o: vec3<f32>, dir: vec3<f32>, a: f32, b: f32) -> v
     return vec4(o + dir * mix(a, b, fraction), w);
 }
 
-// T_sun of volume i at p: through itself along the sun's ray, in the casters' CASTER_STEPS where
-// it has no closed form (as chapter 4's froxels take it), times its casters'.
-fn sun_transmittance_at(i: u32, p: vec3<f32>, sun: vec3<f32>) -> f32 {
+// ANCHOR: sun_from_grid
+// T_sun of volume i at p from its grid: trilinear between the points, clamped to the outermost
+// (half a cell inside the box).
+fn sun_from_grid(i: u32, p: vec3<f32>) -> f32 {
     let v = volumes[i];
-    let exit = fog_volume_chord(v, p, sun).y;
-    let own = fog_volume_inside_depth(v, p, sun, 0.0, max(exit, 0.0), CASTER_STEPS);
-    var t = exp(-max(v.albedo_density.w, 0.0) * own);
-    if local_fog.light.z > 0.5 {
-        t *= caster_transmittance(i, p, sun);
-    }
-    return t;
+    let q = fog_volume_local_dir(v, p - v.centre.xyz) / fog_volume_half(v);
+    let n = f32(SUN_GRID);
+    let x = clamp((q * 0.5 + 0.5) * n - 0.5, vec3(0.0), vec3(n - 1.0));
+    let c = min(vec3<u32>(x), vec3(SUN_GRID - 2u));
+    let f = x - vec3<f32>(c);
+    let base = ((i * SUN_GRID + c.z) * SUN_GRID + c.y) * SUN_GRID + c.x;
+    let row = SUN_GRID;
+    let slab = SUN_GRID * SUN_GRID;
+    let lower = mix(
+        mix(sun_grid_t[base], sun_grid_t[base + 1u], f.x),
+        mix(sun_grid_t[base + row], sun_grid_t[base + row + 1u], f.x),
+        f.y,
+    );
+    let upper = mix(
+        mix(sun_grid_t[base + slab], sun_grid_t[base + slab + 1u], f.x),
+        mix(sun_grid_t[base + slab + row], sun_grid_t[base + slab + row + 1u], f.x),
+        f.y,
+    );
+    return mix(lower, upper, f.z);
 }
+// ANCHOR_END: sun_from_grid
 
 // T_sun of volume i between its block's corners, or NO_CORNER where one of them (or the pixel's
 // own crossing, b ≥ d) is not a whole crossing, or where they differ by more than
 // BLOCK_SUN_SPREAD.
 fn sun_transmittance_between_corners(i: u32, b: f32, at: PixelAt) -> f32 {
-    if local_fog.light.w < 0.5 || b >= at.d {
+    if sun_mode() != SUN_AT_CORNERS || b >= at.d {
         return NO_CORNER;
     }
     let k = tile_slot(at.first, i);
@@ -246,9 +236,13 @@ fn volume_source(i: u32, o: vec3<f32>, dir: vec3<f32>, a: f32, b: f32, at: Pixel
     let sun = frame.sun_dir.xyz;
     var src: Source;
     src.unit_depth = m.w;
-    src.sun_transmittance = sun_transmittance_between_corners(i, b, at);
-    if src.sun_transmittance < 0.0 {
-        src.sun_transmittance = sun_transmittance_at(i, p, sun);
+    if sun_mode() == SUN_FROM_GRID {
+        src.sun_transmittance = sun_from_grid(i, p);
+    } else {
+        src.sun_transmittance = sun_transmittance_between_corners(i, b, at);
+        if src.sun_transmittance < 0.0 {
+            src.sun_transmittance = sun_transmittance_at(i, p, sun);
+        }
     }
     var shadow = 1.0;
     if local_fog.counts.w == 1u {
@@ -286,6 +280,22 @@ fn next_end(hits: ptr<function, Hits>, start: f32, s: f32) -> f32 {
         }
     }
     return next;
+}
+
+// The energy-conserving step over τ: (1 − e^(−τ)) / τ, its series below 1e-4.
+fn scattering_step(tau: f32) -> f32 {
+    if tau < 1e-4 {
+        return 1.0 - 0.5 * tau;
+    }
+    return (1.0 - exp(-tau)) / tau;
+}
+
+// One crossing alone (half of the pixels that cross any): one piece, the crossing itself,
+// exactly as `integrate_from` takes it, without its arrays and its search for the pieces' ends.
+fn integrate_one(h: Hit, o: vec3<f32>, dir: vec3<f32>, at: PixelAt) -> Integrated {
+    let src = volume_source(h.index, o, dir, h.ta, h.tb, at);
+    let tau = max(volumes[h.index].albedo_density.w, 0.0) * src.unit_depth;
+    return Integrated(src.radiance * src.unit_depth * scattering_step(tau), exp(-tau), tau);
 }
 
 // The crossings from `start` on, cut into pieces at their ends, integrated front to back: each
@@ -331,12 +341,7 @@ fn integrate_from(hits: ptr<function, Hits>, o: vec3<f32>, dir: vec3<f32>, start
                 source += sources[j].rgb * w;
             }
         }
-        // (1 − e^(−τ)) / τ, its series below 1e-4.
-        var step = 1.0 - 0.5 * tau;
-        if tau >= 1e-4 {
-            step = (1.0 - exp(-tau)) / tau;
-        }
-        out.inscattering += out.transmittance * source * step;
+        out.inscattering += out.transmittance * source * scattering_step(tau);
         out.transmittance *= exp(-tau);
         out.optical_depth += tau;
         s0 = s1;
@@ -418,7 +423,7 @@ fn analytic(
     }
     let view = local_fog.counts.y;
     let begin = select(0.0, max(frame.froxel_far_m, 0.0), view == VIEW_FINAL);
-    if local_fog.light.w > 0.5 {
+    if sun_mode() == SUN_AT_CORNERS {
         light_corners(block.xy, lane, first, begin);
     }
     workgroupBarrier();
@@ -444,9 +449,12 @@ fn shade(id: vec3<u32>, scene: vec3<f32>, first: u32) {
     var hits: Hits;
     collect_hits(&hits, id.xy, o, dir, begin, d);
     let at = PixelAt(first, vec2<f32>(id.xy % BLOCK_PX) / f32(BLOCK_PX), d);
-    // Most pixels cross no volume: they skip the integration and the zeroing of its arrays.
+    // Most pixels cross no volume: they skip the integration and the zeroing of its arrays; of
+    // the rest, half cross one.
     var fog = Integrated(vec3(0.0), 1.0, 0.0);
-    if hit_count > 0u {
+    if hit_count == 1u {
+        fog = integrate_one(hits[0], o, dir, at);
+    } else if hit_count > 1u {
         fog = integrate_from(&hits, o, dir, begin, at);
     }
     var color = scene;

@@ -65,6 +65,57 @@ fn fog_volume_chord(v: FogVolume, o: vec3<f32>, d: vec3<f32>) -> vec2<f32> {
 }
 // ANCHOR_END: chord
 
+// ANCHOR: faded_march
+// The midpoint rule over [a, b] of `fog_volume_weight` through an edge fade (no texture),
+// strength-reduced: the
+// sample point moves by a constant step in the volume's frame scaled to unit size, so each step
+// is three additions and the shape's distance there; the falloff's exponential is a geometric
+// sequence, one multiplication a step, wherever its exponent stays under FOG_MAX_EXPONENT (else
+// each step takes its own, capped, as the weight does).
+fn fog_volume_march(v: FogVolume, o: vec3<f32>, d: vec3<f32>, a: f32, b: f32, steps: u32) -> f32 {
+    if steps == 0u || b <= a {
+        return 0.0;
+    }
+    let h = (b - a) / f32(steps);
+    let half = fog_volume_half(v);
+    let first = a + 0.5 * h;
+    var q = fog_volume_local_dir(v, o + d * first - v.centre.xyz) / half;
+    let dq = fog_volume_local_dir(v, d) * h / half;
+    let k = max(v.emission_falloff.w, 0.0);
+    let x0 = -k * (o.y + d.y * first - (v.centre.y - half.y)); // the exponent at the first point
+    let dx = -k * d.y * h;
+    let geometric = max(x0, x0 + dx * f32(steps - 1u)) <= FOG_MAX_EXPONENT;
+    var e = exp(min(x0, FOG_MAX_EXPONENT));
+    let ratio = exp(dx);
+    let per_fade = 1.0 / v.half_size.w; // > 0: without a fade the closed form is taken
+    let cylinder = fog_volume_is(v, FOG_SHAPE_CYLINDER);
+    let ellipsoid = fog_volume_is(v, FOG_SHAPE_ELLIPSOID);
+    let m = select(min(half.x, min(half.y, half.z)), min(half.x, half.z), cylinder);
+    var sum = 0.0;
+    for (var i = 0u; i < steps; i++) {
+        // Distance from the surface inwards (m), as `fog_volume_fade`.
+        var inside: f32;
+        if cylinder {
+            inside = min((1.0 - length(q.xz)) * m, half.y * (1.0 - abs(q.y)));
+        } else if ellipsoid {
+            inside = (1.0 - length(q)) * m;
+        } else {
+            let s = half * (1.0 - abs(q));
+            inside = min(s.x, min(s.y, s.z));
+        }
+        let fade = clamp(inside * per_fade, 0.0, 1.0);
+        if geometric {
+            sum += fade * e;
+            e *= ratio;
+        } else {
+            sum += fade * exp(min(x0 + dx * f32(i), FOG_MAX_EXPONENT));
+        }
+        q += dq;
+    }
+    return min(sum * h, MAX_OPTICAL_DEPTH); // as the closed form caps it
+}
+// ANCHOR_END: faded_march
+
 // ANCHOR: unit_depth
 // ∫ weight · texture dt over [a, b] (a piece of the crossing): the optical depth at unit density.
 // Without an edge fade or a texture the weight is e^(−k (y − y₀)) along the whole crossing, in
@@ -79,15 +130,14 @@ fn fog_volume_inside_depth(v: FogVolume, o: vec3<f32>, d: vec3<f32>, a: f32, b: 
         let y0 = v.centre.y - fog_volume_half(v).y;
         return layer_optical_depth(vec4(1.0, max(v.emission_falloff.w, 0.0), y0, 0.0), o.y, d.y, a, b);
     }
+    if !textured {
+        return fog_volume_march(v, o, d, a, b, steps);
+    }
     let h = (b - a) / f32(steps);
     var sum = 0.0;
     for (var i = 0u; i < steps; i++) {
         let p = o + d * (a + (f32(i) + 0.5) * h);
-        if textured {
-            sum += fog_volume_weight(v, p) * fog_volume_texture_factor(v, p);
-        } else {
-            sum += fog_volume_weight(v, p);
-        }
+        sum += fog_volume_weight(v, p) * fog_volume_texture_factor(v, p);
     }
     return min(sum * h, MAX_OPTICAL_DEPTH); // as the closed form caps it
 }

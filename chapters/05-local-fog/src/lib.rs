@@ -33,6 +33,8 @@ use textures::LoadedFiles;
 pub use volumes::check_volumes;
 
 pub const SHADER: &str = "05-local-fog/analytic.wgsl";
+/// The pass that fills each volume's grid of the sun's transmittance.
+pub const SUN_GRID_SHADER: &str = "05-local-fog/sun_grid.wgsl";
 
 // ANCHOR: views
 pub const VIEWS: &[ViewInfo] = &[
@@ -63,9 +65,17 @@ pub struct LocalFogUniform {
     /// x: volumes; y: the debug view; z: 1 = apply the fog; w: 1 = the scene shadows the sun.
     pub counts: [u32; 4],
     /// x: factor on the sun; y: factor on the ambient light; z: 1 = the volumes shadow each other;
-    /// w: 1 = the sun's transmittance at the corners of 8×8-pixel blocks, interpolated.
+    /// w: how the sun's transmittance is taken: 0 at every pixel, 1 at the corners of 8×8-pixel
+    /// blocks, 2 from each volume's grid (`SUN_GRID`).
     pub light: [f32; 4],
 }
+
+/// `light.w` when the sun's transmittance comes from each volume's grid.
+pub const SUN_FROM_GRID: f32 = 2.0;
+/// Points per side of each volume's grid of the sun's transmittance (`SUN_GRID` in the shader).
+pub const SUN_GRID: u32 = 16;
+/// The grid pass's workgroup side (4³ points).
+const SUN_GRID_WORKGROUP: u32 = 4;
 
 impl LocalFogUniform {
     pub fn new(p: &LocalFogParams, volumes: usize, view: usize) -> Self {
@@ -80,7 +90,7 @@ impl LocalFogUniform {
                 finite_in(p.volume_sun_scale, 0.0, 1e4, 0.0),
                 finite_in(p.volume_ambient_scale, 0.0, 1e4, 0.0),
                 p.volume_shadows as u32 as f32,
-                p.block_sun as u32 as f32,
+                if p.sun_grid { SUN_FROM_GRID } else { p.block_sun as u32 as f32 },
             ],
         }
     }
@@ -90,6 +100,15 @@ impl LocalFogUniform {
 pub struct LocalFogGpu {
     /// With and without the density textures' code (`DensityPipelines`).
     pipeline: DensityPipelines,
+    /// The pass that fills `sun_grid`, likewise, and its group's layout (the same bindings, the
+    /// grid writable: the analytic pass reads it as read-only storage, which GPUs cache).
+    grid_pipeline: DensityPipelines,
+    grid_layout: wgpu::BindGroupLayout,
+    /// Per volume, the sun's transmittance at `SUN_GRID`³ points (`MAX_FOG_VOLUMES` of them),
+    /// and what it was filled from: the volumes, the sun's direction, whether they shadow each
+    /// other and the density textures' generation (none until the first fill).
+    sun_grid: wgpu::Buffer,
+    sun_grid_of: Option<(Vec<FogVolume>, [f32; 4], bool, u64)>,
     layout: wgpu::BindGroupLayout,
     uniform: wgpu::Buffer,
     volumes: wgpu::Buffer,
@@ -99,7 +118,7 @@ pub struct LocalFogGpu {
     /// The pass's group, with the stack's density textures (`ChapterContext::fog_density`) of
     /// the generation it holds and the core's caster masks (`ChapterContext::fog_casters`, made
     /// with those textures and kept); made in `bind`.
-    group: Option<(u64, wgpu::BindGroup)>,
+    group: Option<(u64, wgpu::BindGroup, wgpu::BindGroup)>,
 }
 
 impl LocalFogGpu {
@@ -118,10 +137,11 @@ impl LocalFogGpu {
     /// or the tile masks' buffer changed).
     fn bind(&mut self, device: &wgpu::Device, textures: &DensityTextureSlots, casters: &wgpu::Buffer) {
         let generation = textures.generation();
-        if self.group.as_ref().is_none_or(|(g, _)| *g != generation) {
-            let group =
-                bind_group(device, &self.layout, &self.uniform, &self.volumes, &self.tile_bins, casters, textures);
-            self.group = Some((generation, group));
+        if self.group.as_ref().is_none_or(|(g, _, _)| *g != generation) {
+            let buffers = [&self.uniform, &self.volumes, &self.tile_bins, casters, &self.sun_grid];
+            let group = bind_group(device, &self.layout, buffers, textures);
+            let grid_group = bind_group(device, &self.grid_layout, buffers, textures);
+            self.group = Some((generation, group, grid_group));
         }
     }
 }
@@ -135,21 +155,18 @@ fn tile_bins_buffer(device: &wgpu::Device, bins: &VolumeBins) -> wgpu::Buffer {
     })
 }
 
+/// The pass's group: its uniform, the volumes, the tile masks, the caster masks and the sun grid
+/// (bindings 0–4), then the density textures.
 fn bind_group(
     device: &wgpu::Device,
     layout: &wgpu::BindGroupLayout,
-    uniform: &wgpu::Buffer,
-    volumes: &wgpu::Buffer,
-    tile_bins: &wgpu::Buffer,
-    casters: &wgpu::Buffer,
+    buffers: [&wgpu::Buffer; 5],
     textures: &DensityTextureSlots,
 ) -> wgpu::BindGroup {
-    let mut entries = vec![
-        wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
-        wgpu::BindGroupEntry { binding: 1, resource: volumes.as_entire_binding() },
-        wgpu::BindGroupEntry { binding: 2, resource: tile_bins.as_entire_binding() },
-        wgpu::BindGroupEntry { binding: 3, resource: casters.as_entire_binding() },
-    ];
+    let mut entries: Vec<wgpu::BindGroupEntry> = (0..)
+        .zip(buffers)
+        .map(|(binding, b)| wgpu::BindGroupEntry { binding, resource: b.as_entire_binding() })
+        .collect();
     entries.extend(textures.entries());
     device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some("local fog"), layout, entries: &entries })
 }
@@ -315,7 +332,7 @@ impl Chapter for LocalFog {
     }
 
     fn shader_files(&self) -> &'static [&'static str] {
-        &[SHADER]
+        &[SHADER, SUN_GRID_SHADER]
     }
 
     fn status(&self) -> Option<String> {
@@ -331,15 +348,19 @@ impl Chapter for LocalFog {
         let device = &gpu.device;
         let module = create_module(device, &shaders.load(SHADER)?)?;
         let c = wgpu::ShaderStages::COMPUTE;
-        let mut entries = vec![
-            uniform_entry(0, c),
-            storage_buffer_entry(1, c, true),
-            storage_buffer_entry(2, c, true),
-            storage_buffer_entry(3, c, true),
-        ];
-        entries.extend(DensityTextureSlots::layout_entries(c));
-        let layout = device
-            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some("local fog"), entries: &entries });
+        let layout_with = |label, grid_read_only| {
+            let mut entries = vec![
+                uniform_entry(0, c),
+                storage_buffer_entry(1, c, true),
+                storage_buffer_entry(2, c, true),
+                storage_buffer_entry(3, c, true),
+                storage_buffer_entry(4, c, grid_read_only),
+            ];
+            entries.extend(DensityTextureSlots::layout_entries(c));
+            device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(label), entries: &entries })
+        };
+        let layout = layout_with("local fog", true);
+        let grid_layout = layout_with("local fog sun grid", false);
         self.device_side = device.limits().max_texture_dimension_3d;
         let uniform = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("local fog params"),
@@ -353,7 +374,29 @@ impl Chapter for LocalFog {
         let tile_bins = tile_bins_buffer(device, &bins);
         let groups = [Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&layout), Some(&layouts.shared_sky)];
         let pipeline = DensityPipelines::new(device, module, "analytic", &groups)?;
-        Ok(LocalFogGpu { pipeline, layout, uniform, volumes, tile_bins, bins, group: None })
+        let grid_module = create_module(device, &shaders.load(SUN_GRID_SHADER)?)?;
+        let grid_groups =
+            [Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&grid_layout), Some(&layouts.shared_sky)];
+        let grid_pipeline = DensityPipelines::new(device, grid_module, "sun_grid", &grid_groups)?;
+        let sun_grid = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("local fog sun grid"),
+            size: (MAX_FOG_VOLUMES * SUN_GRID.pow(3) as usize * 4) as u64,
+            usage: wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false,
+        });
+        Ok(LocalFogGpu {
+            pipeline,
+            grid_pipeline,
+            grid_layout,
+            sun_grid,
+            sun_grid_of: None,
+            layout,
+            uniform,
+            volumes,
+            tile_bins,
+            bins,
+            group: None,
+        })
     }
 
     // ANCHOR: render
@@ -365,6 +408,9 @@ impl Chapter for LocalFog {
         let own = &stack[first..(first + self.published.len()).min(stack.len())];
         let textured = any_textured(stack);
         if let Some(e) = g.pipeline.prepare(&ctx.gpu.device, textured) {
+            self.status = Some(e);
+        }
+        if let Some(e) = g.grid_pipeline.prepare(&ctx.gpu.device, textured) {
             self.status = Some(e);
         }
         if let Some(e) = ctx.fog_density.noise_error() {
@@ -386,7 +432,28 @@ impl Chapter for LocalFog {
         // The stack's density textures (`ChapterContext::fog_density`) and shadow casters
         // (`ChapterContext::fog_casters`, binned by the core), bound as they are now.
         g.bind(&ctx.gpu.device, ctx.fog_density, ctx.fog_casters);
-        let Some((_, group)) = &g.group else { return };
+        let Some((_, group, grid_group)) = &g.group else { return };
+        // The sun grid, filled again only when what it is made of changed (a scrolling texture
+        // moves its volume's offset, so such a volume refills it every frame; a density file
+        // loaded again changes the textures' generation).
+        let (sun, shadows, textures) = (ctx.uniform.sun_dir, self.params.volume_shadows, ctx.fog_density.generation());
+        let stale = g
+            .sun_grid_of
+            .as_ref()
+            .is_none_or(|(v, s, sh, t)| v.as_slice() != stack || *s != sun || *sh != shadows || *t != textures);
+        if self.params.sun_grid && !stack.is_empty() && stale {
+            let groups = (stack.len() as u32 * SUN_GRID).div_ceil(SUN_GRID_WORKGROUP);
+            ctx.passes.compute("local fog: sun grid", |pass| {
+                pass.set_pipeline(g.grid_pipeline.pipeline(textured));
+                pass.set_bind_group(0, ctx.inputs, &[]);
+                pass.set_bind_group(1, ctx.output, &[]);
+                pass.set_bind_group(2, grid_group, &[]);
+                pass.set_bind_group(3, ctx.sky, &[]);
+                let side = SUN_GRID / SUN_GRID_WORKGROUP;
+                pass.dispatch_workgroups(side, side, groups);
+            });
+            g.sun_grid_of = Some((stack.to_vec(), sun, shadows, textures));
+        }
         ctx.passes.compute("local fog: analytic", |pass| {
             pass.set_pipeline(g.pipeline.pipeline(textured));
             pass.set_bind_group(0, ctx.inputs, &[]);

@@ -222,6 +222,10 @@ pub struct LocalFogParams {
     /// Each volume's transmittance towards the sun (its own and its casters') taken at the
     /// corners of 8×8-pixel blocks and interpolated where it is smooth (off: at every pixel).
     pub block_sun: bool,
+    /// Each volume's transmittance towards the sun (its own and its casters') taken once per
+    /// change on a grid of `SUN_GRID`³ points over the volume and interpolated (off: at every
+    /// pixel, or at the blocks' corners with `block_sun`).
+    pub sun_grid: bool,
     pub volumes: Vec<VolumeParams>,
 }
 
@@ -244,6 +248,9 @@ impl Parameters for LocalFogParams {
         let block = ParamInfo::boolean("block_sun")
             .help("Take the sun's transmittance at the corners of 8×8-pixel blocks and interpolate it");
         v.boolean(&block, &mut self.block_sun);
+        let grid = ParamInfo::boolean("sun_grid")
+            .help("Take the sun's transmittance on a 16³ grid over each volume, once per change, and interpolate it");
+        v.boolean(&grid, &mut self.sun_grid);
         v.group("Volumes");
         // The length first: a visitor that sets it (`--set volume_count=8`) grows or cuts the
         // list; a list longer than the range (a preset's) fails the range check right here.
@@ -268,6 +275,7 @@ impl Default for LocalFogParams {
             volume_scene_shadows: true,
             volume_shadows: true,
             block_sun: false,
+            sun_grid: true,
             volumes: default_volumes(),
         }
     }
