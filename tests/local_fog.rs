@@ -1110,40 +1110,7 @@ fn a_faded_volume_is_lit_through_its_fade_in_sun_steps() {
 /// interpolated), the colour within 0.09 % and 2.7 % of its peak; the bounds leave a margin.
 #[test]
 fn the_sun_at_block_corners_stays_close_to_every_pixel() {
-    const BLOCK_SIZE: [u32; 2] = [320, 180];
-    let sun = fogbook_core::scene_settings::SceneSettings::default().sun_direction().as_dvec3();
-    let slab = shadowing_slab_settings(sun);
-    let slab = settings(&slab.iter().map(String::as_str).collect::<Vec<_>>());
-    let cases: [(&str, Vec<&str>, Option<&str>, f64, f64); 2] =
-        [("default volumes", vec![], None, 0.15, 2e-3), ("slab over a box", slab, Some(CAMERA), 0.15, 0.04)];
-    for (name, sets, camera, bound_t, bound_colour) in cases {
-        let on: Vec<&str> = [sets.as_slice(), &["block_sun=true", "sun_grid=false"]].concat();
-        let off: Vec<&str> = [sets.as_slice(), &["block_sun=false", "sun_grid=false"]].concat();
-        let diff = |view: &str| {
-            let a = render("local-fog", view, &on, camera, BLOCK_SIZE).raw;
-            let b = render("local-fog", view, &off, camera, BLOCK_SIZE).raw;
-            let (mut worst, mut sum, mut changed, mut peak) = (0.0f64, 0.0f64, 0, 0.0f64);
-            for (p, q) in a.rgba.chunks(4).zip(b.rgba.chunks(4)) {
-                let e = (0..3).map(|c| (p[c] - q[c]).abs() as f64).fold(0.0, f64::max);
-                peak = peak.max((0..3).map(|c| q[c] as f64).fold(0.0, f64::max));
-                worst = worst.max(e);
-                sum += e;
-                changed += (e > 0.0) as usize;
-            }
-            (worst, sum / changed.max(1) as f64, changed, peak)
-        };
-        let (t_worst, t_mean, t_changed, _) = diff("sun-transmittance");
-        let (c_worst, c_mean, c_changed, c_peak) = diff("final");
-        eprintln!(
-            "{name}: T_sun worst {t_worst:.2e}, mean {t_mean:.2e} over {t_changed} changed pixels; \
-             final colour worst {:.2e}, mean {:.2e} of its peak over {c_changed} pixels",
-            c_worst / c_peak,
-            c_mean / c_peak
-        );
-        assert!(t_changed > 0, "{name}: nothing was interpolated");
-        assert!(t_worst <= bound_t, "{name}: T_sun differs by {t_worst}");
-        assert!(c_worst <= bound_colour * c_peak, "{name}: the colour differs by {c_worst} of {c_peak}");
-    }
+    sun_shortcut_stays_close_to_every_pixel(&["block_sun=true", "sun_grid=false"], [(0.15, 2e-3), (0.15, 0.04)]);
 }
 // ANCHOR_END: block_sun_test
 
@@ -1169,6 +1136,36 @@ fn view_difference(
     (worst, sum / changed.max(1) as f64, changed, peak)
 }
 
+// ANCHOR: sun_shortcut_check
+/// A shortcut for the sun's transmittance (`on`: the blocks' corners or the grid) against rays
+/// per pixel (`block_sun=false`, `sun_grid=false`), at 320×180: the `sun-transmittance` view and
+/// the final colour of the chapter's default volumes from the default camera and of the
+/// sharp-edged slab over a box of `a_volume_in_the_shadow_of_another_gets_less_sun`, each held to
+/// its (T_sun, colour as a share of its peak) bound.
+fn sun_shortcut_stays_close_to_every_pixel(on: &[&str], bounds: [(f64, f64); 2]) {
+    const SIZE_320: [u32; 2] = [320, 180];
+    let sun = fogbook_core::scene_settings::SceneSettings::default().sun_direction().as_dvec3();
+    let slab = shadowing_slab_settings(sun);
+    let slab = settings(&slab.iter().map(String::as_str).collect::<Vec<_>>());
+    let cases = [("default volumes", vec![], None), ("slab over a box", slab, Some(CAMERA))];
+    for ((name, sets, camera), (bound_t, bound_colour)) in cases.into_iter().zip(bounds) {
+        let with: Vec<&str> = [sets.as_slice(), on].concat();
+        let off: Vec<&str> = [sets.as_slice(), &["block_sun=false", "sun_grid=false"]].concat();
+        let (t_worst, t_mean, t_changed, _) = view_difference("sun-transmittance", &with, &off, camera, SIZE_320);
+        let (c_worst, c_mean, c_changed, c_peak) = view_difference("final", &with, &off, camera, SIZE_320);
+        eprintln!(
+            "{on:?}, {name}: T_sun worst {t_worst:.2e}, mean {t_mean:.2e} over {t_changed} changed pixels; \
+             final colour worst {:.2e}, mean {:.2e} of its peak over {c_changed} pixels",
+            c_worst / c_peak,
+            c_mean / c_peak
+        );
+        assert!(t_changed > 0, "{on:?}, {name}: the shortcut changed nothing");
+        assert!(t_worst <= bound_t, "{on:?}, {name}: T_sun differs by {t_worst}");
+        assert!(c_worst <= bound_colour * c_peak, "{on:?}, {name}: the colour differs by {c_worst} of {c_peak}");
+    }
+}
+// ANCHOR_END: sun_shortcut_check
+
 // ANCHOR: sun_grid_test
 /// Each volume's grid of the sun's transmittance (`sun_grid=true`, 16³ points over its box,
 /// trilinear between them) against the same at every pixel (`sun_grid=false`): the
@@ -1180,27 +1177,7 @@ fn view_difference(
 /// the bounds leave a margin.
 #[test]
 fn the_sun_grid_stays_close_to_every_pixel() {
-    const GRID_SIZE: [u32; 2] = [320, 180];
-    let sun = fogbook_core::scene_settings::SceneSettings::default().sun_direction().as_dvec3();
-    let slab = shadowing_slab_settings(sun);
-    let slab = settings(&slab.iter().map(String::as_str).collect::<Vec<_>>());
-    let cases: [(&str, Vec<&str>, Option<&str>, f64, f64); 2] =
-        [("default volumes", vec![], None, 0.1, 1e-3), ("slab over a box", slab, Some(CAMERA), 0.25, 0.04)];
-    for (name, sets, camera, bound_t, bound_colour) in cases {
-        let on: Vec<&str> = [sets.as_slice(), &["sun_grid=true"]].concat();
-        let off: Vec<&str> = [sets.as_slice(), &["sun_grid=false", "block_sun=false"]].concat();
-        let (t_worst, t_mean, t_changed, _) = view_difference("sun-transmittance", &on, &off, camera, GRID_SIZE);
-        let (c_worst, c_mean, c_changed, c_peak) = view_difference("final", &on, &off, camera, GRID_SIZE);
-        eprintln!(
-            "{name}: T_sun worst {t_worst:.2e}, mean {t_mean:.2e} over {t_changed} changed pixels; \
-             final colour worst {:.2e}, mean {:.2e} of its peak over {c_changed} pixels",
-            c_worst / c_peak,
-            c_mean / c_peak
-        );
-        assert!(t_changed > 0, "{name}: the grid changed nothing");
-        assert!(t_worst <= bound_t, "{name}: T_sun differs by {t_worst}");
-        assert!(c_worst <= bound_colour * c_peak, "{name}: the colour differs by {c_worst} of {c_peak}");
-    }
+    sun_shortcut_stays_close_to_every_pixel(&["sun_grid=true"], [(0.1, 1e-3), (0.25, 0.04)]);
 }
 // ANCHOR_END: sun_grid_test
 
