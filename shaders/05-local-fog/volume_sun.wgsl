@@ -27,11 +27,11 @@ struct LocalFogParams {
 const BIN_WORDS: u32 = 8u; // fogbook_core::fog_volumes::BIN_WORDS
 // Points per side of each volume's grid of T_sun (fogbook_local_fog::SUN_GRID).
 const SUN_GRID: u32 = 16u;
-const SUN_PER_PIXEL: u32 = 0u;
+// How T_sun is taken besides per pixel (0): `light.w` of the uniform.
 const SUN_AT_CORNERS: u32 = 1u;
 const SUN_FROM_GRID: u32 = 2u;
 
-// How this frame takes T_sun (SUN_PER_PIXEL, SUN_AT_CORNERS or SUN_FROM_GRID).
+// How this frame takes T_sun: 0 per pixel, SUN_AT_CORNERS or SUN_FROM_GRID.
 fn sun_mode() -> u32 {
     return u32(local_fog.light.w + 0.5);
 }
