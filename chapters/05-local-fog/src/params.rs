@@ -220,7 +220,8 @@ pub struct LocalFogParams {
     /// Each volume's sun light dimmed by the other volumes between it and the sun.
     pub volume_shadows: bool,
     /// Each volume's transmittance towards the sun (its own and its casters') taken at the
-    /// corners of 8×8-pixel blocks and interpolated where it is smooth (off: at every pixel).
+    /// corners of 8×8-pixel blocks and interpolated where it is smooth (off: at every pixel);
+    /// only with `sun_grid` off.
     pub block_sun: bool,
     /// Each volume's transmittance towards the sun (its own and its casters') taken once per
     /// change on a grid of `SUN_GRID`³ points over the volume and interpolated (off: at every
@@ -245,8 +246,9 @@ impl Parameters for LocalFogParams {
         v.boolean(&shadows, &mut self.volume_scene_shadows);
         let between = ParamInfo::boolean("volume_shadows").help("Shadow the sun in each volume by the other volumes");
         v.boolean(&between, &mut self.volume_shadows);
-        let block = ParamInfo::boolean("block_sun")
-            .help("Take the sun's transmittance at the corners of 8×8-pixel blocks and interpolate it");
+        let block = ParamInfo::boolean("block_sun").help(
+            "Take the sun's transmittance at the corners of 8×8-pixel blocks and interpolate it (with sun_grid off)",
+        );
         v.boolean(&block, &mut self.block_sun);
         let grid = ParamInfo::boolean("sun_grid")
             .help("Take the sun's transmittance on a 16³ grid over each volume, once per change, and interpolate it");
