@@ -351,7 +351,8 @@ impl Chapter for FroxelFog {
         }
         // The stack's density textures (`ChapterContext::fog_density`), bound as they are now.
         // Shadows between the volumes: the stack's caster masks, binned once for every chapter.
-        let buffers = MediaBuffers { uniform: &g.uniform, fog_volumes: &g.fog_volumes, casters: ctx.fog_casters };
+        let buffers =
+            MediaBuffers { uniform: &g.uniform, fog_volumes: &g.fog_volumes, casters: &ctx.fog_casters.buffer };
         g.volumes.bind_media(&ctx.gpu.device, &g.layouts, &buffers, ctx.fog_density);
         if let Some(e) = ctx.fog_density.noise_error() {
             self.status = Some(e.to_string());

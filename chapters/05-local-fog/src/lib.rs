@@ -105,10 +105,11 @@ pub struct LocalFogGpu {
     grid_pipeline: DensityPipelines,
     grid_layout: wgpu::BindGroupLayout,
     /// Per volume, the sun's transmittance at `SUN_GRID`³ points (`MAX_FOG_VOLUMES` of them),
-    /// and what it was filled from: the volumes, the sun's direction, whether they shadow each
-    /// other and the density textures' generation (none until the first fill).
+    /// and what it was filled from: the generations of the core's caster masks (the volumes, the
+    /// sun's direction, whether they shadow each other) and of the density textures (none until
+    /// the first fill).
     sun_grid: wgpu::Buffer,
-    sun_grid_of: Option<(Vec<FogVolume>, [f32; 4], bool, u64)>,
+    sun_grid_of: Option<(u64, u64)>,
     layout: wgpu::BindGroupLayout,
     uniform: wgpu::Buffer,
     volumes: wgpu::Buffer,
@@ -153,6 +154,14 @@ fn tile_bins_buffer(device: &wgpu::Device, bins: &VolumeBins) -> wgpu::Buffer {
         usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     })
+}
+
+/// Both passes' groups, in their order: the scene's inputs, the view's output, the pass's own and
+/// the sky's.
+fn set_groups(pass: &mut wgpu::ComputePass, groups: [&wgpu::BindGroup; 4]) {
+    for (index, group) in (0..).zip(groups) {
+        pass.set_bind_group(index, group, &[]);
+    }
 }
 
 /// The pass's group: its uniform, the volumes, the tile masks, the caster masks and the sun grid
@@ -431,35 +440,28 @@ impl Chapter for LocalFog {
         ctx.gpu.queue.write_buffer(&g.tile_bins, 0, bytemuck::cast_slice(&g.bins.words));
         // The stack's density textures (`ChapterContext::fog_density`) and shadow casters
         // (`ChapterContext::fog_casters`, binned by the core), bound as they are now.
-        g.bind(&ctx.gpu.device, ctx.fog_density, ctx.fog_casters);
+        g.bind(&ctx.gpu.device, ctx.fog_density, &ctx.fog_casters.buffer);
         let Some((_, group, grid_group)) = &g.group else { return };
-        // The sun grid, filled again only when what it is made of changed (a scrolling texture
-        // moves its volume's offset, so such a volume refills it every frame; a density file
-        // loaded again changes the textures' generation).
-        let (sun, shadows, textures) = (ctx.uniform.sun_dir, self.params.volume_shadows, ctx.fog_density.generation());
-        let stale = g
-            .sun_grid_of
-            .as_ref()
-            .is_none_or(|(v, s, sh, t)| v.as_slice() != stack || *s != sun || *sh != shadows || *t != textures);
-        if self.params.sun_grid && !stack.is_empty() && stale {
-            let groups = (stack.len() as u32 * SUN_GRID).div_ceil(SUN_GRID_WORKGROUP);
+        // The sun grid, filled again only when what it is made of changed: the core's caster
+        // masks are binned again exactly when the volumes, the sun's direction or the switch
+        // change (a scrolling texture moves its volume's offset, so such a volume refills it
+        // every frame), and a density file loaded again changes the textures' generation.
+        let made_of = (ctx.fog_casters.generation(), ctx.fog_density.generation());
+        if self.params.sun_grid && !stack.is_empty() && g.sun_grid_of != Some(made_of) {
+            let layers = (stack.len() as u32 * SUN_GRID).div_ceil(SUN_GRID_WORKGROUP);
+            let groups = [ctx.inputs, ctx.output, grid_group, ctx.sky];
             ctx.passes.compute("local fog: sun grid", |pass| {
                 pass.set_pipeline(g.grid_pipeline.pipeline(textured));
-                pass.set_bind_group(0, ctx.inputs, &[]);
-                pass.set_bind_group(1, ctx.output, &[]);
-                pass.set_bind_group(2, grid_group, &[]);
-                pass.set_bind_group(3, ctx.sky, &[]);
+                set_groups(pass, groups);
                 let side = SUN_GRID / SUN_GRID_WORKGROUP;
-                pass.dispatch_workgroups(side, side, groups);
+                pass.dispatch_workgroups(side, side, layers);
             });
-            g.sun_grid_of = Some((stack.to_vec(), sun, shadows, textures));
+            g.sun_grid_of = Some(made_of);
         }
+        let groups = [ctx.inputs, ctx.output, group, ctx.sky];
         ctx.passes.compute("local fog: analytic", |pass| {
             pass.set_pipeline(g.pipeline.pipeline(textured));
-            pass.set_bind_group(0, ctx.inputs, &[]);
-            pass.set_bind_group(1, ctx.output, &[]);
-            pass.set_bind_group(2, group, &[]);
-            pass.set_bind_group(3, ctx.sky, &[]);
+            set_groups(pass, groups);
             pass.dispatch_workgroups(w.div_ceil(SCREEN_TILE), h.div_ceil(SCREEN_TILE), 1);
         });
     }

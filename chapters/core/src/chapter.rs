@@ -62,8 +62,9 @@ pub struct ChapterContext<'a, 'r> {
     /// Their GPU copies and the baked noise, shared by the stack (made current before prepare).
     pub fog_density: &'a DensityTextureSlots,
     /// Per volume, the bit mask of the volumes that may shadow it, binned once a frame for the
-    /// whole stack (`fog_volume_casters::FogCasters`; all zero unless `Publish::fog_volume_shadows`).
-    pub fog_casters: &'a wgpu::Buffer,
+    /// whole stack (`FogCasters::buffer`; all zero unless `Publish::fog_volume_shadows`), and
+    /// their generation, which changes with the volumes, the sun's direction or the switch.
+    pub fog_casters: &'a crate::fog_volume_casters::FogCasters,
     /// The frame uniform as the GPU has it this frame (the camera, for binning on the CPU).
     pub uniform: &'a crate::frame::FrameUniform,
 }

@@ -75,6 +75,9 @@ pub fn casters_for_frame(volumes: &[FogVolume], sun_dir: [f32; 4], shadows: bool
 pub struct CasterMasks {
     pub words: Vec<u32>,
     binned_from: Option<(Vec<FogVolume>, [f32; 3], bool)>,
+    /// How many times they were binned: it changes exactly when the volumes, the sun's direction
+    /// or the switch did, so what else is made from those can be keyed on it.
+    generation: u64,
 }
 
 impl CasterMasks {
@@ -89,7 +92,13 @@ impl CasterMasks {
         }
         casters_for_frame(volumes, sun_dir, shadows, &mut self.words);
         self.binned_from = Some((volumes.to_vec(), key.1, shadows));
+        self.generation += 1;
         true
+    }
+
+    /// Changes whenever the masks are binned again (`generation`).
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 }
 
@@ -121,6 +130,12 @@ impl FogCasters {
         if self.masks.update(volumes, sun_dir, shadows) {
             queue.write_buffer(&self.buffer, 0, bytemuck::cast_slice(&self.masks.words));
         }
+    }
+
+    /// Changes whenever the published volumes, the sun's direction or the switch changed: a key
+    /// for anything a chapter makes from them once per change (chapter 5's sun grid).
+    pub fn generation(&self) -> u64 {
+        self.masks.generation()
     }
 }
 // ANCHOR_END: fog_casters
@@ -167,5 +182,6 @@ mod tests {
         let mut fresh = Vec::new();
         bin_casters(&volumes, DVec3::Y, &mut fresh);
         assert_eq!(kept.words, fresh);
+        assert_eq!(kept.generation(), 4, "one generation per binning");
     }
 }

@@ -256,7 +256,7 @@ impl Renderer {
                 fog_volumes: &self.fog_volumes,
                 fog_textures: &self.fog_textures,
                 fog_density: &self.fog_density,
-                fog_casters: &self.fog_casters.buffer,
+                fog_casters: &self.fog_casters,
                 uniform: &uniform,
             });
         }
@@ -301,7 +301,7 @@ impl Renderer {
                 fog_volumes: &self.fog_volumes,
                 fog_textures: &self.fog_textures,
                 fog_density: &self.fog_density,
-                fog_casters: &self.fog_casters.buffer,
+                fog_casters: &self.fog_casters,
                 uniform: &uniform,
             });
         }
