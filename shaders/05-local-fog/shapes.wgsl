@@ -93,7 +93,8 @@ fn fog_volume_march(v: FogVolume, o: vec3<f32>, d: vec3<f32>, a: f32, b: f32, st
     let m = select(min(half.x, min(half.y, half.z)), min(half.x, half.z), cylinder);
     var sum = 0.0;
     for (var i = 0u; i < steps; i++) {
-        // Distance from the surface inwards (m), as `fog_volume_fade`.
+        // Distance from the surface inwards (m), as `fog_volume_weight` takes it (here from the
+        // scaled point, with the shape tests hoisted out of the loop).
         var inside: f32;
         if cylinder {
             inside = min((1.0 - length(q.xz)) * m, half.y * (1.0 - abs(q.y)));
