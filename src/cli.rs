@@ -26,7 +26,7 @@ pub enum Command {
     Figures(FiguresArgs),
     /// Open the interactive viewer.
     View(ViewArgs),
-    /// Run the smoke (chapter 7) headless and save its density and temperature to a volume file.
+    /// Run the smoke (chapter 7) headless and save its density, temperature, colour and projected velocity to a volume file.
     SmokeSave(SmokeSaveArgs),
     /// Bake six-way lit flipbook atlases (chapter 8) from the smoke (chapter 7), run headless.
     Bake(BakeArgs),
@@ -68,7 +68,8 @@ pub struct RenderArgs {
     /// Simulation time at the first frame (s).
     #[arg(long, default_value_t = 0.0)]
     pub time: f64,
-    /// Number of fixed 1/60 s steps to run before capturing.
+    /// Frames to render before capturing the last: each advances the clock by a fixed 1/60 s and
+    /// every simulation by one step.
     #[arg(long, default_value_t = 1)]
     pub frames: u32,
     /// Output file: `.png` (as displayed) or `.exr` (raw linear values).
@@ -87,6 +88,7 @@ pub struct BenchArgs {
     /// View to time (default: each chapter's first, its final image).
     #[arg(long)]
     pub view: Option<String>,
+    /// Image size `WIDTHxHEIGHT`.
     #[arg(long, default_value = "1920x1080")]
     pub size: String,
     /// Frames rendered before timing starts (clocks ramp up).
@@ -105,7 +107,7 @@ pub struct SmokeSaveArgs {
     /// Set a smoke parameter: `name=value` (see `list`). Repeatable.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
-    /// Simulation steps before saving.
+    /// Simulation steps before saving (each of `time_step_s`).
     #[arg(long, default_value_t = 60)]
     pub frames: u32,
     /// Output file (the format is in chapter 7 of the book, "Saving the smoke"; `.fbvol` by
@@ -173,6 +175,7 @@ pub struct FiguresArgs {
     /// Folder for the images (one subfolder per chapter).
     #[arg(long, default_value = FIGURES_DIR)]
     pub out: PathBuf,
+    /// Image size `WIDTHxHEIGHT` of the figures.
     #[arg(long, default_value = FIGURES_SIZE)]
     pub size: String,
     /// Only these chapters' figures (ids, comma-separated; see `list`); every chapter's and the

@@ -176,3 +176,46 @@ fn the_bake_of_a_simulated_volume_matches_the_f64_reference() {
     assert!(worst_gpu < 1e-5, "GPU {worst_gpu}");
 }
 // ANCHOR_END: gpu_volume
+
+// ANCHOR: bake_steps
+#[test]
+fn a_bake_frame_is_the_smoke_stepped_one_submission_at_a_time() {
+    // Frame 1 of a bake with 43 warm-up steps and 2 steps a frame is the smoke after 45 steps.
+    // The bake records its steps in batches; stepped one submission at a time (as the viewer
+    // and `render --frames` do), the smoke must reach the same volume, so the same maps.
+    use fogbook_six_way::from_smoke::{Lighting, bake_from_smoke};
+    use fogbook_six_way::gpu::GpuBaker;
+    use fogbook_smoke::fields::FieldId;
+    let settings = fogbook_six_way::BakeSettings {
+        frames: 2,
+        steps_per_frame: 2,
+        warmup_steps: 43,
+        grid: 16,
+        layout: [2, 1],
+        ..Default::default()
+    };
+    let headless =
+        fogbook_core::headless::Headless::new(&fogbook_smoke::Smoke::new().requirements(), [16, 16]).unwrap();
+    let shaders = fogbook_core::shaders::ShaderStore::discover();
+    let layouts = &headless.renderer.frame.layouts;
+    let baked = bake_from_smoke(&headless.gpu, layouts, &shaders, &settings, &[], Lighting::Gpu, &mut |_| {}).unwrap();
+
+    let mut smoke = Loaded::new(fogbook_smoke::Smoke::new());
+    smoke.chapter.params.grid_size = 16;
+    headless.prepare(&mut smoke).unwrap();
+    let (chapter, state) = smoke.parts().unwrap();
+    for _ in 0..45 {
+        run_now(&headless.gpu, |passes| chapter.step(state, &headless.gpu, passes));
+    }
+    let baker = GpuBaker::new(&headless.gpu, &shaders, 16).unwrap();
+    let (fluid, velocity) = (&state.fields.current(FieldId::Fluid).view, &state.fields.current(FieldId::Velocity).view);
+    let single = baker.bake(&headless.gpu, fluid, velocity, settings.view_axis, baked.medium, None).unwrap();
+    let frame = &baked.frames[1];
+    let worst = frame.alpha.iter().zip(&single.alpha).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
+    eprintln!("bake frame 1 against 45 single steps: largest alpha difference {worst:e}");
+    assert!(frame.alpha.iter().zip(&single.alpha).all(|(a, b)| a.to_bits() == b.to_bits()), "alpha differs by {worst}");
+    for (k, (a, b)) in frame.lit.iter().zip(&single.lit).enumerate() {
+        assert!(a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits()), "lit map {k} differs");
+    }
+}
+// ANCHOR_END: bake_steps

@@ -52,6 +52,22 @@ fn bad_input_gives_one_clear_error() {
         (&["render", "--frames", "0", "--out", out], "frames"),
         (&["render", "--time", "NaN", "--out", out], "time"),
         (&["render", "--preset", "/nonexistent.ron", "--out", out], "preset"),
+        (
+            &[
+                "render",
+                "--chapter",
+                "clouds",
+                "--set",
+                "noise_resolution=low",
+                "--set",
+                "weather_map_file=/nonexistent.png",
+                "--size",
+                "32x18",
+                "--out",
+                out,
+            ],
+            "/nonexistent.png",
+        ),
         (&["bench", "--chapters", "nope"], "unknown chapter"),
         (&["bench", "--chapters", "sky,nope"], "unknown chapter"),
         (&["render", "--chapter", "sky,nope", "--out", out], "unknown chapter"),
@@ -210,3 +226,146 @@ fn viewer_presets_apply() {
         }
     }
 }
+
+#[test]
+fn every_value_list_prints_is_accepted_by_set() {
+    // Each parameter line of `list` is `NAME = VALUE [RANGE] …`: `--set NAME=VALUE` with the
+    // value as printed must be accepted and leave the defaults as they were.
+    use fogbook_core::params::{DynParameters, set_by_name};
+    let (ok, stdout, _) = fogbook(&["list"]);
+    assert!(ok);
+    let mut chapters = fogbook::registry::chapters();
+    let mut scene = fogbook_core::scene_settings::SceneSettings::default();
+    let mut current: Option<usize> = None; // None: the scene's settings
+    let (mut checked, mut colours) = (0, 0);
+    for line in stdout.lines() {
+        if let Some(rest) = line.strip_prefix("Chapter ") {
+            let id = rest.rsplit_once('(').and_then(|(_, id)| id.strip_suffix(')')).expect("a chapter's id");
+            current = Some(chapters.iter().position(|c| c.info().id == id).expect("a registered chapter"));
+            continue;
+        }
+        let Some((name, rest)) = line.trim_start().split_once(" = ") else { continue };
+        let Some((value, _)) = rest.split_once(" [") else { continue };
+        let (name, value) = (name.trim(), value.trim());
+        let params: &mut dyn DynParameters = match current {
+            Some(i) => chapters[i].params(),
+            None => &mut scene,
+        };
+        let before = params.to_ron();
+        set_by_name(params, name, value).unwrap_or_else(|e| panic!("--set {name}={value} (as `list` prints it): {e}"));
+        assert_eq!(params.to_ron(), before, "--set {name}={value} changed the default");
+        checked += 1;
+        colours += usize::from(value.matches(',').count() >= 2);
+    }
+    eprintln!("{checked} printed values accepted, {colours} of them colours");
+    assert!(checked > 200 && colours >= 10, "parsed only {checked} values ({colours} colours) from `list`");
+}
+
+#[test]
+fn every_command_and_option_says_what_it_does() {
+    // Every subcommand and option has a help line; the defaults that `bake`'s help states are
+    // the settings' defaults; `smoke-save`'s help names every field the file holds.
+    use clap::CommandFactory;
+    let cli = fogbook::cli::Cli::command();
+    for sub in cli.get_subcommands() {
+        assert!(sub.get_about().is_some(), "`{}` has no help line", sub.get_name());
+        for arg in sub.get_arguments().filter(|a| !matches!(a.get_id().as_str(), "help" | "version")) {
+            assert!(arg.get_help().is_some(), "`{} --{}` has no help line", sub.get_name(), arg.get_id());
+        }
+    }
+    let bake = cli.find_subcommand("bake").unwrap();
+    let d = fogbook_six_way::BakeSettings::default();
+    let stated = [
+        ("frames", d.frames.to_string()),
+        ("steps_per_frame", d.steps_per_frame.to_string()),
+        ("warmup", d.warmup_steps.to_string()),
+        ("grid", d.grid.to_string()),
+        ("layout", format!("{}x{}", d.layout[0], d.layout[1])),
+        ("frame_size", d.frame_size[0].to_string()),
+        ("view_axis", "z".to_string()),
+        ("swizzle", d.swizzle.clone()),
+        ("albedo", d.albedo.to_string()),
+    ];
+    for (id, default) in stated {
+        let arg = bake.get_arguments().find(|a| a.get_id() == id).unwrap_or_else(|| panic!("bake --{id}"));
+        let help = arg.get_help().unwrap().to_string();
+        let states = ["default {d})", "default {d};", "{d} (default)"]
+            .iter()
+            .any(|f| help.contains(&f.replace("{d}", &default)));
+        assert!(states, "bake --{id}: {help:?} should state the default {default}");
+    }
+    let (ok, help, _) = fogbook(&["smoke-save", "--help"]);
+    assert!(ok);
+    let path = std::env::temp_dir().join(format!("fogbook-help-{}.fbvol", std::process::id()));
+    let (ok, _, err) =
+        fogbook(&["smoke-save", "--frames", "2", "--set", "grid_size=16", "--out", path.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    let file = fogbook_smoke::volume_file::VolumeFile::read(&path).unwrap();
+    std::fs::remove_file(&path).ok();
+    for field in &file.fields {
+        let word = if field.name == "color" { "colour" } else { field.name.as_str() };
+        assert!(
+            help.contains(word),
+            "`smoke-save --help` does not mention the {:?} field it writes:\n{help}",
+            field.name
+        );
+    }
+    assert!(help.contains("projected velocity"), "{help}");
+}
+
+// ANCHOR: smoke_save_against_render
+/// The fields `render --chapter smoke --frames N --set …` reaches, as a volume file: the render
+/// command's own two steps (`Setup::from_args`, `Headless::run`), then the smoke's snapshot.
+fn rendered_smoke(sets: &[&str], frames: u32) -> fogbook_smoke::volume_file::VolumeFile {
+    use fogbook_core::time::TimeControl;
+    let args = fogbook::cli::SceneArgs {
+        chapter: Some("smoke".into()),
+        set: sets.iter().map(|s| s.to_string()).collect(),
+        ..Default::default()
+    };
+    let mut setup = fogbook::state::Setup::from_args(&args).unwrap();
+    let view = setup.stack.find_view("density").unwrap();
+    let mut headless = fogbook_core::headless::Headless::new(&setup.stack.requirements(), [32, 18]).unwrap();
+    headless.prepare_stack(&mut setup.stack).unwrap();
+    let mut time = TimeControl::fixed(0.0);
+    headless.run(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, frames);
+    let loaded = setup.stack.chapter_mut(0).as_any_mut().downcast_mut::<fogbook_core::Loaded<fogbook_smoke::Smoke>>();
+    let (smoke, state) = loaded.expect("the smoke chapter").parts().unwrap();
+    smoke.snapshot(state, &headless.gpu).unwrap()
+}
+
+#[test]
+fn smoke_save_and_render_reach_the_same_smoke() {
+    // `smoke-save` steps in batches of 50 per submission, `render` one step a frame: with the
+    // emitter's turbulence (20 steps: one batch; 57: batches of 50 and 7) and with a moving
+    // sphere, the saved file holds the fields that rendering N frames reaches, bit for bit.
+    let cases: [(&[&str], u32); 3] = [
+        (&["grid_size=16"], 20),
+        (&["grid_size=16"], 57),
+        (&["grid_size=16", "turbulence=0", "sphere_enabled=true", "sphere_velocity_x=3"], 20),
+    ];
+    for (sets, frames) in cases {
+        let path = std::env::temp_dir().join(format!("fogbook-save-vs-render-{}.fbvol", std::process::id()));
+        let mut args = vec!["smoke-save".to_string(), "--frames".into(), frames.to_string()];
+        for s in sets {
+            args.extend(["--set".to_string(), s.to_string()]);
+        }
+        args.extend(["--out".to_string(), path.to_str().unwrap().to_string()]);
+        let (ok, _, err) = fogbook(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(ok, "{err}");
+        let saved = fogbook_smoke::volume_file::VolumeFile::read(&path).unwrap();
+        std::fs::remove_file(&path).ok();
+        let rendered = rendered_smoke(sets, frames);
+        for (a, b) in saved.fields.iter().zip(&rendered.fields) {
+            let worst = a.values.iter().zip(&b.values).map(|(x, y)| (x - y).abs()).fold(0.0f32, f32::max);
+            eprintln!("{sets:?}, {frames} steps: {} differs by {worst:e}", a.name);
+            assert!(
+                a.values.iter().zip(&b.values).all(|(x, y)| x.to_bits() == y.to_bits()),
+                "{sets:?}, {frames} steps: smoke-save's {} differs from render's by {worst}",
+                a.name
+            );
+        }
+        assert_eq!(saved.fields.len(), 4);
+    }
+}
+// ANCHOR_END: smoke_save_against_render

@@ -1386,9 +1386,9 @@ fn the_gpu_bakes_the_noise_the_reference_reads() {
     let mut slots = DensityTextureSlots::new(&gpu.device, &fogbook_core::shaders::ShaderStore::discover());
     let (plain, _) = typed_settings::<LocalFogParams>(&settings(&[]));
     let (noisy, _) = typed_settings::<LocalFogParams>(&settings(&["volumes[0].density_source=noise"]));
-    assert!(!slots.update(&gpu.device, &gpu.queue, &[], &plain.fog_volumes()), "baked without a noise volume");
-    assert!(slots.update(&gpu.device, &gpu.queue, &[], &noisy.fog_volumes()), "no bake for a noise volume");
-    assert!(!slots.update(&gpu.device, &gpu.queue, &[], &noisy.fog_volumes()), "baked again");
+    assert!(!slots.update(&gpu, &[], &plain.fog_volumes()), "baked without a noise volume");
+    assert!(slots.update(&gpu, &[], &noisy.fog_volumes()), "no bake for a noise volume");
+    assert!(!slots.update(&gpu, &[], &noisy.fog_volumes()), "baked again");
     assert_eq!(slots.noise_texture().size().width, NOISE_BAKE_SIDE);
     let bytes = fogbook_core::capture::read_texture(&gpu, slots.noise_texture()).unwrap();
     let f16 = |b: u16| {

@@ -31,18 +31,19 @@ fn simulated(n: usize, steps: u32) -> (Vec<f32>, Medium) {
 
 // ANCHOR: simulated
 /// A frame of the plume as `fogbook bake` makes it (chapter 7's extinction of 1/m, 90 steps) on a
-/// 32³ grid, where its densest cells reach τ = 2.1 (5 s of simulation on the software driver),
+/// 32³ grid, where its densest cells reach τ = 1.45 (5 s of simulation on the software driver),
 /// every view axis: each axis light relit from the f16 atlases is at least 35 dB from the march,
 /// and every diagonal light at least 10 dB below the worst axis light. The thick cells are what
-/// the front and back lights' exact in-cell integrals are for: taking the light at the cell's
-/// centre instead puts the front light at 33.0 to 35.0 dB here.
+/// the front and back lights' exact in-cell integrals are for. (Before every batched step read
+/// its own emitter noise, the same 90 steps made a denser plume, τ = 2.1, where taking the light
+/// at the cell's centre put the front light at 33.0 to 35.0 dB.)
 #[test]
 fn relit_simulated_smoke_matches_an_independent_march() {
     let n = 32;
     let (density, medium) = simulated(n, 90);
     let peak_tau = density.iter().cloned().fold(0.0f32, f32::max) * medium.extinction * medium.cell_m;
     eprintln!("densest cell: τ = {peak_tau:.2}");
-    assert!(peak_tau > 1.5, "the plume has thick cells: {peak_tau}");
+    assert!(peak_tau > 1.4, "the plume has thick cells: {peak_tau}");
     let (s, t) = (std::f64::consts::FRAC_1_SQRT_2, 1.0 / 3f64.sqrt());
     let diagonals = [[s, s, 0.0], [-s, 0.0, -s], [0.0, -s, s], [t, t, t], [-t, t, -t]];
     for view in [ViewAxis::Z, ViewAxis::X, ViewAxis::Y] {

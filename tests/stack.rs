@@ -245,7 +245,7 @@ fn probe(@builtin(global_invocation_id) id: vec3<u32>) {
         pass.set_bind_group(3, &sky, &[]);
         pass.dispatch_workgroups(4, 1, 1);
     }
-    h.gpu.queue.submit([encoder.finish()]);
+    h.gpu.submit([encoder.finish()]);
     let image = FloatImage::read(&h.gpu, &frame.view.texture).unwrap();
     let row = |y: usize| (0..4).map(|x| rgb(&image, y * image.width as usize + x)).collect();
     (row(0), row(1))
@@ -334,4 +334,72 @@ fn restacking_keeps_running_chapters_and_refuses_bad_sets() {
     assert_eq!(stack.settings_key(), before, "a refused set changes nothing");
     stack.restack(&["height-fog"], Vec::new()).unwrap();
     assert_eq!(stack.ids(), ["height-fog"]);
+}
+
+// ANCHOR: rewrites_test
+#[test]
+fn a_buffer_written_twice_before_a_submission_is_caught() {
+    // The check every rendering test runs (`common::checked_capture`) finds a planted rewrite:
+    // two queue writes that overlap by one word before one submission.
+    let h = headless([64, 36]);
+    let probe = h.gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("rewrite probe"),
+        size: 16,
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    h.gpu.write_buffer(&probe, 0, &[0; 8]);
+    h.gpu.write_buffer(&probe, 8, &[0; 8]);
+    assert!(h.gpu.take_rewrites().is_empty(), "writes of separate ranges are not rewrites");
+    h.gpu.write_buffer(&probe, 4, &[1; 8]);
+    let found = h.gpu.take_rewrites();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains("tests/stack.rs"), "names the place: {}", found[0]);
+    // A submission in between makes the second write a new one.
+    h.gpu.submit([]);
+    h.gpu.write_buffer(&probe, 0, &[2; 16]);
+    assert!(h.gpu.take_rewrites().is_empty());
+    // Writes in order with the passes are never rewrites: the smoke's batched steps.
+    let mut smoke = fogbook_core::Loaded::new(fogbook_smoke::Smoke::new());
+    fogbook_core::params::set_by_name(&mut smoke.chapter.params, "grid_size", "16").unwrap();
+    fogbook_core::params::set_by_name(&mut smoke.chapter.params, "sphere_enabled", "true").unwrap();
+    h.prepare(&mut smoke).unwrap();
+    let (chapter, state) = smoke.parts().unwrap();
+    chapter.steps(state, &h.gpu, 12);
+    let found = h.gpu.take_rewrites();
+    assert!(found.is_empty(), "the smoke's batched steps: {found:?}");
+}
+// ANCHOR_END: rewrites_test
+
+/// Every buffer write and submission of the renderer goes through `GpuContext::write_buffer`
+/// and `GpuContext::submit`, so that the check above sees them all.
+#[test]
+fn the_queue_is_written_and_submitted_only_through_the_core() {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in ["chapters", "src", "benches"] {
+        walk(&root.join(dir), &mut files);
+    }
+    let gpu_rs = root.join("chapters/core/src/gpu.rs");
+    let mut offenders = Vec::new();
+    for file in files.iter().filter(|f| **f != gpu_rs) {
+        let text = std::fs::read_to_string(file).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            if line.contains("queue.write_buffer(") || line.contains("queue.submit(") {
+                offenders.push(format!("{}:{}", file.strip_prefix(root).unwrap().display(), i + 1));
+            }
+        }
+    }
+    assert!(files.len() > 50, "found only {} sources", files.len());
+    assert!(offenders.is_empty(), "use GpuContext::write_buffer / submit: {offenders:?}");
 }

@@ -47,6 +47,7 @@ fn start_xvfb() -> Xvfb {
 }
 
 /// Runs the viewer with `args`; returns its standard output.
+/// Runs the viewer; returns what it printed (standard output, then standard error).
 fn run_viewer(display: &str, args: &[&str]) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_fogbook"))
         .arg("view")
@@ -64,7 +65,7 @@ fn run_viewer(display: &str, args: &[&str]) -> String {
             let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
             assert!(status.success(), "viewer {args:?} failed: {stderr}");
             assert!(!stderr.contains("panicked"), "{stderr}");
-            return stdout.into_owned();
+            return format!("{stdout}{stderr}");
         }
         if start.elapsed() > Duration::from_secs(300) {
             let _ = child.kill();
@@ -108,5 +109,11 @@ fn the_viewer_shows_every_view_of_a_stack() {
     assert!(!stdout.contains("shader error"), "{stdout}");
     for view in &views {
         assert!(stdout.contains(&format!("showed sky,height-fog / {view}\n")), "view {view} never shown:\n{stdout}");
+    }
+    // The start says what it prepares, chapter by chapter, before the first frame.
+    for line in
+        ["preparing 1 of 2: 3 Physically based sky", "preparing 2 of 2: 2 Height fog", "sky,height-fog ready in"]
+    {
+        assert!(stdout.contains(line), "no {line:?} on the terminal:\n{stdout}");
     }
 }

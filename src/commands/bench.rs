@@ -67,7 +67,7 @@ fn copy_bandwidth(gpu: &GpuContext) -> Option<f64> {
     }
     enc.resolve_query_set(&queries, 0..2 * reps, &resolve, 0);
     enc.copy_buffer_to_buffer(&resolve, 0, &readback, 0, 16 * reps as u64);
-    gpu.queue.submit([enc.finish()]);
+    gpu.submit([enc.finish()]);
     readback.slice(..).map_async(wgpu::MapMode::Read, |_| {});
     gpu.wait();
     let data = readback.slice(..).get_mapped_range().ok()?;

@@ -16,7 +16,7 @@ pub fn text() -> String {
             out,
             "    {:<22} = {:<22} [{}] {}  {}",
             info.name,
-            value.to_string(),
+            info.value_text(&value),
             info.range_text(),
             info.unit,
             info.help
@@ -44,7 +44,7 @@ pub fn text() -> String {
                 out,
                 "    {:<22} = {:<22} [{}] {}  {}",
                 p.name,
-                value.to_string(),
+                p.value_text(&value),
                 p.range_text(),
                 p.unit,
                 p.help

@@ -48,10 +48,14 @@ pub fn run(args: &RenderArgs) -> Result<Capture> {
     let mut time = TimeControl::fixed(args.time);
     headless.run(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, args.frames);
     let capture = headless.capture()?;
-    // What a chapter refused or kept (a bad file, a refused grid size), as the viewer's panel shows it.
+    // What a chapter refused (a file it cannot read, a grid too large) fails the run; the
+    // viewer shows it in its panel and keeps going with what it kept.
     for chapter in setup.stack.chapters() {
-        if let Some(status) = chapter.status() {
-            eprintln!("{}: {status}", chapter.info().id);
+        if let Some(refusal) = chapter.refusal() {
+            bail!("{}: {refusal}", chapter.info().id);
+        }
+        if let Some(note) = chapter.status() {
+            eprintln!("{}: {note}", chapter.info().id);
         }
     }
     let (lo, hi, bad) = capture.raw.red_stats();

@@ -2,6 +2,7 @@
 
 mod input;
 mod panels;
+mod startup;
 
 use crate::cli::ViewArgs;
 use crate::registry;
@@ -50,7 +51,7 @@ pub fn run(args: ViewArgs) -> Result<()> {
     let event_loop =
         EventLoop::new().context("cannot open a window (no display?); try `fogbook figures` or `fogbook render`")?;
     let script = Script { frames: args.frames, cycle_views: args.cycle_views, shown: 0 };
-    let mut app = App { viewer: Viewer::new(setup, view), gfx: None, error: None, script };
+    let mut app = App { viewer: Viewer::new(setup, view), gfx: None, startup: None, error: None, script };
     event_loop.run_app(&mut app).context("event loop")?;
     match app.error {
         Some(e) => Err(e),
@@ -138,6 +139,8 @@ struct Gfx {
 struct App {
     viewer: Viewer,
     gfx: Option<Gfx>,
+    /// Until every chapter is prepared (`startup`): the chapters are out of the stack.
+    startup: Option<startup::Startup>,
     error: Option<anyhow::Error>,
     script: Script,
 }
@@ -194,9 +197,8 @@ impl App {
             Renderer::new(&gpu, &shaders, [config.width, config.height], config.format.add_srgb_suffix())?;
         // Software drivers get per-pass CPU timing (their timestamps are misattributed).
         renderer.timing = TimingMode::best_for(&gpu);
-        for chapter in self.viewer.setup.stack.chapters_mut() {
-            chapter.create_gpu(&gpu, &renderer.frame.layouts, &shaders)?;
-        }
+        // The chapters' GPU state is made one chapter a frame, behind a progress screen.
+        self.startup = Some(startup::Startup::new(&mut self.viewer.setup.stack));
         let watcher = shaders.disk_root.as_deref().and_then(ShaderWatcher::new);
         let egui_ctx = egui::Context::default();
         let egui_state = egui_winit::State::new(
@@ -298,50 +300,42 @@ impl App {
         v.auto_range = gfx.renderer.auto_range.poll(&gfx.gpu);
 
         // UI on top.
-        let raw_input = gfx.egui_state.take_egui_input(&gfx.window);
         let mut requests = panels::UiRequests::default();
         let visible = v.ui_visible;
-        let mut output = gfx.egui_ctx.run_ui(raw_input, |ui| {
+        paint_ui(gfx, &ui_target, wgpu::LoadOp::Load, |ui| {
             if visible {
                 requests = panels::side_panel(ui, v);
             }
         });
-        gfx.egui_state.handle_platform_output(&gfx.window, output.platform_output);
-        let jobs = gfx.egui_ctx.tessellate(output.shapes, output.pixels_per_point);
-        let screen = egui_wgpu::ScreenDescriptor {
-            size_in_pixels: [gfx.config.width, gfx.config.height],
-            pixels_per_point: output.pixels_per_point,
-        };
-        for (id, deltas) in output.textures_delta.set.drain() {
-            for delta in &deltas {
-                gfx.egui_renderer.update_texture(&gfx.gpu.device, &gfx.gpu.queue, id, delta);
-            }
-        }
-        let mut encoder = gfx.gpu.device.create_command_encoder(&Default::default());
-        let extra = gfx.egui_renderer.update_buffers(&gfx.gpu.device, &gfx.gpu.queue, &mut encoder, &jobs, &screen);
-        {
-            let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("egui"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &ui_target,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store },
-                })],
-                depth_stencil_attachment: None,
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
-            gfx.egui_renderer.render(&mut pass.forget_lifetime(), &jobs, &screen);
-        }
-        gfx.gpu.queue.submit(extra.into_iter().chain([encoder.finish()]));
-        for id in output.textures_delta.free.drain() {
-            gfx.egui_renderer.free_texture(&id);
-        }
         gfx.gpu.queue.present(frame);
         self.handle_requests(requests);
         true
+    }
+
+    /// Shows the progress screen, then prepares the next chapter; the last puts the stack back.
+    fn start_up(&mut self, event_loop: &ActiveEventLoop) {
+        let (Some(gfx), Some(start)) = (self.gfx.as_mut(), self.startup.as_mut()) else { return };
+        draw_ui_only(gfx, |ui| startup::progress_ui(ui, start));
+        // What a chapter prepares once does not depend on the frame's size: a small first frame
+        // spends next to nothing per pixel (minutes at full size on a software driver).
+        let size = startup::FIRST_FRAME_SIZE;
+        gfx.renderer.resize(&gfx.gpu, size);
+        gfx.renderer.display.viewport = None;
+        let target = startup::PreparedTarget::new(&gfx.gpu, size, gfx.config.format.add_srgb_suffix());
+        let v = &mut self.viewer;
+        match start.step(&gfx.gpu, &mut gfx.renderer, &gfx.shaders, &target, (&v.setup.camera, &v.setup.scene)) {
+            Ok(None) => {}
+            Ok(Some(stack)) => {
+                v.setup.stack = stack;
+                v.camera_cut = true;
+                v.last_frame = Instant::now();
+                self.startup = None;
+            }
+            Err(e) => {
+                self.error = Some(e);
+                event_loop.exit();
+            }
+        }
     }
 
     /// Advances a scripted run after a shown frame.
@@ -414,6 +408,62 @@ impl App {
             };
         }
     }
+}
+
+/// Runs `ui` through egui and paints it over `target` (`load`: keep what is there, or clear),
+/// then submits the commands.
+fn paint_ui(gfx: &mut Gfx, target: &wgpu::TextureView, load: wgpu::LoadOp<wgpu::Color>, ui: impl FnMut(&mut egui::Ui)) {
+    let raw_input = gfx.egui_state.take_egui_input(&gfx.window);
+    let mut output = gfx.egui_ctx.run_ui(raw_input, ui);
+    gfx.egui_state.handle_platform_output(&gfx.window, output.platform_output);
+    let jobs = gfx.egui_ctx.tessellate(output.shapes, output.pixels_per_point);
+    let screen = egui_wgpu::ScreenDescriptor {
+        size_in_pixels: [gfx.config.width, gfx.config.height],
+        pixels_per_point: output.pixels_per_point,
+    };
+    for (id, deltas) in output.textures_delta.set.drain() {
+        for delta in &deltas {
+            gfx.egui_renderer.update_texture(&gfx.gpu.device, &gfx.gpu.queue, id, delta);
+        }
+    }
+    let mut encoder = gfx.gpu.device.create_command_encoder(&Default::default());
+    let extra = gfx.egui_renderer.update_buffers(&gfx.gpu.device, &gfx.gpu.queue, &mut encoder, &jobs, &screen);
+    {
+        let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("egui"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: target,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations { load, store: wgpu::StoreOp::Store },
+            })],
+            depth_stencil_attachment: None,
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        gfx.egui_renderer.render(&mut pass.forget_lifetime(), &jobs, &screen);
+    }
+    gfx.gpu.submit(extra.into_iter().chain([encoder.finish()]));
+    for id in output.textures_delta.free.drain() {
+        gfx.egui_renderer.free_texture(&id);
+    }
+}
+
+/// A frame of UI alone on a cleared window (the start-up's progress screen).
+fn draw_ui_only(gfx: &mut Gfx, ui: impl FnMut(&mut egui::Ui)) {
+    let frame = match gfx.surface.get_current_texture() {
+        wgpu::CurrentSurfaceTexture::Success(f) | wgpu::CurrentSurfaceTexture::Suboptimal(f) => f,
+        wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
+            gfx.surface.configure(&gfx.gpu.device, &gfx.config);
+            return;
+        }
+        _ => return,
+    };
+    let target = frame.texture.create_view(&Default::default());
+    let background = wgpu::Color { r: 0.02, g: 0.02, b: 0.025, a: 1.0 };
+    paint_ui(gfx, &target, wgpu::LoadOp::Clear(background), ui);
+    gfx.gpu.queue.present(frame);
 }
 
 /// Makes the stack `ids`: chapters already running keep their GPU state, parameters and
@@ -533,7 +583,9 @@ impl ApplicationHandler for App {
                 // The frame follows in `frame`, at the size of the area beside the panel.
             }
             WindowEvent::RedrawRequested => {
-                if self.frame() {
+                if self.startup.is_some() {
+                    self.start_up(event_loop);
+                } else if self.frame() {
                     self.after_frame(event_loop);
                 }
                 if let Some(g) = &self.gfx {

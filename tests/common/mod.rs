@@ -60,7 +60,7 @@ pub fn render_at(
     h.prepare_stack(&mut setup.stack).unwrap();
     let mut time = TimeControl::fixed(start_s);
     h.run_warmed(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, 1);
-    (h.capture().unwrap(), time.time)
+    (checked_capture(h), time.time)
 }
 
 pub fn render_with<S: AsRef<str>>(
@@ -78,7 +78,7 @@ pub fn render_with<S: AsRef<str>>(
     h.prepare_stack(&mut setup.stack).unwrap();
     let mut time = TimeControl::fixed(0.0);
     h.run_warmed(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, frames);
-    h.capture().unwrap()
+    checked_capture(h)
 }
 
 /// Renders each of `views` of `chapter` with `sets` and `camera`, after `frames` steps. When
@@ -110,9 +110,18 @@ pub fn render_views<S: AsRef<str>>(
         } else {
             h.redraw(&mut setup.stack, &setup.camera, &setup.scene, view);
         }
-        captures.push(h.capture().unwrap());
+        captures.push(checked_capture(h));
     }
     captures
+}
+
+/// The frame just rendered, after checking that no buffer was written twice before one of its
+/// submissions (`GpuContext::take_rewrites`): every test that renders through these helpers,
+/// the snapshot sweep over every chapter, view and stack among them, checks it.
+pub fn checked_capture(h: &mut Headless) -> Capture {
+    let rewrites = h.gpu.take_rewrites();
+    assert!(rewrites.is_empty(), "a buffer was written twice before one submission:\n{}", rewrites.join("\n"));
+    h.capture().unwrap()
 }
 
 pub fn snapshot_path(chapter: &str, name: &str) -> PathBuf {

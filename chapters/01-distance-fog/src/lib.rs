@@ -166,7 +166,7 @@ impl Chapter for DistanceFog {
     // ANCHOR: render
     fn render(&mut self, gpu: &mut Gpu, ctx: &mut ChapterContext) {
         let uniform = FogUniform::new(&self.params, ctx.view);
-        ctx.gpu.queue.write_buffer(&gpu.uniform, 0, bytemuck::bytes_of(&uniform));
+        ctx.gpu.write_buffer(&gpu.uniform, 0, bytemuck::bytes_of(&uniform));
         let [w, h] = ctx.frame.size;
         ctx.passes.compute("distance fog", |pass| {
             pass.set_pipeline(&gpu.pipeline);

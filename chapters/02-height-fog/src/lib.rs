@@ -209,9 +209,8 @@ impl Chapter for HeightFog {
 
     // ANCHOR: render
     fn render(&mut self, gpu: &mut Gpu, ctx: &mut ChapterContext) {
-        let queue = &ctx.gpu.queue;
         let uniform = HeightFogUniform::new(&self.params, ctx.view);
-        queue.write_buffer(&gpu.height_uniform, 0, bytemuck::bytes_of(&uniform));
+        ctx.gpu.write_buffer(&gpu.height_uniform, 0, bytemuck::bytes_of(&uniform));
         let [w, h] = ctx.frame.size;
         ctx.passes.compute("height fog", |pass| {
             pass.set_pipeline(&gpu.pipeline);

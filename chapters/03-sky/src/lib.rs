@@ -212,7 +212,7 @@ impl Gpu {
         every_frame: bool,
     ) {
         let uniform = AtmosphereUniform::new(params, view);
-        gpu.queue.write_buffer(&self.bindings.uniform, 0, bytemuck::bytes_of(&uniform));
+        gpu.write_buffer(&self.bindings.uniform, 0, bytemuck::bytes_of(&uniform));
         let key = params.lut_key();
         let size = params.lut_resolution.scattering_size();
         if self.luts_for.as_ref() != Some(&key) {

@@ -279,7 +279,7 @@ impl Chapter for FroxelFog {
         SHADERS
     }
 
-    fn status(&self) -> Option<String> {
+    fn refusal(&self) -> Option<String> {
         self.status.clone()
     }
 
@@ -358,9 +358,9 @@ impl Chapter for FroxelFog {
             self.status = Some(e.to_string());
         }
         uniform.debug[3] = injected.len() as u32;
-        ctx.gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
+        ctx.gpu.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
         if !injected.is_empty() {
-            ctx.gpu.queue.write_buffer(&g.fog_volumes, 0, bytemuck::cast_slice(injected));
+            ctx.gpu.write_buffer(&g.fog_volumes, 0, bytemuck::cast_slice(injected));
         }
         // ANCHOR: bins
         let bins = &mut g.volumes.bins;
@@ -370,7 +370,7 @@ impl Chapter for FroxelFog {
             bins.clear();
             bins.mark_all(injected.len());
         }
-        ctx.gpu.queue.write_buffer(&g.volumes.volume_bins, 0, bytemuck::cast_slice(&bins.words));
+        ctx.gpu.write_buffer(&g.volumes.volume_bins, 0, bytemuck::cast_slice(&bins.words));
         // ANCHOR_END: bins
         let (p, v) = (&g.pipelines, &g.volumes);
         let media_group = v.media_group();

@@ -344,7 +344,7 @@ impl Chapter for LocalFog {
         &[SHADER, SUN_GRID_SHADER]
     }
 
-    fn status(&self) -> Option<String> {
+    fn refusal(&self) -> Option<String> {
         self.status.clone()
     }
 
@@ -426,9 +426,9 @@ impl Chapter for LocalFog {
             self.status = Some(e.to_string());
         }
         let uniform = LocalFogUniform::new(&self.params, stack.len(), ctx.view);
-        ctx.gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
+        ctx.gpu.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
         if !stack.is_empty() {
-            ctx.gpu.queue.write_buffer(&g.volumes, 0, bytemuck::cast_slice(stack));
+            ctx.gpu.write_buffer(&g.volumes, 0, bytemuck::cast_slice(stack));
         }
         let [w, h] = ctx.frame.size;
         g.fit_tiles(&ctx.gpu.device, [w, h]);
@@ -437,7 +437,7 @@ impl Chapter for LocalFog {
         } else {
             binning::bin_every_tile(first, own.len(), &mut g.bins);
         }
-        ctx.gpu.queue.write_buffer(&g.tile_bins, 0, bytemuck::cast_slice(&g.bins.words));
+        ctx.gpu.write_buffer(&g.tile_bins, 0, bytemuck::cast_slice(&g.bins.words));
         // The stack's density textures (`ChapterContext::fog_density`) and shadow casters
         // (`ChapterContext::fog_casters`, binned by the core), bound as they are now.
         g.bind(&ctx.gpu.device, ctx.fog_density, &ctx.fog_casters.buffer);

@@ -305,7 +305,7 @@ impl Chapter for Clouds {
         SHADER_FILES
     }
 
-    fn status(&self) -> Option<String> {
+    fn refusal(&self) -> Option<String> {
         self.status.clone()
     }
 
@@ -434,7 +434,7 @@ impl Chapter for Clouds {
             return;
         }
         g.realtime.drew_last_call = false;
-        ctx.gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
+        ctx.passes.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
         let [w, h] = ctx.frame.size;
         ctx.passes.compute("clouds: march", |pass| {
             pass.set_pipeline(&g.pipeline);
@@ -478,10 +478,10 @@ impl Clouds {
         if !g.shadow_published && ctx.view != VIEW_CLOUD_SHADOW {
             return;
         }
-        // The march's uniform as this frame's render writes it (the same density; the map's
-        // pass reads the same buffer, and a frame's writes all land before its passes run).
+        // The march's uniform as this frame's render writes it again (the same density), written
+        // in order with the passes: the map's pass reads this one, the march its own.
         let uniform = CloudUniform::new(p, ctx.view, ctx.time.time);
-        ctx.gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
+        ctx.passes.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
         let (extent_m, resolution) = shadow::map_size(p.shadow_extent_km, p.shadow_resolution);
         let f = ctx.uniform;
         let camera = [f.camera_pos[0], f.camera_pos[1], f.camera_pos[2]];

@@ -191,7 +191,7 @@ impl RealtimeGpu {
         let [x, y] = block_offset(self.frames);
         uniform.realtime = [x, y, history as u32, reproject as u32];
         (uniform.reprojection[0], uniform.reprojection[1]) = (step[0], step[1]);
-        ctx.gpu.queue.write_buffer(clouds_uniform, 0, bytemuck::bytes_of(uniform));
+        ctx.passes.write_buffer(clouds_uniform, 0, bytemuck::bytes_of(uniform));
         if self.groups.is_none() {
             self.groups = Some(self.make_groups(device, clouds_uniform, noise));
         }

@@ -182,7 +182,7 @@ impl ShadowMapGpu {
         }
         self.built_from = Some((key, ctx.sky.clone()));
         self.builds += 1;
-        ctx.gpu.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(shadow));
+        ctx.gpu.write_buffer(&self.uniform, 0, bytemuck::bytes_of(shadow));
         let build_group = self.build_group.get_or_insert_with(|| {
             let mut entries = crate::march_entries(clouds_buffer, noise);
             entries.push(wgpu::BindGroupEntry { binding: 20, resource: self.uniform.as_entire_binding() });

@@ -207,7 +207,7 @@ impl NoiseTextures {
     pub fn generate(&mut self, gpu: &GpuContext, passes: &mut PassRecorder, seed: u32, weather: bool) {
         for pass in self.passes.iter().filter(|p| weather || !p.weather) {
             let uniform = NoiseUniform { seed, size: pass.size, _pad0: 0, _pad1: 0 };
-            gpu.queue.write_buffer(&pass.uniform, 0, bytemuck::bytes_of(&uniform));
+            gpu.write_buffer(&pass.uniform, 0, bytemuck::bytes_of(&uniform));
             passes.compute(&pass.label, |p| {
                 p.set_pipeline(&pass.pipeline);
                 p.set_bind_group(0, &pass.group, &[]);

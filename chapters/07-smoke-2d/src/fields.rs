@@ -173,7 +173,7 @@ impl Fields {
             },
             field.texture.size(),
         );
-        gpu.queue.submit([enc.finish()]);
+        gpu.submit([enc.finish()]);
         let data = fogbook_core::capture::map_read(gpu, &buffer)?;
         let mut out = Vec::with_capacity(c * (w * h) as usize);
         for r in 0..h as usize {

@@ -179,17 +179,17 @@ impl Smoke2d {
         }
     }
 
-    /// Writes the parameter block for everything but a step. The block is read when the frame's
-    /// commands run, so a step recorded earlier in the same submission reads this one: it keeps
-    /// that step's noise clock.
-    fn write_uniform(&self, g: &Smoke2dGpu, gpu: &GpuContext) {
-        self.write_uniform_at(g, gpu, self.steps.wrapping_sub(1));
+    /// Writes the parameter block for everything but a step, with the last step's noise clock.
+    fn write_uniform(&self, g: &Smoke2dGpu, passes: &mut PassRecorder) {
+        self.write_uniform_at(g, passes, self.steps.wrapping_sub(1));
     }
 
-    /// Writes the parameter block with the emitter noise's clock at `clock`.
-    fn write_uniform_at(&self, g: &Smoke2dGpu, gpu: &GpuContext, clock: u32) {
+    /// Writes the parameter block with the emitter noise's clock at `clock`, in order with the
+    /// passes (`PassRecorder::write_buffer`): steps recorded into one submission each read
+    /// their own.
+    fn write_uniform_at(&self, g: &Smoke2dGpu, passes: &mut PassRecorder, clock: u32) {
         let uniform = Smoke2dUniform { step_index: clock, ..self.uniform(g.fields.n) };
-        gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
+        passes.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
     }
 
     fn plan(&self) -> StepPlan {
@@ -200,31 +200,30 @@ impl Smoke2d {
         }
     }
 
-    /// Records one simulation step. The parameter block is written now and read when the
-    /// commands run: steps recorded into one submission share the last one written.
+    /// Records one simulation step, its parameter block written in order with its passes.
     pub fn step(&mut self, g: &mut Smoke2dGpu, gpu: &GpuContext, passes: &mut PassRecorder) {
         self.follow_grid_size(g, gpu);
-        self.write_uniform_at(g, gpu, self.steps);
+        self.write_uniform_at(g, passes, self.steps);
         passes::record_step(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields, self.plan());
         self.steps = self.steps.wrapping_add(1);
     }
 
     /// Records advection alone (velocity, temperature and dye by the current velocity).
     pub fn advect(&mut self, g: &mut Smoke2dGpu, gpu: &GpuContext, passes: &mut PassRecorder) {
-        self.write_uniform(g, gpu);
+        self.write_uniform(g, passes);
         passes::record_advect(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields, self.params.advection);
     }
 
     /// Records the configured pressure solve on the current divergence, from the current q.
     pub fn solve(&mut self, g: &mut Smoke2dGpu, gpu: &GpuContext, passes: &mut PassRecorder) {
-        self.write_uniform(g, gpu);
+        self.write_uniform(g, passes);
         let plan = self.plan();
         passes::record_pressure(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields, plan.solver, plan.sweeps);
     }
 
     /// Records divergence → the configured solve → u − ∇q: a projection of the current velocity.
     pub fn project(&mut self, g: &mut Smoke2dGpu, gpu: &GpuContext, passes: &mut PassRecorder) {
-        self.write_uniform(g, gpu);
+        self.write_uniform(g, passes);
         let (p, params, f) = (&g.pipelines, &g.params_group, &mut g.fields);
         passes::record_divergence(gpu, passes, p, params, f);
         let plan = self.plan();
@@ -293,7 +292,8 @@ impl Chapter for Smoke2d {
         });
         let fields = Fields::new(gpu, self.params.grid_size)?;
         let state = Smoke2dGpu { pipelines, uniform, params_group, fields };
-        self.write_uniform(&state, gpu);
+        let initial = Smoke2dUniform { step_index: self.steps.wrapping_sub(1), ..self.uniform(state.fields.n) };
+        gpu.write_buffer(&state.uniform, 0, bytemuck::bytes_of(&initial));
         Ok(state)
     }
 
@@ -311,7 +311,7 @@ impl Chapter for Smoke2d {
         self.steps = 0;
     }
 
-    fn status(&self) -> Option<String> {
+    fn refusal(&self) -> Option<String> {
         self.status.clone()
     }
 
@@ -323,7 +323,7 @@ impl Chapter for Smoke2d {
     fn render(&mut self, g: &mut Smoke2dGpu, ctx: &mut ChapterContext) {
         self.last_view = ctx.view;
         self.follow_grid_size(g, ctx.gpu);
-        self.write_uniform(g, ctx.gpu);
+        self.write_uniform(g, ctx.passes);
         let textures = passes::view_textures(ctx.gpu, &g.pipelines, &g.fields);
         let [w, h] = ctx.frame.size;
         ctx.passes.compute("smoke-2d: view", |pass| {

@@ -242,8 +242,8 @@ impl Fields {
         );
         // The solve's buffers hold the same values.
         match id {
-            FieldId::Pressure => gpu.queue.write_buffer(self.pressure.read(), 0, &bytes),
-            FieldId::Divergence => gpu.queue.write_buffer(&self.divergence_linear, 0, &bytes),
+            FieldId::Pressure => gpu.write_buffer(self.pressure.read(), 0, &bytes),
+            FieldId::Divergence => gpu.write_buffer(&self.divergence_linear, 0, &bytes),
             _ => {}
         }
         Ok(())
@@ -275,7 +275,7 @@ impl Fields {
             },
             field.texture.size(),
         );
-        gpu.queue.submit([enc.finish()]);
+        gpu.submit([enc.finish()]);
         let data = fogbook_core::capture::map_read(gpu, &buffer)?;
         let mut out = Vec::with_capacity((n * n * n) as usize * c);
         for r in 0..(n * n) as usize {

@@ -64,6 +64,9 @@ pub const VIEWS: &[ViewInfo] = &[
 ];
 // ANCHOR_END: views
 
+/// Steps recorded into one submission by `Smoke::steps`.
+pub const STEP_BATCH: u32 = 50;
+
 /// Distance of the box's centre from the default camera, down −Z (m).
 pub const BOX_DISTANCE_M: f32 = 28.0;
 
@@ -333,21 +336,23 @@ impl Smoke {
         }
     }
 
-    /// Writes the parameter block for everything but a step. The block is read when the frame's
-    /// commands run, so a step recorded earlier in the same submission reads this one: it keeps
-    /// that step's noise clock.
-    fn write_uniform(&mut self, g: &mut SmokeGpu, gpu: &GpuContext) {
-        self.write_uniform_at(g, gpu, self.steps.wrapping_sub(1));
+    /// Writes the parameter block for everything but a step, with the last step's noise clock.
+    fn write_uniform(&mut self, g: &mut SmokeGpu, gpu: &GpuContext, passes: &mut PassRecorder) {
+        self.write_uniform_at(g, gpu, passes, self.steps.wrapping_sub(1));
     }
 
+    // ANCHOR: write_uniform
     /// Writes the parameter block with the emitter noise's clock at `clock`, with the pipelines
-    /// that match the obstacle settings.
-    fn write_uniform_at(&mut self, g: &mut SmokeGpu, gpu: &GpuContext, clock: u32) {
+    /// that match the obstacle settings. The write is recorded in order with the passes: every
+    /// step of a batch recorded into one submission reads its own clock and obstacle positions
+    /// (`PassRecorder::write_buffer`; a queue write would give them all the last step's).
+    fn write_uniform_at(&mut self, g: &mut SmokeGpu, gpu: &GpuContext, passes: &mut PassRecorder, clock: u32) {
         self.follow_obstacles(g, gpu);
         let uniform = SmokeUniform { step_index: clock, ..self.uniform(g.fields.n) };
-        gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
+        passes.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
         g.params_group = passes::params_group(gpu, &g.pipelines, &g.uniform, &g.sampler, &g.fields);
     }
+    // ANCHOR_END: write_uniform
 
     /// Records the solid mask of the obstacles where they are now. With none enabled a mask
     /// already clear stays so, and the pass is skipped.
@@ -365,7 +370,7 @@ impl Smoke {
     pub fn step(&mut self, g: &mut SmokeGpu, gpu: &GpuContext, passes: &mut PassRecorder) {
         self.follow_grid_size(g, gpu);
         obstacles::advance(&mut self.params);
-        self.write_uniform_at(g, gpu, self.steps);
+        self.write_uniform_at(g, gpu, passes, self.steps);
         self.obstacles(g, gpu, passes);
         let solve = multigrid::Solve::new(&self.params, g.fields.n);
         let (vorticity, advection) = (self.params.vorticity, self.params.advection);
@@ -374,12 +379,18 @@ impl Smoke {
         self.steps = self.steps.wrapping_add(1);
     }
 
-    /// `count` steps, submitted at once in batches of 50 so that a long run does not record
+    /// `count` steps, submitted in batches of `STEP_BATCH` so that a long run does not record
     /// thousands of passes in one encoder (`smoke-save`, and the flipbook bakes of chapter 8).
     pub fn steps(&mut self, g: &mut SmokeGpu, gpu: &GpuContext, count: u32) {
+        self.steps_in_batches(g, gpu, count, STEP_BATCH);
+    }
+
+    /// `count` steps, `batch` of them recorded into each submission (at least one). Every batch
+    /// size reaches the same state, bit for bit, as stepping one submission at a time.
+    pub fn steps_in_batches(&mut self, g: &mut SmokeGpu, gpu: &GpuContext, count: u32, batch: u32) {
         let mut left = count;
         while left > 0 {
-            let batch = left.min(50);
+            let batch = left.min(batch.max(1));
             fogbook_core::timing::run_now(gpu, |passes| {
                 for _ in 0..batch {
                     self.step(g, gpu, passes);
@@ -397,28 +408,28 @@ impl Smoke {
     /// Records the light volume of the current fluid now, for the last frame's sun (tests and
     /// tools; a frame does it itself when it needs the volume).
     pub fn compute_light(&mut self, g: &mut SmokeGpu, gpu: &GpuContext, passes: &mut PassRecorder) {
-        self.write_uniform(g, gpu);
+        self.write_uniform(g, gpu, passes);
         passes::record_light(gpu, passes, &g.pipelines, &g.params_group, &g.fields);
         self.light_for = None;
     }
 
     /// Records `iterations` Jacobi sweeps on the current divergence.
     pub fn jacobi(&mut self, g: &mut SmokeGpu, gpu: &GpuContext, passes: &mut PassRecorder, iterations: u32) {
-        self.write_uniform(g, gpu);
+        self.write_uniform(g, gpu, passes);
         passes::record_jacobi(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields, iterations);
     }
 
     /// Records the configured pressure solve (`pressure_solver`, with its sweeps or cycles) on
     /// the current divergence, from the current pressure.
     pub fn solve(&mut self, g: &mut SmokeGpu, gpu: &GpuContext, passes: &mut PassRecorder) {
-        self.write_uniform(g, gpu);
+        self.write_uniform(g, gpu, passes);
         let solve = multigrid::Solve::new(&self.params, g.fields.n);
         passes::record_pressure(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields, &solve);
     }
 
     /// Records divergence → `iterations` sweeps → u − ∇q: a full projection of the current velocity.
     pub fn project(&mut self, g: &mut SmokeGpu, gpu: &GpuContext, passes: &mut PassRecorder, iterations: u32) {
-        self.write_uniform(g, gpu);
+        self.write_uniform(g, gpu, passes);
         self.obstacles(g, gpu, passes);
         passes::record_divergence(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields);
         passes::record_jacobi(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields, iterations);
@@ -428,7 +439,7 @@ impl Smoke {
     /// Records divergence → the configured pressure solve (`pressure_solver`, from the current
     /// pressure) → u − ∇q: a full projection with the step's own solver.
     pub fn project_solved(&mut self, g: &mut SmokeGpu, gpu: &GpuContext, passes: &mut PassRecorder) {
-        self.write_uniform(g, gpu);
+        self.write_uniform(g, gpu, passes);
         self.obstacles(g, gpu, passes);
         let solve = multigrid::Solve::new(&self.params, g.fields.n);
         passes::record_divergence(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields);
@@ -540,7 +551,7 @@ impl Chapter for Smoke {
             mapped_at_creation: false,
         });
         let shadow_sampler = volume_shadow::sampler(device);
-        let mut state = SmokeGpu {
+        let state = SmokeGpu {
             pipelines,
             spare_pipelines: None,
             shaders: shaders.clone(),
@@ -556,7 +567,8 @@ impl Chapter for Smoke {
             shadow_group: None,
         };
         self.light_for = None;
-        self.write_uniform(&mut state, gpu);
+        let initial = SmokeUniform { step_index: self.steps.wrapping_sub(1), ..self.uniform(state.fields.n) };
+        gpu.write_buffer(&state.uniform, 0, bytemuck::bytes_of(&initial));
         Ok(state)
     }
 
@@ -576,7 +588,7 @@ impl Chapter for Smoke {
         self.light_for = None;
     }
 
-    fn status(&self) -> Option<String> {
+    fn refusal(&self) -> Option<String> {
         self.status.clone()
     }
 
@@ -595,7 +607,7 @@ impl Chapter for Smoke {
         self.last_sun = ctx.scene.sun_direction().into();
         self.last_view = ctx.view;
         self.follow_grid_size(g, ctx.gpu);
-        self.write_uniform(g, ctx.gpu);
+        self.write_uniform(g, ctx.gpu, ctx.passes);
         // What the light volume depends on: everything but the view settings.
         let key = SmokeUniform {
             view: 0,
@@ -619,7 +631,7 @@ impl Chapter for Smoke {
             let u = self.uniform(g.fields.n);
             let shadow =
                 VolumeShadowUniform { box_min: u.box_min, box_side_m: u.box_m, tint: u.extinction_tint, enabled: 1 };
-            ctx.gpu.queue.write_buffer(&g.shadow_uniform, 0, bytemuck::bytes_of(&shadow));
+            ctx.gpu.write_buffer(&g.shadow_uniform, 0, bytemuck::bytes_of(&shadow));
             let light = &g.fields.light.texture;
             if g.shadow_bind.as_ref().is_none_or(|(bound, _)| bound != light) {
                 let group = volume_shadow::bind_group(
@@ -640,7 +652,7 @@ impl Chapter for Smoke {
     fn render(&mut self, g: &mut SmokeGpu, ctx: &mut ChapterContext) {
         // `light_scene` ran in prepare: the uniform is written and the light volume is current.
         self.last_view = ctx.view;
-        self.write_uniform(g, ctx.gpu);
+        self.write_uniform(g, ctx.gpu, ctx.passes);
         let textures = passes::view_textures(ctx.gpu, &g.pipelines, &g.fields);
         let [w, h] = ctx.frame.size;
         ctx.passes.compute("smoke: view", |pass| {

@@ -313,7 +313,7 @@ fn mask_group(gpu: &GpuContext, k: &Kernels, mask: &wgpu::Buffer) -> wgpu::BindG
 /// red" and "… black"), the remaining sweeps one pass.
 pub fn record_rbgs(gpu: &GpuContext, passes: &mut PassRecorder, k: &Kernels, f: &Fields, solve: &Solve) {
     let h = &f.multigrid;
-    gpu.queue.write_buffer(&h.sor_level, 0, bytemuck::bytes_of(&h.level(0, solve, solve.omega)));
+    passes.write_buffer(&h.sor_level, 0, bytemuck::bytes_of(&h.level(0, solve, solve.omega)));
     let group =
         k.red.bind(&gpu.device, &[Res::Buf(&h.sor_level), Res::Buf(&f.divergence_linear), Res::Buf(f.pressure.read())]);
     let mask = mask_group(gpu, k, &f.solid_linear);
@@ -352,10 +352,10 @@ pub fn record_multigrid(gpu: &GpuContext, passes: &mut PassRecorder, k: &Kernels
     let h = &f.multigrid;
     let count = h.sizes.len();
     for (l, buffer) in h.levels.iter().enumerate() {
-        gpu.queue.write_buffer(buffer, 0, bytemuck::bytes_of(&h.level(l, solve, 1.0)));
+        passes.write_buffer(buffer, 0, bytemuck::bytes_of(&h.level(l, solve, 1.0)));
     }
     if let Some(first) = h.tail {
-        gpu.queue.write_buffer(&h.tail_uniform, 0, bytemuck::bytes_of(&h.tail_block(first, solve)));
+        passes.write_buffer(&h.tail_uniform, 0, bytemuck::bytes_of(&h.tail_block(first, solve)));
     }
     // Right-hand side, q and solid mask of the levels with buffers.
     let rhs = |l: usize| if l == 0 { &f.divergence_linear } else { &h.coarse[l - 1].0 };

@@ -14,11 +14,29 @@ use std::path::Path;
 const F16_MAX: f32 = 65504.0;
 
 impl Smoke {
+    // ANCHOR: projected_velocity
+    /// The velocity after the projection, V = u* − ∇q, as `FieldId::Velocity` lays it out (the
+    /// temperature in the fourth channel): the divergence-free field the next step advects
+    /// with. The fields hold u*, the velocity before the last projection, whose gradient the
+    /// next step's advection subtracts as it samples; this records the projection into the
+    /// velocity's spare side, reads it back and leaves the state as it was.
+    pub fn projected_velocity(&mut self, g: &mut SmokeGpu, gpu: &GpuContext) -> Result<Vec<f32>> {
+        fogbook_core::timing::run_now(gpu, |passes| {
+            self.write_uniform(g, gpu, passes);
+            crate::passes::record_project(gpu, passes, &g.pipelines, &g.params_group, &mut g.fields);
+        });
+        let projected = g.download(gpu, FieldId::Velocity);
+        g.fields.velocity.swap();
+        projected
+    }
+    // ANCHOR_END: projected_velocity
+
     // ANCHOR: save
-    /// The current fields as a volume file: density, temperature (T − T_amb), colour, velocity.
-    pub fn snapshot(&self, g: &SmokeGpu, gpu: &GpuContext) -> Result<VolumeFile> {
+    /// The current fields as a volume file: density, temperature (T − T_amb), colour, and the
+    /// projected velocity (`projected_velocity`), divergence-free to the solver's tolerance.
+    pub fn snapshot(&mut self, g: &mut SmokeGpu, gpu: &GpuContext) -> Result<VolumeFile> {
         let fluid = g.download(gpu, FieldId::Fluid)?;
-        let velocity = g.download(gpu, FieldId::Velocity)?;
+        let velocity = self.projected_velocity(g, gpu)?;
         let pick = |from: &[f32], channels: std::ops::Range<usize>| -> Vec<f32> {
             from.chunks_exact(4).flat_map(|c| c[channels.clone()].to_vec()).collect()
         };
@@ -37,7 +55,7 @@ impl Smoke {
     }
 
     /// Writes the current fields to `path`.
-    pub fn save(&self, g: &SmokeGpu, gpu: &GpuContext, path: &Path) -> Result<()> {
+    pub fn save(&mut self, g: &mut SmokeGpu, gpu: &GpuContext, path: &Path) -> Result<()> {
         self.snapshot(g, gpu)?.write(path)
     }
     // ANCHOR_END: save
@@ -51,7 +69,9 @@ impl Smoke {
     // ANCHOR: restore
     /// Makes `file` the smoke's state: its grid must be the running one; its box size and
     /// ambient temperature become the parameters'; a missing colour is the emitter's colour
-    /// times the density, a missing velocity 0; the pressure starts again from 0.
+    /// times the density, a missing velocity 0. The pressure starts again from 0: the file's
+    /// velocity is already projected, so the next step advects with it as saved (its pressure
+    /// solve then starts from 0 instead of the last step's q).
     pub fn restore(&mut self, g: &mut SmokeGpu, gpu: &GpuContext, file: &VolumeFile) -> Result<()> {
         let n = file.n;
         if n != g.fields.n {

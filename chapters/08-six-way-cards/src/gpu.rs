@@ -160,7 +160,7 @@ impl GpuBaker {
             glow_full_k: ramp.full_k,
             _pad2: 0.0,
         };
-        gpu.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
+        gpu.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
         let mut entries = vec![
             wgpu::BindGroupEntry { binding: 0, resource: self.uniform.as_entire_binding() },
             wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(fluid) },
@@ -197,7 +197,7 @@ impl GpuBaker {
             pass.dispatch_workgroups(n.div_ceil(8), n.div_ceil(8), 1);
         }
         enc.copy_buffer_to_buffer(&self.storage[4], 0, &self.readback, 0, self.readback.size());
-        gpu.queue.submit([enc.finish()]);
+        gpu.submit([enc.finish()]);
         let bytes = fogbook_core::capture::map_read(gpu, &self.readback)?;
         let values: &[f32] = bytemuck::cast_slice(&bytes);
         let mut out = FrameMaps::zero(n as usize);

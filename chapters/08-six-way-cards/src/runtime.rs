@@ -202,6 +202,8 @@ pub struct SixWayCards {
     fog_cards: Vec<FogCard>,
     /// The area `fog_cards` were placed for.
     fog_cards_for: Option<FogCardArea>,
+    /// What the last bake made (a note), and what was refused since (the flipbook kept).
+    baked: Option<String>,
     status: Option<String>,
 }
 
@@ -227,7 +229,8 @@ impl SixWayCards {
         }
         match flipbook(gpu, &g.layouts, &g.shaders, &key) {
             Ok(book) => {
-                self.status = Some(format!(
+                self.status = None;
+                self.baked = Some(format!(
                     "flipbook: {} frames of a {}³ smoke, {}×{} atlases (baked in {:.2} s)",
                     book.frames,
                     key.0.grid,
@@ -566,8 +569,12 @@ impl Chapter for SixWayCards {
         self.anim_time_s = 0.0;
     }
 
-    fn status(&self) -> Option<String> {
+    fn refusal(&self) -> Option<String> {
         self.status.clone()
+    }
+
+    fn status(&self) -> Option<String> {
+        self.status.clone().or_else(|| self.baked.clone())
     }
 
     fn render(&mut self, g: &mut CardsGpu, ctx: &mut ChapterContext) {
@@ -597,12 +604,12 @@ impl Chapter for SixWayCards {
         self.bind(g, gpu, size);
         let uniform =
             CardsUniform::new(&self.params, book.as_deref(), ctx.view, self.anim_time_s as f32, instances.len());
-        gpu.queue.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
+        gpu.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
         if !instances.is_empty() {
-            gpu.queue.write_buffer(&g.instances, 0, bytemuck::cast_slice(&instances));
+            gpu.write_buffer(&g.instances, 0, bytemuck::cast_slice(&instances));
         }
         if let Some(l) = &lists {
-            gpu.queue.write_buffer(&g.tiles, 0, bytemuck::cast_slice(&l.words));
+            gpu.write_buffer(&g.tiles, 0, bytemuck::cast_slice(&l.words));
         }
         let Some(bound) = &g.bound else { return };
         let (inputs, fog, sky, count) = (ctx.inputs, ctx.transparent_fog, ctx.sky, instances.len() as u32);

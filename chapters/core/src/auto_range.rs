@@ -54,7 +54,7 @@ impl RangeReadback {
         }
         let mut enc = gpu.device.create_command_encoder(&Default::default());
         enc.copy_buffer_to_buffer(range, 0, &self.staging, 0, 8);
-        gpu.queue.submit([enc.finish()]);
+        gpu.submit([enc.finish()]);
         self.state.store(MAPPING, Ordering::Release);
         let state = self.state.clone();
         self.staging.slice(..).map_async(wgpu::MapMode::Read, move |r| {

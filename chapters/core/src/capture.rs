@@ -33,7 +33,7 @@ pub fn read_texture(gpu: &GpuContext, texture: &wgpu::Texture) -> Result<Vec<u8>
         },
         wgpu::Extent3d { width: size.width, height: size.height, depth_or_array_layers: depth },
     );
-    gpu.queue.submit([enc.finish()]);
+    gpu.submit([enc.finish()]);
     let data = map_read(gpu, &buffer)?;
     let mut out = Vec::with_capacity((row * rows) as usize);
     for y in 0..rows as usize {
@@ -68,7 +68,7 @@ pub fn read_buffer(gpu: &GpuContext, source: &wgpu::Buffer) -> Result<Vec<u8>> {
     });
     let mut enc = gpu.device.create_command_encoder(&Default::default());
     enc.copy_buffer_to_buffer(source, 0, &buffer, 0, source.size());
-    gpu.queue.submit([enc.finish()]);
+    gpu.submit([enc.finish()]);
     map_read(gpu, &buffer)
 }
 

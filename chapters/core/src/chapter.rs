@@ -270,9 +270,16 @@ pub trait Chapter: wgpu::WasmNotSend + 'static {
     /// Puts a simulation back to its initial state (the viewer's R key).
     fn reset(&mut self, _state: &mut Self::Gpu, _gpu: &GpuContext) {}
 
-    /// A message for the user about the chapter's state (e.g. a refused grid size).
-    fn status(&self) -> Option<String> {
+    /// What the chapter could not do of what it was asked (a file it cannot read, a grid too
+    /// large for the device), with what it kept instead. The viewer shows it and carries on with
+    /// the state kept; a command-line run fails with it.
+    fn refusal(&self) -> Option<String> {
         None
+    }
+
+    /// A message for the user about the chapter's state: its refusal, or a note.
+    fn status(&self) -> Option<String> {
+        self.refusal()
     }
 
     /// Before the frame's GPU work: what this chapter shares with the others of its stack
@@ -339,6 +346,7 @@ pub trait DynChapter: wgpu::WasmNotSend {
     fn resize(&mut self, gpu: &GpuContext, size: [u32; 2]);
     fn update(&mut self, ctx: &mut UpdateContext);
     fn reset(&mut self, gpu: &GpuContext);
+    fn refusal(&self) -> Option<String>;
     fn status(&self) -> Option<String>;
     fn publish(&mut self, out: &mut Publish);
     fn light_scene(&mut self, ctx: &mut ChapterContext);
@@ -406,6 +414,9 @@ impl<C: Chapter> DynChapter for Loaded<C> {
         if let Ok((chapter, state)) = self.parts() {
             chapter.reset(state, gpu);
         }
+    }
+    fn refusal(&self) -> Option<String> {
+        self.chapter.refusal()
     }
     fn status(&self) -> Option<String> {
         self.chapter.status()

@@ -163,7 +163,7 @@ impl DisplayPass {
             origin_x: self.viewport.map_or(0.0, |v| v[0] as f32),
             origin_y: self.viewport.map_or(0.0, |v| v[1] as f32),
         };
-        gpu.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&u));
+        gpu.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&u));
         passes.render(
             "display",
             &[Some(wgpu::RenderPassColorAttachment {

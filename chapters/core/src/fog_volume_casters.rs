@@ -126,9 +126,9 @@ impl FogCasters {
 
     /// Bins the published `volumes` for this frame's sun and switch and uploads the masks, when
     /// any of them changed since the last frame.
-    pub fn update(&mut self, queue: &wgpu::Queue, volumes: &[FogVolume], sun_dir: [f32; 4], shadows: bool) {
+    pub fn update(&mut self, gpu: &crate::gpu::GpuContext, volumes: &[FogVolume], sun_dir: [f32; 4], shadows: bool) {
         if self.masks.update(volumes, sun_dir, shadows) {
-            queue.write_buffer(&self.buffer, 0, bytemuck::cast_slice(&self.masks.words));
+            gpu.write_buffer(&self.buffer, 0, bytemuck::cast_slice(&self.masks.words));
         }
     }
 

@@ -12,6 +12,7 @@
 use crate::fog_volume_density::{DensityTexture, MAX_DENSITY_TEXTURES, NOISE_BAKE_SIDE, SOURCE_NOISE};
 use crate::fog_volumes::FogVolume;
 use crate::frame::texture_3d_entry;
+use crate::gpu::GpuContext;
 use crate::shaders::{ShaderStore, compute_pipeline, compute_pipeline_with, create_module};
 use std::cell::Cell;
 use std::sync::Arc;
@@ -110,11 +111,11 @@ impl NoiseBake {
     }
 
     /// Bakes the noise unless it was (or could not be); true when the view changed.
-    fn ensure(&mut self, device: &wgpu::Device, queue: &wgpu::Queue) -> bool {
+    fn ensure(&mut self, gpu: &GpuContext) -> bool {
         if self.done.is_some() {
             return false;
         }
-        let baked = self.bake(device, queue);
+        let baked = self.bake(gpu);
         let changed = baked.is_ok();
         count(|w| w.noise_bakes += 1);
         self.done = Some(
@@ -131,7 +132,8 @@ impl NoiseBake {
         changed
     }
 
-    fn bake(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> anyhow::Result<wgpu::Texture> {
+    fn bake(&self, gpu: &GpuContext) -> anyhow::Result<wgpu::Texture> {
+        let device = &gpu.device;
         let n = NOISE_BAKE_SIDE;
         let module = create_module(device, &self.shaders.load(NOISE_BAKE_SHADER)?)?;
         let entry = crate::frame::storage_buffer_entry(0, wgpu::ShaderStages::COMPUTE, false);
@@ -168,7 +170,7 @@ impl NoiseBake {
             texture.as_image_copy(),
             wgpu::Extent3d { width: n, height: n, depth_or_array_layers: n },
         );
-        queue.submit([encoder.finish()]);
+        gpu.submit([encoder.finish()]);
         Ok(texture)
     }
 }
@@ -240,16 +242,11 @@ impl DensityTextureSlots {
     /// bakes the noise the first time one of `volumes` has a noise density. True when a view
     /// changed, so that the bind groups that hold them must be made again. The grids were checked
     /// against the device when they were loaded (`DensityTexture::check`).
-    pub fn update(
-        &mut self,
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
-        textures: &[Arc<DensityTexture>],
-        volumes: &[FogVolume],
-    ) -> bool {
+    pub fn update(&mut self, gpu: &GpuContext, textures: &[Arc<DensityTexture>], volumes: &[FogVolume]) -> bool {
+        let (device, queue) = (&gpu.device, &gpu.queue);
         let mut changed = false;
         if any_noise(volumes) {
-            changed |= self.noise.ensure(device, queue);
+            changed |= self.noise.ensure(gpu);
         }
         for slot in 0..MAX_DENSITY_TEXTURES {
             let want = textures.get(slot);

@@ -511,7 +511,7 @@ impl FrameResources {
     }
 
     pub fn write_uniform(&self, gpu: &GpuContext, uniform: &FrameUniform) {
-        gpu.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(uniform));
+        gpu.write_buffer(&self.uniform, 0, bytemuck::bytes_of(uniform));
     }
 
     /// The frame uniform as the GPU holds it after the last frame (with what stages wrote into
@@ -523,7 +523,7 @@ impl FrameResources {
 
     /// Empties the auto range (min slot all ones, max slot zero) before the chapter runs.
     pub fn reset_view_range(&self, gpu: &GpuContext) {
-        gpu.queue.write_buffer(&self.view_range, 0, bytemuck::cast_slice(&[u32::MAX, 0u32]));
+        gpu.write_buffer(&self.view_range, 0, bytemuck::cast_slice(&[u32::MAX, 0u32]));
     }
 
     /// GPU memory held by these resources (bytes).

@@ -7,6 +7,10 @@
 //! rely on, so it is never picked silently.
 
 use anyhow::{Context, Result, anyhow};
+use std::collections::HashMap;
+use std::ops::Range;
+use std::panic::Location;
+use std::sync::Mutex;
 
 /// What a chapter (or the core) needs from the device beyond wgpu's defaults.
 #[derive(Clone, Debug, Default)]
@@ -25,7 +29,26 @@ pub struct GpuContext {
     pub info: wgpu::AdapterInfo,
     /// Timestamp queries are usable inside passes (per-pass GPU timings).
     pub timestamps: bool,
+    /// The buffer writes queued since the last submission (`write_buffer`, `submit`).
+    queued: Mutex<QueuedWrites>,
 }
+
+// ANCHOR: queued_writes
+/// What `GpuContext::write_buffer` remembers until the next `submit`: the byte ranges written
+/// into each buffer and where in the code, and every range written a second time.
+///
+/// wgpu applies all of a submission's `Queue::write_buffer` calls before any of its commands run,
+/// so two writes of one range before one submission leave every pass recorded between them
+/// reading the second. A uniform written once per simulation step, with the steps of a batch
+/// recorded into one submission, is the classic case: every step of the batch sees the last
+/// step's parameters. A write that must land between two passes goes through the pass
+/// recorder (`PassRecorder::write_buffer`), which records it in order with the passes.
+#[derive(Default)]
+struct QueuedWrites {
+    ranges: HashMap<wgpu::Buffer, Vec<(Range<u64>, &'static Location<'static>)>>,
+    rewrites: Vec<String>,
+}
+// ANCHOR_END: queued_writes
 
 /// The message shown when no adapter exists at all.
 pub const NO_ADAPTER_HELP: &str = "no GPU adapter found (Vulkan, Metal or DX12). On a machine \
@@ -96,7 +119,7 @@ impl GpuContext {
         }))
         .with_context(|| format!("creating a device on {:?}", info.name))?;
         let timestamps = features.contains(wgpu::Features::TIMESTAMP_QUERY);
-        Ok(Self { instance, adapter, device, queue, info, timestamps })
+        Ok(Self { instance, adapter, device, queue, info, timestamps, queued: Mutex::default() })
     }
 
     /// One line naming the adapter, for logs and bench output.
@@ -110,6 +133,40 @@ impl GpuContext {
     /// True on software rasterisers such as lavapipe, where GPU timestamps are unreliable.
     pub fn is_cpu(&self) -> bool {
         self.info.device_type == wgpu::DeviceType::Cpu
+    }
+
+    /// `Queue::write_buffer`, remembering the range until the next `submit`: a second write of
+    /// any of its bytes before then is a *rewrite* (see `QueuedWrites`), listed by `rewrites`.
+    #[track_caller]
+    pub fn write_buffer(&self, buffer: &wgpu::Buffer, offset: u64, data: &[u8]) {
+        let at = Location::caller();
+        let range = offset..offset + data.len() as u64;
+        if let Ok(mut q) = self.queued.lock() {
+            let earlier = q.ranges.entry(buffer.clone()).or_default();
+            let first = earlier.iter().find(|(r, _)| r.start < range.end && range.start < r.end).map(|(_, l)| *l);
+            earlier.push((range, at));
+            if let Some(first) = first {
+                let rewrite = format!("{at} writes bytes of a buffer that {first} wrote before the same submission");
+                if !q.rewrites.contains(&rewrite) {
+                    q.rewrites.push(rewrite);
+                }
+            }
+        }
+        self.queue.write_buffer(buffer, offset, data);
+    }
+
+    /// `Queue::submit`; the writes queued so far land before these commands run.
+    pub fn submit<I: IntoIterator<Item = wgpu::CommandBuffer>>(&self, commands: I) -> wgpu::SubmissionIndex {
+        if let Ok(mut q) = self.queued.lock() {
+            q.ranges.clear();
+        }
+        self.queue.submit(commands)
+    }
+
+    /// The rewrites seen since the last call (each names both places in the code), and forgets
+    /// them. Tests assert that it is empty after a frame, a batch of steps or a bake.
+    pub fn take_rewrites(&self) -> Vec<String> {
+        self.queued.lock().map(|mut q| std::mem::take(&mut q.rewrites)).unwrap_or_default()
     }
 
     /// Block until all submitted work is done.

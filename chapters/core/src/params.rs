@@ -77,6 +77,14 @@ impl ParamInfo {
         self
     }
 
+    /// `value` as `--set` takes it back: a colour without alpha as r,g,b, all else as displayed.
+    pub fn value_text(&self, value: &ParamValue) -> String {
+        match (&self.kind, value) {
+            (ParamKind::Color { alpha: false, .. }, ParamValue::Color([r, g, b, _])) => format!("{r},{g},{b}"),
+            _ => value.to_string(),
+        }
+    }
+
     /// The accepted range as text, for `list` and error messages.
     pub fn range_text(&self) -> String {
         match &self.kind {
@@ -402,10 +410,13 @@ pub fn set_by_name(params: &mut dyn Visit, name: &str, text: &str) -> Result<(),
             }
             let ParamKind::Color { alpha, max } = info.kind else { return };
             let parts: Result<Vec<f32>, _> = self.text.split(',').map(|p| p.trim().parse::<f32>()).collect();
-            let expected = if alpha { "r,g,b or r,g,b,a" } else { "r,g,b" };
+            let expected = if alpha { "r,g,b or r,g,b,a" } else { "r,g,b (or r,g,b,1: this colour has no alpha)" };
+            // A colour without alpha takes a fourth component of 1 too, as preset files and
+            // the panel's colour editors hold it.
+            let no_alpha_four = |p: &[f32]| !alpha && p.len() == 4 && p[3] == 1.0;
             match parts {
-                Ok(p) if p.len() == 3 || (alpha && p.len() == 4) => {
-                    let a = if p.len() == 4 { p[3] } else { value[3] };
+                Ok(p) if p.len() == 3 || (alpha && p.len() == 4) || no_alpha_four(&p) => {
+                    let a = if alpha && p.len() == 4 { p[3] } else { value[3] };
                     let rgb_ok = p[..3].iter().all(|x| x.is_finite() && *x >= 0.0 && *x <= max);
                     if !rgb_ok || !(0.0..=1.0).contains(&a) {
                         self.out_of_range(info);
@@ -418,7 +429,10 @@ pub fn set_by_name(params: &mut dyn Visit, name: &str, text: &str) -> Result<(),
         }
         fn text(&mut self, info: &ParamInfo, value: &mut String) {
             if self.matches(info) {
-                *value = self.text.trim().to_string();
+                // `list` prints text quoted ("" for none): a quoted value is its contents.
+                let text = self.text.trim();
+                let unquoted = text.strip_prefix('"').and_then(|t| t.strip_suffix('"'));
+                *value = unquoted.unwrap_or(text).to_string();
             }
         }
     }

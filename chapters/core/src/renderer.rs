@@ -212,9 +212,9 @@ impl Renderer {
         let uniform = self.frame_uniform(stack, req);
         self.frame.write_uniform(gpu, &uniform);
         // The volumes' density grids and noise, uploaded or baked once for every chapter.
-        self.fog_density.update(&gpu.device, &gpu.queue, &self.fog_textures, &self.fog_volumes);
+        self.fog_density.update(gpu, &self.fog_textures, &self.fog_volumes);
         // Their shadow casters, binned for the frame's sun when something changed.
-        self.fog_casters.update(&gpu.queue, &self.fog_volumes, uniform.sun_dir, self.fog_volume_shadows);
+        self.fog_casters.update(gpu, &self.fog_volumes, uniform.sun_dir, self.fog_volume_shadows);
         self.frame.reset_view_range(gpu);
         // Chapters hear of a new frame size once, before their first frame at it.
         if self.chapters_sized_for != Some(self.frame.size) {

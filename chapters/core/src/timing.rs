@@ -159,6 +159,24 @@ impl<'a> PassRecorder<'a> {
         Self { gpu, encoder: None, timer, mode, cpu_times: Vec::new() }
     }
 
+    // ANCHOR: ordered_write
+    /// Writes `data` into `buffer` at this point of the recording: passes recorded before it read
+    /// the old contents, passes after it the new. The bytes go to a staging buffer and a copy is
+    /// recorded (`Queue::write_buffer` would land before every command of the submission; see
+    /// `GpuContext::write_buffer`). For a buffer written more than once per submission, such as
+    /// a simulation step's parameters when several steps are recorded together.
+    pub fn write_buffer(&mut self, buffer: &wgpu::Buffer, offset: u64, data: &[u8]) {
+        use wgpu::util::DeviceExt;
+        debug_assert!(data.len() as u64 % wgpu::COPY_BUFFER_ALIGNMENT == 0, "copies move whole words");
+        let staging = self.gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("ordered write"),
+            contents: data,
+            usage: wgpu::BufferUsages::COPY_SRC,
+        });
+        self.encoder().copy_buffer_to_buffer(&staging, 0, buffer, offset, data.len() as u64);
+    }
+    // ANCHOR_END: ordered_write
+
     /// The encoder for work outside passes (copies, clears).
     pub fn encoder(&mut self) -> &mut wgpu::CommandEncoder {
         self.encoder.get_or_insert_with(|| self.gpu.device.create_command_encoder(&Default::default()))
@@ -192,7 +210,7 @@ impl<'a> PassRecorder<'a> {
     /// Submits what has been recorded so far and waits for it (split mode only).
     fn flush(&mut self) {
         if let Some(enc) = self.encoder.take() {
-            self.gpu.queue.submit([enc.finish()]);
+            self.gpu.submit([enc.finish()]);
         }
         self.gpu.wait();
     }
@@ -252,7 +270,7 @@ impl<'a> PassRecorder<'a> {
                     self.encoder.get_or_insert_with(|| self.gpu.device.create_command_encoder(&Default::default()));
                 enc.resolve_query_set(&t.queries, 0..n * 2, &t.resolve, 0);
                 enc.copy_buffer_to_buffer(&t.resolve, 0, &t.readback, 0, n as u64 * 16);
-                self.gpu.queue.submit(self.encoder.take().map(|e| e.finish()));
+                self.gpu.submit(self.encoder.take().map(|e| e.finish()));
                 t.pending_labels = std::mem::take(&mut t.labels);
                 t.state.store(MAPPING, Ordering::Release);
                 let state = t.state.clone();
@@ -262,7 +280,7 @@ impl<'a> PassRecorder<'a> {
             }
         }
         if let Some(enc) = self.encoder.take() {
-            self.gpu.queue.submit([enc.finish()]);
+            self.gpu.submit([enc.finish()]);
         }
         match self.mode {
             TimingMode::CpuSplit => {

@@ -19,8 +19,10 @@
 //! The fields `Smoke::save` writes: `density` (1), `temperature` (1: T − T_amb in K, so that
 //! values round-trip exactly; T = T_amb + value), `color` (3: the smoke colour times its
 //! density, the fluid texture's first three channels), `velocity` (3, m/s: the staggered grid's
-//! face values, a cell's three being u_x, u_y, u_z on its low x-, y- and z-faces). Readers require what
-//! they need (`Smoke::load`: density and temperature) and skip names they do not know.
+//! face values, a cell's three being u_x, u_y, u_z on its low x-, y- and z-faces, after the
+//! pressure projection, so divergence-free to the solver's tolerance; no pressure is stored).
+//! Readers require what they need (`Smoke::load`: density and temperature) and skip names they do
+//! not know.
 //!
 //! A file is read whole and checked before anything uses it: magic, version, sizes, the exact
 //! length (a truncated or padded file is refused), names, and finite data.
