@@ -5,6 +5,35 @@
 use fogbook::registry;
 use fogbook_core::params::set_by_name;
 
+/// The text of the numbered "Try this" exercise of `page` that starts with `start`, up to the
+/// next exercise: the answer key reads its numbers from there, so page and key cannot drift.
+fn page_answer(page: &str, start: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("book/src").join(page);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let at = text.find(start).unwrap_or_else(|| panic!("{page}: no exercise {start:?}"));
+    let rest = &text[at + start.len()..];
+    // The next exercise starts a line with its number, or the next section begins.
+    let next = (1..=20).map(|d| format!("\n{d}. ")).chain(["\n## ".to_string()]);
+    let end = next.filter_map(|m| rest.find(&m)).min().unwrap_or(rest.len());
+    rest[..end].to_string()
+}
+
+/// The number written after each `marker` in `text`, and after each " and " that follows it
+/// ("ω = 1.945 and 1.972" gives both).
+fn numbers_after(text: &str, marker: &str) -> Vec<f64> {
+    let leading = |t: &str| -> Option<f64> {
+        let digits: String = t.trim_start().chars().take_while(|c| c.is_ascii_digit() || *c == '.').collect();
+        digits.trim_end_matches('.').parse().ok()
+    };
+    let mut out = Vec::new();
+    for piece in text.split(marker).skip(1) {
+        let mut parts = piece.split(" and ");
+        out.extend(parts.next().and_then(leading));
+        out.extend(parts.next().and_then(leading));
+    }
+    out
+}
+
 fn close(got: f64, want: f64, tolerance: f64, what: &str) {
     eprintln!("{what}: {got}");
     assert!((got - want).abs() <= tolerance, "{what}: {got}, the book says {want}");
@@ -73,8 +102,15 @@ fn chapter_7() {
     close((-2.0f64).exp(), 0.1353, 5e-5, "the continuous law e^(−k t)");
     // Faster pressure: the optimal over-relaxation, and the work and levels of a V(2,2) cycle.
     use fogbook_smoke::reference::poisson::{Level, hierarchy, optimal_sor_omega, v_cycle_work};
-    close(optimal_sor_omega(64), 1.906, 5e-4, "optimal ω at 64³");
-    close(optimal_sor_omega(128), 1.952, 5e-4, "optimal ω at 128³");
+    // Try this 8's answers, read from the page: the closed box's optimum, then the open top's.
+    let answer = page_answer("ch07-smoke.md", "8. What is the optimal over-relaxation");
+    let omegas = numbers_after(&answer, "ω = ");
+    assert_eq!(omegas.len(), 4, "Try this 8 gives ω for two sizes, closed and open: {answer}");
+    use fogbook_smoke::reference::poisson::optimal_sor_omega_open_top;
+    close(optimal_sor_omega(64), omegas[0], 5e-4, "optimal ω at 64³, closed box");
+    close(optimal_sor_omega(128), omegas[1], 5e-4, "optimal ω at 128³, closed box");
+    close(optimal_sor_omega_open_top(64), omegas[2], 5e-4, "optimal ω at 64³, open top");
+    close(optimal_sor_omega_open_top(128), omegas[3], 5e-4, "optimal ω at 128³, open top");
     let levels = hierarchy(Level { n: 64, h: 1.0, open_top: false });
     assert_eq!(levels.len(), 6, "levels 64³ … 2³");
     close(v_cycle_work(&levels), 5.71, 5e-3, "fine-grid sweeps per V(2,2) cycle at 64³");

@@ -97,12 +97,14 @@ fn global_layer(i: u32) -> vec4<f32> {
     return select(vec4(0.0), vec4(froxel.medium.yzw, 0.0), i == 0u);
 }
 
-// The noise's factor on the global medium at p: 1 + a · fbm((p − wind) / size), in [1 − a, 1 + a].
+// The noise's factor on the global medium at p: max(0, 1 + a · fbm((p − wind) / size)). |fbm|
+// reaches 1.0364 (improved Perlin noise is not confined to [−1, 1]), so without the clamp an
+// amount above 0.965 could make σt negative; the factor lies in [0, 1 + 1.0364 a].
 fn noise_factor(p: vec3<f32>) -> f32 {
     if froxel.noise.x <= 0.0 {
         return 1.0;
     }
-    return 1.0 + froxel.noise.x * fbm3((p - froxel.wind.xyz) * froxel.noise.y);
+    return max(0.0, 1.0 + froxel.noise.x * fbm3((p - froxel.wind.xyz) * froxel.noise.y));
 }
 
 // σt(p) of the global medium without noise: the constant plus the height layers.

@@ -15,7 +15,7 @@ fn cell_hash(cell: vec3<i32>, period: i32, key: u32) -> vec3<u32> {
 }
 // ANCHOR_END: hash
 
-// Gradient noise at p (lattice spacing 1, `period` cells per tile), in [−1, 1].
+// Gradient noise at p (lattice spacing 1, `period` cells per tile), within ±1.0364 (GRADIENT_NOISE_BOUND in chapters/core/src/noise.rs).
 fn tile_gradient_noise(p: vec3<f32>, period: i32, key: u32) -> f32 {
     let cell = floor(p);
     let f = p - cell;

@@ -35,7 +35,7 @@ fn noise_gradient(h: u32) -> vec3<f32> {
     }
 }
 
-// Gradient noise at p (lattice spacing 1), in [−1, 1].
+// Gradient noise at p (lattice spacing 1), in [−1.0364, 1.0364] (not [−1, 1]: see GRADIENT_NOISE_BOUND in chapters/core/src/noise.rs).
 fn gradient_noise(p: vec3<f32>) -> f32 {
     let cell = floor(p);
     let f = p - cell;
@@ -73,7 +73,7 @@ fn periodic_noise(p: vec3<f32>, period: u32) -> f32 {
 // ANCHOR_END: periodic_noise
 
 // ANCHOR: fbm
-// Three octaves, each at twice the frequency and half the amplitude: in [−1, 1], mean 0.
+// Three octaves, each at twice the frequency and half the amplitude: mean 0, within ±1.0364.
 fn fbm3(p: vec3<f32>) -> f32 {
     var sum = 0.0;
     var amplitude = 1.0;

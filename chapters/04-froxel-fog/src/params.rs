@@ -68,8 +68,9 @@ fogbook_core::parameters! {
                 choice(PhaseFunction::OPTIONS).help("Henyey–Greenstein, or Cornette–Shanks (HG made physically closer to Mie)"),
         }
         "Noise" {
-            /// How much the 3D noise modulates the global medium: σt · max(0, 1 + a (2n − 1)),
-            /// n the fractal noise in [0, 1] (its mean ½ keeps the mean density).
+            /// How much the 3D noise modulates the global medium: σt · max(0, 1 + a · f), f the
+            /// fractal noise (three octaves of gradient noise, mean 0, |f| ≤ 1.0364: the mean
+            /// density is kept, and the clamp keeps σt ≥ 0 for amounts above 0.965).
             noise_amount: f32 = 0.0,
                 float(0.0, 1.0).help("Fraction of the density the noise modulates"),
             /// Size of the noise's largest features (its lowest octave's period).

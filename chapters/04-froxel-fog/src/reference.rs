@@ -91,9 +91,11 @@ pub fn cornette_shanks(g: f64, cos_theta: f64) -> f64 {
 // ANCHOR_END: phase
 
 // ANCHOR: media_reference
-/// The noise's factor on the global medium at p: 1 + a · fbm((p − wind) / size), in [1 − a, 1 + a].
+/// The noise's factor on the global medium at p: max(0, 1 + a · fbm((p − wind) / size)), in
+/// [0, 1 + a · GRADIENT_NOISE_BOUND] (|fbm| reaches 1.0364, so an amount near 1 would make σt
+/// negative without the clamp).
 pub fn noise_factor(amount: f64, size: f64, wind: glam::DVec3, p: glam::DVec3) -> f64 {
-    1.0 + amount * fogbook_core::noise::fbm((p - wind) / size)
+    (1.0 + amount * fogbook_core::noise::fbm((p - wind) / size)).max(0.0)
 }
 
 /// The share of a local fog volume's density at p (0 outside; the edge fade times the height

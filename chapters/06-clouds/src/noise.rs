@@ -20,7 +20,7 @@ pub fn cell_hash(cell: [i32; 3], period: i32, key: u32) -> [u32; 3] {
 }
 // ANCHOR_END: hash
 
-/// Gradient noise at p (lattice spacing 1, `period` cells per tile), in [−1, 1].
+/// Gradient noise at p (lattice spacing 1, `period` cells per tile), within ±1.0364 (`fogbook_core::noise::GRADIENT_NOISE_BOUND`: the same 12 gradients).
 pub fn tile_gradient_noise(p: DVec3, period: i32, key: u32) -> f64 {
     let cell = p.floor();
     let f = p - cell;

@@ -1,4 +1,4 @@
-//! The runtime's six-way blend, as an f64 CPU reference (the GPU runtime is still to come): the
+//! The runtime's six-way blend, as an f64 CPU reference of what `cards_common.wgsl` computes: the
 //! weights of the six maps for a light direction, and the relit value.
 //!
 //! The light direction **l** is a unit vector from the card towards the light, in the card frame

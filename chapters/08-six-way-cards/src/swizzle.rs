@@ -7,10 +7,11 @@
 //!
 //! | name | atlas A (RGBA) | atlas B (RGBA) | used by |
 //! |---|---|---|---|
-//! | `tlr-bbf` (default) | `TLRA` | `BKFE` | EmberGen's TLR/BBF export |
+//! | `tlr-bbf` (default) | `TLRA` | `BKFE` | said to be EmberGen's TLR/BBF export (unverified; see the book) |
 //! | `rtb-lbf` | `RTKA` | `LBFE` | Unity's six-way lit output (+x, +y, +z / −x, −y, −z in its card frame) |
 //!
-//! Any other eight letters are accepted as they are, e.g. `--swizzle LRTA/BFKE`.
+//! Any other eight letters are accepted as they are, e.g. `--swizzle RLTA/BKFE` for the
+//! RLT/BBF textures of O3DE's six-way tutorial.
 
 use crate::card::Dir;
 

@@ -44,7 +44,16 @@ pub fn fade(t: f64) -> f64 {
     t * t * t * (t * (t * 6.0 - 15.0) + 10.0)
 }
 
-/// Gradient noise at p (lattice spacing 1), in [−1, 1]; 0 at every lattice point.
+// ANCHOR: noise_bound
+/// The largest |gradient_noise| (and so |fbm|, a weighted mean of octaves) can reach, over every
+/// assignment of the 12 edge gradients to a cell's corners: 1.03635, at (0.355, 0.481, 0.5) of
+/// a cell and its mirror images (`the_noise_bound_is_the_best_gradients_envelope`). Improved
+/// Perlin noise is not confined to [−1, 1]; a majorant or a clamp must use this.
+pub const GRADIENT_NOISE_BOUND: f64 = 1.0364;
+// ANCHOR_END: noise_bound
+
+/// Gradient noise at p (lattice spacing 1), in [−GRADIENT_NOISE_BOUND, GRADIENT_NOISE_BOUND];
+/// 0 at every lattice point.
 pub fn gradient_noise(p: DVec3) -> f64 {
     let cell = p.floor();
     let f = p - cell;
@@ -67,7 +76,7 @@ pub const FBM_OCTAVES: u32 = 3;
 
 // ANCHOR: fbm
 /// Three octaves of gradient noise, each twice the frequency and half the amplitude of the one
-/// before, divided by the sum of the amplitudes: a value in [−1, 1] with mean 0.
+/// before, divided by the sum of the amplitudes: mean 0, |fbm| ≤ `GRADIENT_NOISE_BOUND`.
 pub fn fbm(p: DVec3) -> f64 {
     let (mut sum, mut amplitude, mut total, mut q) = (0.0, 1.0, 0.0, p);
     for octave in 0..FBM_OCTAVES {
@@ -105,7 +114,7 @@ pub fn periodic_gradient_noise(p: DVec3, period: u32) -> f64 {
 }
 
 /// `octaves` of periodic gradient noise, octave k at 2^k times the frequency and 2^−k the
-/// amplitude, divided by the amplitudes' sum: in [−1, 1]. Every octave is the same noise of
+/// amplitude, divided by the amplitudes' sum: within ±`GRADIENT_NOISE_BOUND`. Every octave is the same noise of
 /// period `period` (shifted by 17.31 k cells), so octave k repeats every `period` / 2^k cells of
 /// the first and the sum every `period`: one baked texture of one period serves every octave
 /// (`fog_volume_density::baked_noise`, the GPU's copy).
@@ -135,9 +144,53 @@ mod tests {
             let v = fbm(p);
             (lo, hi, mean) = (lo.min(v), hi.max(v), mean + v / n as f64);
         }
-        assert!(lo >= -1.0 && hi <= 1.0, "{lo} {hi}");
+        assert!(lo >= -GRADIENT_NOISE_BOUND && hi <= GRADIENT_NOISE_BOUND, "{lo} {hi}");
         assert!(hi - lo > 0.8, "the noise barely varies: {lo}..{hi}");
         assert!(mean.abs() < 0.05, "mean {mean}");
+    }
+
+    /// Inside a cell the noise is Σ over the corners of the fade weight times g · d. Taking at
+    /// each corner the gradient that maximises g · d gives an envelope no assignment can exceed;
+    /// its maximum over the cell is the bound. Then the real noise, sampled where the envelope
+    /// peaks over many cells, goes past 1 and stays inside the bound.
+    #[test]
+    fn the_noise_bound_is_the_best_gradients_envelope() {
+        let envelope = |f: DVec3| -> f64 {
+            let u = DVec3::new(fade(f.x), fade(f.y), fade(f.z));
+            (0..8u32)
+                .map(|corner| {
+                    let c = DVec3::new((corner & 1) as f64, ((corner >> 1) & 1) as f64, ((corner >> 2) & 1) as f64);
+                    let w = |k: f64, t: f64| if k == 1.0 { t } else { 1.0 - t };
+                    let d = f - c;
+                    let best = GRADIENTS.iter().map(|g| g[0] * d.x + g[1] * d.y + g[2] * d.z).fold(f64::MIN, f64::max);
+                    w(c.x, u.x) * w(c.y, u.y) * w(c.z, u.z) * best
+                })
+                .sum()
+        };
+        let n = 64;
+        let (mut peak, mut at) = (0.0f64, DVec3::ZERO);
+        for i in 0..=n {
+            for j in 0..=n {
+                for k in 0..=n {
+                    let f = DVec3::new(i as f64, j as f64, k as f64) / n as f64;
+                    let e = envelope(f);
+                    if e > peak {
+                        (peak, at) = (e, f);
+                    }
+                }
+            }
+        }
+        assert!(peak > 1.036 && peak <= GRADIENT_NOISE_BOUND, "envelope peak {peak} at {at}");
+        // The noise itself near that point of a million cells: past 1, never past the bound.
+        let mut most = 0.0f64;
+        for cell in 0..1_000_000u32 {
+            let base = DVec3::new((cell % 101) as f64, ((cell / 101) % 103) as f64, (cell / 10403) as f64);
+            for p in [at, DVec3::new(at.y, at.x, at.z), DVec3::new(at.x, at.z, at.y)] {
+                most = most.max(gradient_noise(base + p).abs());
+            }
+        }
+        eprintln!("envelope peak {peak:.5} at {at}; largest sampled |noise| {most:.5}");
+        assert!(most > 1.0 && most <= GRADIENT_NOISE_BOUND, "largest sampled |noise| {most}");
     }
 
     #[test]
