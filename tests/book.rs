@@ -134,3 +134,68 @@ fn every_link_between_pages_resolves() {
     assert!(broken.is_empty(), "links to pages that do not exist:\n{}", broken.join("\n"));
     assert!(links >= 20, "only {links} links between pages");
 }
+
+/// The chapters' pages (not the introduction or the table of contents).
+fn chapter_pages() -> Vec<(String, String)> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("book/src");
+    let mut files = Vec::new();
+    markdown_files(&src, &mut files);
+    files.sort();
+    files
+        .into_iter()
+        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("ch")))
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap()))
+        .collect()
+}
+
+/// mdBook eats one backslash before a bracket or parenthesis, so maths delimiters are written
+/// `\\(` … `\\)` and `\\[` … `\\]`; a single `\(` renders as a plain "(" and the formula as text,
+/// which the rendered page cannot show as an error.
+#[test]
+fn maths_delimiters_have_two_backslashes() {
+    let mut bad = Vec::new();
+    for (name, text) in chapter_pages() {
+        for (i, line) in prose(&text).lines().enumerate() {
+            let b = line.as_bytes();
+            for k in 0..b.len().saturating_sub(1) {
+                let single = b[k] == b'\\'
+                    && matches!(b[k + 1], b'(' | b')' | b'[' | b']' | b',')
+                    && (k == 0 || b[k - 1] != b'\\');
+                if single {
+                    bad.push(format!("{name}: prose line {}: {}", i + 1, line.trim()));
+                    break;
+                }
+            }
+        }
+    }
+    assert!(bad.is_empty(), "single-backslash maths delimiters:\n{}", bad.join("\n"));
+}
+
+/// A page is a course, not a lab notebook: no "part 1" / "part 2" of the project's history.
+#[test]
+fn no_page_speaks_of_parts() {
+    let mut bad = Vec::new();
+    for (name, text) in chapter_pages() {
+        for (i, line) in prose(&text).lines().enumerate() {
+            let lower = line.to_lowercase();
+            if lower.contains("part 1") || lower.contains("part 2") {
+                bad.push(format!("{name}: prose line {}: {}", i + 1, line.trim()));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "pages that speak of parts:\n{}", bad.join("\n"));
+}
+
+/// Every page of a chapter ends its teaching with a summary and exercises.
+#[test]
+fn every_page_has_a_summary_and_try_this() {
+    let mut missing = Vec::new();
+    for (name, text) in chapter_pages() {
+        for heading in ["## Summary", "## Try this"] {
+            if !text.lines().any(|l| l.trim_end() == heading) {
+                missing.push(format!("{name}: no {heading:?}"));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}
