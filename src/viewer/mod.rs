@@ -198,7 +198,7 @@ impl App {
         // Software drivers get per-pass CPU timing (their timestamps are misattributed).
         renderer.timing = TimingMode::best_for(&gpu);
         // The chapters' GPU state is made one chapter a frame, behind a progress screen.
-        self.startup = Some(startup::Startup::new(&mut self.viewer.setup.stack));
+        self.startup = Some(startup::Startup::new(&mut self.viewer.setup.stack, &gpu, config.format.add_srgb_suffix()));
         let watcher = shaders.disk_root.as_deref().and_then(ShaderWatcher::new);
         let egui_ctx = egui::Context::default();
         let egui_state = egui_winit::State::new(
@@ -316,14 +316,8 @@ impl App {
     fn start_up(&mut self, event_loop: &ActiveEventLoop) {
         let (Some(gfx), Some(start)) = (self.gfx.as_mut(), self.startup.as_mut()) else { return };
         draw_ui_only(gfx, |ui| startup::progress_ui(ui, start));
-        // What a chapter prepares once does not depend on the frame's size: a small first frame
-        // spends next to nothing per pixel (minutes at full size on a software driver).
-        let size = startup::FIRST_FRAME_SIZE;
-        gfx.renderer.resize(&gfx.gpu, size);
-        gfx.renderer.display.viewport = None;
-        let target = startup::PreparedTarget::new(&gfx.gpu, size, gfx.config.format.add_srgb_suffix());
         let v = &mut self.viewer;
-        match start.step(&gfx.gpu, &mut gfx.renderer, &gfx.shaders, &target, (&v.setup.camera, &v.setup.scene)) {
+        match start.step(&gfx.gpu, &mut gfx.renderer, &gfx.shaders, (&v.setup.camera, &v.setup.scene)) {
             Ok(None) => {}
             Ok(Some(stack)) => {
                 v.setup.stack = stack;

@@ -19,7 +19,7 @@ use fogbook_core::{DynChapter, Stack, StackView};
 use std::time::Instant;
 
 /// The size of each chapter's first frame.
-pub const FIRST_FRAME_SIZE: [u32; 2] = [64, 36];
+const FIRST_FRAME_SIZE: [u32; 2] = [64, 36];
 
 /// Where the start has got to.
 pub struct Startup {
@@ -30,14 +30,18 @@ pub struct Startup {
     pub done: Vec<(String, f64)>,
     pub total: usize,
     pub started: Instant,
+    /// Where the chapters' first frames are drawn.
+    target: PreparedTarget,
 }
 
 impl Startup {
-    /// Takes every chapter out of `stack` to prepare them one by one.
-    pub fn new(stack: &mut Stack) -> Self {
+    /// Takes every chapter out of `stack` to prepare them one by one, drawing their first frames
+    /// in `format` (the display's).
+    pub fn new(stack: &mut Stack, gpu: &GpuContext, format: wgpu::TextureFormat) -> Self {
         let pending: std::collections::VecDeque<_> = stack.take_all_but(&[]).into();
         let total = pending.len();
-        Self { pending, ready: Vec::new(), done: Vec::new(), total, started: Instant::now() }
+        let target = PreparedTarget::new(gpu, FIRST_FRAME_SIZE, format);
+        Self { pending, ready: Vec::new(), done: Vec::new(), total, started: Instant::now(), target }
     }
 
     /// The chapter to be prepared next, as "number title".
@@ -52,7 +56,6 @@ impl Startup {
         gpu: &GpuContext,
         renderer: &mut Renderer,
         shaders: &ShaderStore,
-        target: &PreparedTarget,
         frame: (&fogbook_core::camera::CameraPose, &SceneSettings),
     ) -> Result<Option<Stack>> {
         let Some(mut chapter) = self.pending.pop_front() else {
@@ -74,7 +77,11 @@ impl Startup {
             legend: false,
             camera_cut: true,
         };
-        renderer.render(gpu, &mut alone, &req, &target.view);
+        // What a chapter prepares once does not depend on the frame's size: a small first frame
+        // spends next to nothing per pixel (minutes at full size on a software driver).
+        renderer.resize(gpu, FIRST_FRAME_SIZE);
+        renderer.display.viewport = None;
+        renderer.render(gpu, &mut alone, &req, &self.target.view);
         gpu.wait();
         self.ready.extend(alone.take_all_but(&[]));
         let seconds = t.elapsed().as_secs_f64();
@@ -93,13 +100,13 @@ impl Startup {
 }
 
 /// The texture the chapters' first frames are drawn into, in the display's format.
-pub struct PreparedTarget {
+struct PreparedTarget {
     _texture: wgpu::Texture,
     view: wgpu::TextureView,
 }
 
 impl PreparedTarget {
-    pub fn new(gpu: &GpuContext, size: [u32; 2], format: wgpu::TextureFormat) -> Self {
+    fn new(gpu: &GpuContext, size: [u32; 2], format: wgpu::TextureFormat) -> Self {
         let texture = gpu.device.create_texture(&wgpu::TextureDescriptor {
             label: Some("viewer start-up frame"),
             size: wgpu::Extent3d { width: size[0].max(1), height: size[1].max(1), depth_or_array_layers: 1 },
