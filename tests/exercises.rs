@@ -34,6 +34,14 @@ fn numbers_after(text: &str, marker: &str) -> Vec<f64> {
     out
 }
 
+// Chapters 4 to 6 have many numeric exercises each: one file of keys per chapter.
+#[path = "exercises/ch04.rs"]
+mod chapter_4;
+#[path = "exercises/ch05.rs"]
+mod chapter_5;
+#[path = "exercises/ch06.rs"]
+mod chapter_6;
+
 fn close(got: f64, want: f64, tolerance: f64, what: &str) {
     eprintln!("{what}: {got}");
     assert!((got - want).abs() <= tolerance, "{what}: {got}, the book says {want}");
