@@ -35,15 +35,18 @@ fn anchored(text: &str, anchor: &str) -> Option<String> {
     found.then_some(body)
 }
 
-#[test]
-fn every_include_resolves_to_non_empty_text() {
+/// Every `{{#include …}}` of every page: the page's name, the include's spec and the text it
+/// includes.
+fn includes() -> Vec<(String, String, String)> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("book/src");
     let mut files = Vec::new();
     markdown_files(&src, &mut files);
+    files.sort();
     assert!(files.len() >= 3, "the book has its pages");
-    let mut includes = 0;
+    let mut out = Vec::new();
     for md in files {
         let text = std::fs::read_to_string(&md).unwrap();
+        let page = md.file_name().unwrap().to_string_lossy().into_owned();
         for (i, _) in text.match_indices("{{#include ") {
             let rest = &text[i + "{{#include ".len()..];
             let spec = rest[..rest.find("}}").expect("closed include")].trim();
@@ -60,11 +63,19 @@ fn every_include_resolves_to_non_empty_text() {
                 }
                 None => source,
             };
-            assert!(!body.trim().is_empty(), "{}: {spec} includes nothing", md.display());
-            includes += 1;
+            out.push((page.clone(), spec.to_string(), body));
         }
     }
-    assert!(includes >= 5, "only {includes} includes: the book shows real code");
+    out
+}
+
+#[test]
+fn every_include_resolves_to_non_empty_text() {
+    let all = includes();
+    for (page, spec, body) in &all {
+        assert!(!body.trim().is_empty(), "{page}: {spec} includes nothing");
+    }
+    assert!(all.len() >= 5, "only {} includes: the book shows real code", all.len());
 }
 
 #[test]
@@ -122,17 +133,70 @@ fn every_link_between_pages_resolves() {
         for rest in inline.chain(defs) {
             let target = rest.split(|c: char| c == ')' || c.is_whitespace()).next().unwrap_or("");
             let page = target.split('#').next().unwrap_or("");
-            if target.contains("://") || target.starts_with("mailto:") || !page.ends_with(".md") {
+            let same_page = page.is_empty() && target.starts_with('#');
+            if target.contains("://") || target.starts_with("mailto:") || !(page.ends_with(".md") || same_page) {
                 continue;
             }
             links += 1;
-            if !md.parent().unwrap().join(page).is_file() {
-                broken.push(format!("{}: link to missing page {target}", md.strip_prefix(&src).unwrap().display()));
+            let file = if page.is_empty() { md.clone() } else { md.parent().unwrap().join(page) };
+            let here = md.strip_prefix(&src).unwrap().display();
+            if !file.is_file() {
+                broken.push(format!("{here}: link to missing page {target}"));
+            } else if let Some((_, anchor)) = target.split_once('#') {
+                // mdBook does not check anchors: a heading renamed or moved to another page
+                // leaves the link pointing at the top of the page.
+                if !heading_ids(&std::fs::read_to_string(&file).unwrap()).iter().any(|id| id == anchor) {
+                    broken.push(format!("{here}: link to missing heading {target}"));
+                }
             }
         }
     }
     assert!(broken.is_empty(), "links to pages that do not exist:\n{}", broken.join("\n"));
     assert!(links >= 20, "only {links} links between pages");
+}
+
+/// The ids mdBook gives a page's headings: the heading's text without its markup, lower case,
+/// spaces as `-`, other punctuation dropped, and `-1`, `-2`, … on repeats.
+fn heading_ids(text: &str) -> Vec<String> {
+    let mut ids: Vec<String> = Vec::new();
+    let mut in_fence = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            in_fence = !in_fence;
+        }
+        if in_fence {
+            continue;
+        }
+        // A code span's text stays in the id; its backticks go.
+        let line = line.replace('`', "");
+        let Some(title) = line.strip_prefix('#').map(|t| t.trim_start_matches('#')) else { continue };
+        if !title.starts_with(' ') {
+            continue;
+        }
+        // Keep a link's text, drop its target: `[text](target)` reads as `text`.
+        let mut plain = String::new();
+        let mut rest = title.trim();
+        while let Some(open) = rest.find("](") {
+            plain.push_str(&rest[..open]);
+            rest = rest[open + 2..].split_once(')').map_or("", |(_, after)| after);
+        }
+        plain.push_str(rest);
+        let base: String = plain
+            .trim()
+            .chars()
+            .filter_map(|c| match c {
+                c if c.is_alphanumeric() || c == '_' || c == '-' => Some(c.to_lowercase().next().unwrap()),
+                c if c.is_whitespace() => Some('-'),
+                _ => None,
+            })
+            .collect();
+        let repeats = ids
+            .iter()
+            .filter(|id| **id == base || id.strip_prefix(&format!("{base}-")).is_some_and(|n| n.parse::<u32>().is_ok()))
+            .count();
+        ids.push(if repeats == 0 { base } else { format!("{base}-{repeats}") });
+    }
+    ids
 }
 
 /// The chapters' pages (not the introduction or the table of contents).
@@ -199,3 +263,4 @@ fn every_page_has_a_summary_and_try_this() {
     }
     assert!(missing.is_empty(), "{}", missing.join("\n"));
 }
+

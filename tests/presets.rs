@@ -97,7 +97,7 @@ fn the_hero_preset_loads() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("book/hero.ron");
     let args = fogbook::cli::SceneArgs { preset: Some(path), ..Default::default() };
     let setup = Setup::from_args(&args).unwrap();
-    assert_eq!(setup.stack.spec(), "sky,height-fog");
+    assert_eq!(setup.stack.spec(), "sky,clouds,height-fog,froxel-fog");
 }
 
 /// The book's example presets (book/presets/) must keep loading, with the values they were

@@ -5,6 +5,7 @@
 // height falloff and an edge fade) after Hillaire 2015 and Unreal's Local Fog Volumes.
 
 // ANCHOR: fog_volume
+// ANCHOR: fog_volume_struct
 // A local fog volume, published by chapter 5.
 struct FogVolume {
     centre: vec4<f32>,           // xyz: centre (m); w: shape (0 box, 1 ellipsoid, 2 cylinder)
@@ -18,6 +19,7 @@ struct FogVolume {
                                  // noise octaves; z: noise frequency (1/m); w: noise contrast
     texture_offset: vec4<f32>,   // xyz: noise scroll offset (lattice cells); w: texture density scale
 }
+// ANCHOR_END: fog_volume_struct
 
 const FOG_SHAPE_ELLIPSOID: f32 = 1.0;
 // The falloff's exponent is capped here: below y₀ (a rotated volume reaches there) the density
@@ -38,6 +40,7 @@ fn fog_volume_is(v: FogVolume, shape: f32) -> bool {
     return abs(v.centre.w - shape) < 0.5;
 }
 
+// ANCHOR: fog_volume_weight
 // How much of a volume's density reaches p: 0 outside; inside, the edge fade (0 at the surface,
 // 1 from `edge_fade` inward, none when it is 0; distances in metres, the ellipsoid's along its
 // smallest axis, the cylinder's the smaller of the cap's and the radial one) times the height
@@ -65,4 +68,5 @@ fn fog_volume_weight(v: FogVolume, p: vec3<f32>) -> f32 {
     let above = p.y - (v.centre.y - half.y);
     return fade * exp(min(-max(v.emission_falloff.w, 0.0) * above, FOG_MAX_EXPONENT));
 }
+// ANCHOR_END: fog_volume_weight
 // ANCHOR_END: fog_volume
