@@ -99,21 +99,25 @@ fn chapter_3() {
     close(t[2], 0.222, 5e-4, "blue transmittance, sun at 10°");
 }
 
-/// Chapter 7: Jacobi sweeps per decade at 64³; smoke left after a second of dissipation; the
-/// optimal SOR factor and a V-cycle's work; the temperature exercise; E₂(1).
+/// Chapter 7's four pages: the solver's smoke left after a second of dissipation (Try this 1);
+/// the pressure solve's Jacobi sweeps per decade at 64³, optimal SOR factors and a V-cycle's work
+/// (1–3); production smoke's temperature exercise (1); drawing the smoke's E₂(1) (2).
 #[test]
 fn chapter_7() {
+    // ch07-smoke-pressure.md, Try this 1.
     use fogbook_smoke::reference::sweeps_per_decade;
     close(sweeps_per_decade(64), 5734.0, 1.0, "sweeps per decade at 64³");
+    // ch07-smoke.md, Try this 1.
     let left = (1.0f64 / (1.0 + 2.0 / 60.0)).powi(60);
     close(left, 0.1398, 5e-5, "density left after 1 s at k = 2/s, 60 steps");
     close((-2.0f64).exp(), 0.1353, 5e-5, "the continuous law e^(−k t)");
-    // Faster pressure: the optimal over-relaxation, and the work and levels of a V(2,2) cycle.
+    // ch07-smoke-pressure.md, Try this 2 and 3: the optimal over-relaxation, and the work and
+    // levels of a V(2,2) cycle.
     use fogbook_smoke::reference::poisson::{Level, hierarchy, optimal_sor_omega, v_cycle_work};
-    // Try this 8's answers, read from the page: the closed box's optimum, then the open top's.
-    let answer = page_answer("ch07-smoke.md", "8. What is the optimal over-relaxation");
+    // The pressure page's Try this 2, read from the page: the closed box's optimum, then the open top's.
+    let answer = page_answer("ch07-smoke-pressure.md", "2. What is the optimal over-relaxation");
     let omegas = numbers_after(&answer, "ω = ");
-    assert_eq!(omegas.len(), 4, "Try this 8 gives ω for two sizes, closed and open: {answer}");
+    assert_eq!(omegas.len(), 4, "ch07-smoke-pressure.md, Try this 2 gives ω for two sizes, closed and open: {answer}");
     use fogbook_smoke::reference::poisson::optimal_sor_omega_open_top;
     close(optimal_sor_omega(64), omegas[0], 5e-4, "optimal ω at 64³, closed box");
     close(optimal_sor_omega(128), omegas[1], 5e-4, "optimal ω at 128³, closed box");
@@ -122,7 +126,8 @@ fn chapter_7() {
     let levels = hierarchy(Level { n: 64, h: 1.0, open_top: false });
     assert_eq!(levels.len(), 6, "levels 64³ … 2³");
     close(v_cycle_work(&levels), 5.71, 5e-3, "fine-grid sweeps per V(2,2) cycle at 64³");
-    // Temperature: the emitter's lift with heat_lift = 0.01, and the time to cool to 400 K.
+    // ch07-smoke-production.md, Try this 1: the emitter's lift with heat_lift = 0.01, and the
+    // time to cool to 400 K.
     let mut p = fogbook_smoke::SmokeParams::default();
     set_by_name(&mut p, "heat_lift", "0.01").unwrap();
     let excess = fogbook_smoke::emitter_excess_k(&p) as f64;
@@ -132,7 +137,8 @@ fn chapter_7() {
     let keep = fogbook_smoke::temperature_keep(p.cooling_rate, p.time_step_s) as f64;
     let steps = (1..).find(|&n| excess * keep.powi(n) < 400.0 - p.ambient_temperature_k as f64).unwrap();
     assert_eq!(steps, 64, "steps of 1/60 s to cool below 400 K");
-    // Lighting: a hemisphere's mean transmittance through optical depth 1, against the vertical.
+    // ch07-smoke-drawing.md, Try this 2: a hemisphere's mean transmittance through optical depth
+    // 1, against the vertical.
     use fogbook_smoke::reference::lighting::exponential_integral_e2;
     close(exponential_integral_e2(1.0), 0.1485, 5e-5, "E₂(1)");
     close((-1.0f64).exp(), 0.3679, 5e-5, "e^(−1)");

@@ -78,7 +78,6 @@ const QUIET: &[&str] = &[
     "density_dissipation=0",
 ];
 
-// ANCHOR: reference_test
 /// From the same initial state (the GPU's after 20 steps, read back), four more steps on the
 /// GPU and in f64 on the CPU must agree. What separates them: the GPU stores velocity,
 /// temperature and dye in f16 (a relative rounding of up to 2⁻¹¹ ≈ 4.9e-4 per write, three writes
@@ -87,6 +86,7 @@ const QUIET: &[&str] = &[
 /// about 12 × 4.9e-4 ≈ 6e-3 of the field's largest value if every rounding added up in one
 /// place; the bound is 1e-2 of the largest value for velocity and dye, and for the temperature
 /// (whose largest values sit in the emitter, which rewrites them every step).
+// ANCHOR: reference_test
 #[test]
 fn gpu_steps_match_the_f64_reference() {
     let n = 32;

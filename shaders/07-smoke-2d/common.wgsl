@@ -93,7 +93,6 @@ fn centre_at(field: texture_2d<f32>, i: i32, j: i32) -> vec4<f32> {
 }
 // ANCHOR_END: faces
 
-// ANCHOR: sampling
 // Bilinear weights and the lower corner of a point given in a component's own index space
 // (where its samples sit at integer coordinates).
 struct Lerp {
@@ -116,6 +115,7 @@ fn clamp_to_domain(p: vec2<f32>) -> vec2<f32> {
     return clamp(p, vec2(0.0), vec2(smoke.grid_n));
 }
 
+// ANCHOR: sampling
 // u at any point p (cell units). u sits at (i, j + ½): its index space is p − (0, ½).
 fn sample_u(vel: texture_2d<f32>, p: vec2<f32>) -> f32 {
     let l = lerp_at(clamp_to_domain(p) - vec2(0.0, 0.5));
@@ -130,6 +130,12 @@ fn sample_v(vel: texture_2d<f32>, p: vec2<f32>) -> f32 {
     return bilerp(v_at(vel, b.x, b.y), v_at(vel, b.x + 1, b.y), v_at(vel, b.x, b.y + 1), v_at(vel, b.x + 1, b.y + 1), l.f);
 }
 
+// The velocity (m/s) at any point p (cell units): each component from its own faces.
+fn velocity_at_point(vel: texture_2d<f32>, p: vec2<f32>) -> vec2<f32> {
+    return vec2(sample_u(vel, p), sample_v(vel, p));
+}
+// ANCHOR_END: sampling
+
 // A cell-centred field at any point p: index space p − (½, ½), clamped to the outer centres.
 fn sample_centre(field: texture_2d<f32>, p: vec2<f32>) -> vec4<f32> {
     let n = smoke.grid_n;
@@ -141,12 +147,6 @@ fn sample_centre(field: texture_2d<f32>, p: vec2<f32>) -> vec4<f32> {
     let d = centre_at(field, b.x + 1, b.y + 1);
     return mix(mix(a, bx, l.f.x), mix(c, d, l.f.x), l.f.y);
 }
-
-// The velocity (m/s) at any point p (cell units): each component from its own faces.
-fn velocity_at_point(vel: texture_2d<f32>, p: vec2<f32>) -> vec2<f32> {
-    return vec2(sample_u(vel, p), sample_v(vel, p));
-}
-// ANCHOR_END: sampling
 
 // Where the texel's samples sit: u at (i, j + ½), v at (i + ½, j), the centre at (i + ½, j + ½).
 fn u_position(t: vec2<i32>) -> vec2<f32> {

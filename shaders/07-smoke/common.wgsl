@@ -108,7 +108,7 @@ fn in_grid(cell: vec3<i32>) -> bool {
     return all(cell >= vec3(0)) && all(cell < vec3(grid_n()));
 }
 
-// ANCHOR: sources
+// ANCHOR: emitted_face
 // The low c-face velocity `u_c` after the emitter: pulled towards the injection velocity (with its
 // noise) by the emitter's weight at the face.
 fn emitted_face(cell: vec3<i32>, c: u32, u_c: f32) -> f32 {
@@ -124,6 +124,7 @@ fn emitted_face(cell: vec3<i32>, c: u32, u_c: f32) -> f32 {
     }
     return mix(u_c, inject, wf);
 }
+// ANCHOR_END: emitted_face
 
 // What a step adds at `cell` to the advected face velocities u (u.x on the cell's low x-face, …),
 // the cell's temperature t (T − T_amb, K) and fluid. `lift` is the advected (density, temperature)
@@ -136,19 +137,20 @@ fn add_sources(cell: vec3<i32>, u: ptr<function, vec3<f32>>, t: ptr<function, f3
     // Newtonian cooling: T − T_amb shrinks by exp(−k dt), the exact step of dT/dt = −k (T − T_amb).
     *t *= smoke.temperature_keep;
     // ANCHOR: buoyancy
-    // Buoyancy (Fedkiw, Stam and Jensen 2001): f = (−α ρ + β (T − T_amb)) ŷ, with −α = `buoyancy`
+    // Buoyancy (Fedkiw, Stam and Jensen 2001): f = (−α s + β (T − T_amb)) ŷ, with −α = `buoyancy`
     // (positive: light smoke rises on its own) and β = `heat_lift`, on the y-face from the density
     // and temperature there (damped and cooled like the cells'). The density term keeps the
-    // arithmetic of the density-only model, dt · b · ρ, then + dt · β · θ.
-    let rho = lift.x * smoke.density_keep;
+    // arithmetic of the density-only model, dt · b · s, then + dt · β · θ.
+    let s = lift.x * smoke.density_keep;
     let theta = lift.y * smoke.temperature_keep;
-    (*u).y += dt * smoke.buoyancy * rho + dt * smoke.heat_lift * theta;
+    (*u).y += dt * smoke.buoyancy * s + dt * smoke.heat_lift * theta;
     // ANCHOR_END: buoyancy
     *u = limit_speed(*u);
 
     // Emitter: a sphere with a smooth edge; inside, the face velocities are set and density added.
     // The weight is taken where each value lives: at the cell centre for the smoke and the
     // temperature, at each face for its velocity component.
+    // ANCHOR: emitter_density
     let uv = cell_uv(cell);
     let w = emitter_weight(uv);
     if w > 0.0 {
@@ -160,13 +162,13 @@ fn add_sources(cell: vec3<i32>, u: ptr<function, vec3<f32>>, t: ptr<function, f3
         *t = mix(*t, smoke.emitter_excess_k, w); // the emitter holds its temperature
         *fluid += vec4(smoke.injection_color * added, added);
     }
+    // ANCHOR_END: emitter_density
     *u = vec3(emitted_face(cell, 0u, (*u).x), emitted_face(cell, 1u, (*u).y), emitted_face(cell, 2u, (*u).z));
     // The low wall faces stay closed.
     *u = select(*u, vec3(0.0), cell == vec3(0));
     apply_solids(cell, u, t, fluid);
 }
 
-// ANCHOR: solids
 // Which obstacle covers point p (box units): 0 none, 1 the sphere, 2 the box.
 fn obstacle_id(p: vec3<f32>) -> u32 {
     var id = 0u;
@@ -179,6 +181,7 @@ fn obstacle_id(p: vec3<f32>) -> u32 {
     return id;
 }
 
+// ANCHOR: solids
 // Whether this pipeline handles obstacles at all. Every pass is compiled both ways and the variant
 // without runs while no obstacle is enabled (passes.rs): the obstacle code is then removed by the
 // compiler, not skipped at run time. A branch that no thread takes costs nothing on a GPU, but a
@@ -239,7 +242,6 @@ const MAX_SPEED: f32 = 4096.0;
 fn limit_speed(u: vec3<f32>) -> vec3<f32> {
     return clamp(u, vec3(-MAX_SPEED), vec3(MAX_SPEED));
 }
-// ANCHOR_END: sources
 
 // ANCHOR: noise
 // An integer hash (the PCG output permutation; Jarzynski and Olano 2020, "Hash Functions for GPU
@@ -282,7 +284,6 @@ fn emitter_noise(p_radii: vec3<f32>) -> vec4<f32> {
 }
 // ANCHOR_END: noise
 
-// ANCHOR: boundaries
 // The unit vector along axis c (0 x, 1 y, 2 z).
 fn axis(c: u32) -> vec3<i32> {
     return vec3(i32(c == 0u), i32(c == 1u), i32(c == 2u));
@@ -310,6 +311,7 @@ fn top_open() -> bool {
     return smoke.top_boundary == 1u;
 }
 
+// ANCHOR: wall_faces
 // u_c on the low c-face of `cell`, whose c index may be 0..n (the other two inside the box).
 // Faces 0 and n along c are walls and hold 0; the top face under an open top copies the face
 // below it (zero gradient).
@@ -330,6 +332,7 @@ fn face_at(u: texture_3d<f32>, cell: vec3<i32>, c: u32) -> f32 {
     }
     return textureLoad(u, cell, 0)[c];
 }
+// ANCHOR_END: wall_faces
 
 // The velocity at the centre of `cell` (inside the box): the mean of its two faces on each axis.
 fn centre_velocity(u: texture_3d<f32>, cell: vec3<i32>) -> vec3<f32> {
@@ -340,6 +343,7 @@ fn centre_velocity(u: texture_3d<f32>, cell: vec3<i32>) -> vec3<f32> {
     );
 }
 
+// ANCHOR: ghost_cells
 // Cell-centred velocity at `cell`, or its mirror image in the wall for a ghost cell just outside
 // the box (for the curl's central differences).
 fn velocity_at(u: texture_3d<f32>, cell: vec3<i32>) -> vec3<f32> {
@@ -364,7 +368,7 @@ fn pressure_at(q: texture_3d<f32>, cell: vec3<i32>) -> f32 {
     let inside = textureLoad(q, clamp(cell, vec3(0), vec3(grid_n() - 1)), 0).r;
     return select(inside, -inside, open_above(cell));
 }
-// ANCHOR_END: boundaries
+// ANCHOR_END: ghost_cells
 
 // ANCHOR: face_gradient
 // The pressure gradient on the low c-face of `cell` (m/s): the difference of the two cells the

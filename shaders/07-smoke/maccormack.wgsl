@@ -16,7 +16,6 @@
 // #import 07-smoke/common.wgsl
 // #import 07-smoke/packed_velocity.wgsl
 
-// ANCHOR: forward
 @group(3) @binding(0) var projected_in: texture_3d<f32>;
 @group(3) @binding(1) var fluid_in: texture_3d<f32>;
 @group(3) @binding(2) var velocity_forward_out: texture_storage_3d<rgba16float, write>;
@@ -33,6 +32,7 @@ fn packed_zw(i: u32) -> u32 {
     return projected_zw[i];
 }
 
+// ANCHOR: forward
 // Where the air at p (box units) was one step ago, given the projected velocity v there. V is
 // already projected, so no pressure is sampled (advect.wgsl projects at the point).
 fn departure(p: vec3<f32>, v: vec3<f32>) -> vec3<f32> {

@@ -66,6 +66,7 @@ fn correct_face(cell: vec3<i32>, c: u32, v: vec3<f32>) -> f32 {
     }
     return clamp(corrected, lo, hi);
 }
+// ANCHOR_END: correct
 
 @compute @workgroup_size(8, 8, 4)
 fn maccormack_correct(@builtin(global_invocation_id) id: vec3<u32>) {
@@ -80,6 +81,7 @@ fn maccormack_correct(@builtin(global_invocation_id) id: vec3<u32>) {
     let step = smoke.dt_s * v.centre / smoke.box_m;
     let from_uv = clamp_uv(uv - step); // where the forward step sampled
     let to_uv = clamp_uv(uv + step);   // the backward step: from φ̂, along −V
+    // ANCHOR: correct_centre
     // φ′ = φ̂ + (φ − φ̌) / 2
     var t = textureLoad(velocity_forward, cell, 0).w;
     var fluid = textureLoad(fluid_forward, cell, 0);
@@ -109,7 +111,7 @@ fn maccormack_correct(@builtin(global_invocation_id) id: vec3<u32>) {
     let at = face_uv(cell, 1u);
     let lift = vec2(textureSampleLevel(fluid_forward, linear_clamp, at, 0.0).a, textureSampleLevel(velocity_forward, linear_clamp, at, 0.0).w);
     add_sources(cell, &u, &t, &fluid, lift);
+    // ANCHOR_END: correct_centre
     textureStore(velocity_out, cell, vec4(u, t));
     textureStore(fluid_out, cell, fluid);
 }
-// ANCHOR_END: correct

@@ -55,7 +55,6 @@ fn grid_cell(k: u32, m: u32) -> vec3<i32> {
     return vec3(i32(k % m), i32((k / m) % m), i32(k / (m * m)));
 }
 
-// ANCHOR: mg_tail
 @compute @workgroup_size(256, 1, 1)
 fn v_cycle_tail(@builtin(local_invocation_index) thread: u32) {
     let last = tail.count - 1u;
@@ -67,6 +66,7 @@ fn v_cycle_tail(@builtin(local_invocation_index) thread: u32) {
         tail_solid[k] = select(0.0, first_solid[k], OBSTACLES);
     }
     workgroupBarrier();
+    // ANCHOR: mg_tail
     // Down: smooth, then the residual becomes the next level's f (and its mask is coarsened);
     // its q starts from zero.
     for (var l = 0u; l < last; l++) {
@@ -100,8 +100,8 @@ fn v_cycle_tail(@builtin(local_invocation_index) thread: u32) {
         workgroupBarrier();
         smooth_in_one_group(thread, tail.post_sweeps);
     }
+    // ANCHOR_END: mg_tail
     for (var k = thread; k < first; k += ONE_GROUP) {
         first_q[k] = tail_q[k];
     }
 }
-// ANCHOR_END: mg_tail

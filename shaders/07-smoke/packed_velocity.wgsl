@@ -28,13 +28,13 @@ fn packed_channel(cell: vec3<i32>, c: u32) -> f32 {
     return select(pair.y, pair.x, c % 2u == 0u);
 }
 
-// ANCHOR: lattice_velocities
 // The velocity where a cell's advection traces start: its three low faces and its centre. At
 // these points every face sample of `velocity_sampled` (common.wgsl) falls on the face
 // lattice's texel centres or halfway between them, so the same values are means of 13 stored
 // values read once and shared, instead of 12 filtered samples. Faces past the last stored one
 // count as the wall's 0, or copy the top row under an open top, exactly as `face_sampled`
 // weighs them.
+// ANCHOR: lattice_velocities
 struct LatticeVelocities {
     face_x: vec3<f32>,
     face_y: vec3<f32>,

@@ -237,12 +237,12 @@ fn light_volume_at(uv: vec3<f32>, density: f32) -> vec3<f32> {
 }
 // ANCHOR_END: light_lookup
 
-// ANCHOR: march
 fn fluid_view(pixel: vec2<u32>) -> vec3<f32> {
     let scene = textureLoad(scene_color, vec2<i32>(pixel), 0).rgb;
     let d = textureLoad(scene_distance, vec2<i32>(pixel), 0).r;
     let origin = frame.camera_pos.xyz;
     let dir = view_ray_dir(frame, vec2<f32>(pixel));
+    // ANCHOR: march
     let hit = box_hit(origin, dir);
     let t_end = min(hit.y, d);
     if t_end <= hit.x {
@@ -278,8 +278,8 @@ fn fluid_view(pixel: vec2<u32>) -> vec3<f32> {
         }
     }
     return scene * transmittance + light;
+    // ANCHOR_END: march
 }
-// ANCHOR_END: march
 
 // ANCHOR: smoke_view
 var<workgroup> group_min: atomic<u32>;

@@ -33,6 +33,7 @@ fn confinement_force(cell: vec3<i32>) -> vec3<f32> {
     }
     return vec3(0.0);
 }
+// ANCHOR_END: vorticity
 
 // A face needs the forces of the two cells it separates, so each cell's force is wanted by four
 // faces: a workgroup computes the forces of its 8 × 8 × 4 tile and a one-cell rim on the low
@@ -61,6 +62,7 @@ fn confine(
     }
     let here = textureLoad(velocity_in, cell, 0); // u on the low faces, and the temperature
     let l = vec3<i32>(lid) + vec3(1);
+    // ANCHOR: face_kick
     // The face between this cell and the one below along each axis: the mean of their forces.
     let f = forces[tile_index(l, RIM)];
     let below = vec3(
@@ -69,6 +71,6 @@ fn confine(
         forces[tile_index(l - axis(2u), RIM)].z,
     );
     let kick = select(vec3(0.0), smoke.dt_s * 0.5 * (f + below), cell > vec3(0));
+    // ANCHOR_END: face_kick
     textureStore(velocity_out, cell, vec4(limit_speed(here.xyz + kick), here.w));
 }
-// ANCHOR_END: vorticity

@@ -230,7 +230,6 @@ pub fn record_divergence(
     dispatch(passes, "smoke-2d: divergence", &p.divergence, params, &g, f.n);
 }
 
-// ANCHOR: record_pressure
 /// `sweeps` sweeps of the chosen solver on the current divergence, from the current q (the last
 /// step's: a warm start), all in one compute pass: each dispatch sees the previous one's writes.
 pub fn record_pressure(
@@ -245,6 +244,7 @@ pub fn record_pressure(
     if sweeps == 0 {
         return;
     }
+    // ANCHOR: record_pressure
     let d = &gpu.device;
     let (a, b, div) = (f.pressure.read(), f.pressure.write(), &f.divergence);
     let [x, y] = groups(f.n);
@@ -281,8 +281,8 @@ pub fn record_pressure(
             });
         }
     }
+    // ANCHOR_END: record_pressure
 }
-// ANCHOR_END: record_pressure
 
 /// u ← u − ∇q.
 pub fn record_project(

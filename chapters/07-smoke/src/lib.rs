@@ -600,7 +600,6 @@ impl Chapter for Smoke {
         g.shadow_group.clone()
     }
 
-    // ANCHOR: light_scene
     /// Prepare, after the step and before the scene: the light volume is brought up to date
     /// (when the smoke or the sun changed) and published as the smoke's shadow on the scene.
     fn light_scene(&mut self, g: &mut SmokeGpu, ctx: &mut ChapterContext) {
@@ -608,6 +607,7 @@ impl Chapter for Smoke {
         self.last_view = ctx.view;
         self.follow_grid_size(g, ctx.gpu);
         self.write_uniform(g, ctx.gpu, ctx.passes);
+        // ANCHOR: light_when
         // What the light volume depends on: everything but the view settings.
         let key = SmokeUniform {
             view: 0,
@@ -626,6 +626,8 @@ impl Chapter for Smoke {
             passes::record_light(ctx.gpu, ctx.passes, &g.pipelines, &g.params_group, &g.fields);
             self.light_for = Some(key);
         }
+        // ANCHOR_END: light_when
+        // ANCHOR: publish_shadow
         g.shadow_group = None;
         if self.params.cast_shadow {
             let u = self.uniform(g.fields.n);
@@ -645,8 +647,8 @@ impl Chapter for Smoke {
             }
             g.shadow_group = g.shadow_bind.as_ref().map(|(_, group)| group.clone());
         }
+        // ANCHOR_END: publish_shadow
     }
-    // ANCHOR_END: light_scene
 
     // ANCHOR: render
     fn render(&mut self, g: &mut SmokeGpu, ctx: &mut ChapterContext) {

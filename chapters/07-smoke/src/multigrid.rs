@@ -341,7 +341,6 @@ struct LevelGroups {
     prolong: Option<wgpu::BindGroup>,
 }
 
-// ANCHOR: record_multigrid
 /// `solve.cycles` multigrid V(ν₁,ν₂) cycles on the fields' pressure, in place (warm-started from
 /// its current values). Pass labels: "smoke: mg smooth L0 (pre)", "smoke: mg restrict L1",
 /// "smoke: mg prolong L1", … for the first cycle, the levels below 32³ together as
@@ -396,6 +395,7 @@ pub fn record_multigrid(gpu: &GpuContext, passes: &mut PassRecorder, k: &Kernels
             ops.push(Op { label, pass: &k.coarsen, mask: &masks[l], group, groups: groups(nc, nc) });
         }
     }
+    // ANCHOR: record_multigrid
     for cycle in 0..solve.cycles {
         // The label of an op that belongs to level l.
         let label = |l: usize, what: String| match (cycle, l >= timed_tail) {
@@ -433,5 +433,5 @@ pub fn record_multigrid(gpu: &GpuContext, passes: &mut PassRecorder, k: &Kernels
         }
     }
     emit(passes, &ops);
+    // ANCHOR_END: record_multigrid
 }
-// ANCHOR_END: record_multigrid

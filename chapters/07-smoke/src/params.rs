@@ -148,7 +148,6 @@ fogbook_core::parameters! {
             buoyancy: f32 = 2.0,
                 float(-50.0, 50.0).unit("m/s²").help("Upward acceleration per unit density (−α; negative: heavy smoke sinks)"),
         }
-        // ANCHOR: temperature_params
         "Temperature" {
             /// Temperature of the still air; the field stores T − T_amb (K).
             ambient_temperature_k: f32 = 293.15,
@@ -173,8 +172,6 @@ fogbook_core::parameters! {
             emission_full_k: f32 = 1800.0,
                 float(1.0, 6000.0).unit("K").help("Temperature of full, white glow"),
         }
-        // ANCHOR_END: temperature_params
-        // ANCHOR: obstacle_params
         "Obstacles" {
             /// A solid sphere in the flow: on/off, centre and radius (box units, fractions of the
             /// box), and the velocity it moves with (m/s). A moving obstacle's centre advances
@@ -217,7 +214,6 @@ fogbook_core::parameters! {
             box_velocity_z: f32 = 0.0,
                 float(-20.0, 20.0).unit("m/s").help("Velocity the box moves with"),
         }
-        // ANCHOR_END: obstacle_params
         "Rendering" {
             /// Extinction per unit density (1/m), for the rendered smoke and its self-shadowing.
             extinction: f32 = 1.0,

@@ -141,7 +141,6 @@ pub fn slowest_mode(n: usize) -> Vec<f32> {
     v
 }
 
-// ANCHOR: advection_cpu
 /// Trilinear sample of a scalar n³ field (x fastest) at `p` in cell units (cell centres at
 /// integers), clamped to the outermost centres as `clamp_uv` in common.wgsl does. Returns the
 /// value and the smallest and largest of the 8 cells it read (the MacCormack limiter's range).
@@ -202,6 +201,7 @@ pub enum Limiter {
     None,
 }
 
+// ANCHOR: advection_cpu
 /// One MacCormack step (Selle et al. 2008) with the same trace as the GPU:
 /// φ̂ = A(φ) forward, φ̌ = A⁻¹(φ̂) back (the same step along −u), then
 /// φ′ = φ̂ + (φ − φ̌) / 2, limited to the range of the 8 cells φ̂'s sample read.

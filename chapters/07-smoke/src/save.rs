@@ -101,6 +101,7 @@ impl Smoke {
             .map_err(|e| anyhow!("the file's box size: {e}"))?;
         set_by_name(&mut params, "ambient_temperature_k", &file.ambient_k.to_string())
             .map_err(|e| anyhow!("the file's ambient temperature: {e}"))?;
+        // ANCHOR_END: restore
 
         let cells = (n as usize).pow(3);
         let colour = self.params.injection_color;
@@ -126,5 +127,4 @@ impl Smoke {
         self.invalidate_light();
         Ok(())
     }
-    // ANCHOR_END: restore
 }
