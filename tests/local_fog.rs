@@ -165,7 +165,6 @@ fn no_view_writes_a_non_finite_value() {
     }
 }
 
-// ANCHOR: bad_input_test
 /// A NaN, zero or negative size, a NaN position or 300 volumes is refused with a message naming
 /// the parameter and the value kept; so is a list of 300 volumes, or one with a NaN or a zero
 /// size, given whole (`set_volumes`) or in a preset, keeping the volumes in use; a volume past
@@ -174,6 +173,7 @@ fn no_view_writes_a_non_finite_value() {
 fn bad_input_is_refused_and_the_state_kept() {
     use fogbook_core::params::DynParameters;
     use fogbook_local_fog::VolumeParams;
+    // ANCHOR: bad_input_test
     let mut chapter = LocalFog::new();
     let before = chapter.params.clone();
     for (name, value) in [
@@ -202,6 +202,7 @@ fn bad_input_is_refused_and_the_state_kept() {
         assert_eq!(chapter.status(), Some(e));
         assert_eq!(chapter.params.volumes, kept, "the volumes in use are kept");
     }
+    // ANCHOR_END: bad_input_test
     // The same in a preset: 300 volumes, a NaN.
     let mut too_many = chapter.params.clone();
     too_many.volumes = vec![kept[0].clone(); 300];
@@ -247,7 +248,6 @@ fn the_list_grows_shrinks_and_round_trips() {
     let e = setup.set("local-fog.volumes[7].density=0.05").unwrap_err();
     assert!(e.to_string().contains("volumes[7].density"), "{e}");
 }
-// ANCHOR_END: bad_input_test
 
 /// The snapshot comparison must notice the volumes breaking, each change in the view that shows
 /// it: the `final` image with a 10 % denser mist or the mist's height falloff ignored (its
@@ -271,7 +271,6 @@ fn snapshot_comparison_rejects_small_changes_to_a_volume() {
     }
 }
 
-// ANCHOR: handover_test
 /// With chapter 4 in the stack, the grid draws the volumes up to its far end f and this chapter
 /// from f on: the `path` view per pixel against the crossings computed on the CPU (blue where a
 /// crossing starts before f, orange where one ends beyond it), for the default volumes and a grid
@@ -294,6 +293,7 @@ fn the_grid_draws_volumes_up_to_its_far_end_and_this_chapter_beyond() {
     let img = render("froxel-fog,local-fog", "local-fog/path", &sets, Some(camera), [160, 90]).raw;
     let distance = render("distance-fog", "distance", &[] as &[&str], Some(camera), [160, 90]).raw;
     let volumes = LocalFogParams::default().fog_volumes();
+    // ANCHOR: handover_classify
     let classify = |o: DVec3, v: DVec3, d: f64| {
         let (mut froxel, mut analytic, mut near_edge) = (false, false, false);
         for vol in &volumes {
@@ -308,6 +308,7 @@ fn the_grid_draws_volumes_up_to_its_far_end_and_this_chapter_beyond() {
         }
         (froxel, analytic, near_edge)
     };
+    // ANCHOR_END: handover_classify
     let (mut counts, mut skipped) = ([0usize; 4], 0);
     for y in 0..90 {
         for x in 0..160 {
@@ -325,6 +326,7 @@ fn the_grid_draws_volumes_up_to_its_far_end_and_this_chapter_beyond() {
                 skipped += 1;
                 continue;
             }
+            // ANCHOR: handover_test
             let p = img.pixel(x, y);
             let (f, a) = (froxel as u8 as f32, analytic as u8 as f32);
             let want = [0.2 * f + 1.0 * a, 0.45 * f + 0.55 * a, 1.0 * f + 0.1 * a];
@@ -342,10 +344,9 @@ fn the_grid_draws_volumes_up_to_its_far_end_and_this_chapter_beyond() {
     );
     assert!(counts[1] > 100 && counts[2] > 100 && counts[3] > 20, "every path occurs: {counts:?}");
     assert!(skipped * 50 < 160 * 90, "{skipped} pixels left out");
+    // ANCHOR_END: handover_test
 }
-// ANCHOR_END: handover_test
 
-// ANCHOR: ambient_test
 /// The in-scattering against the closed form where it is exact: ambient light alone (the sun
 /// off, no emission), where every volume's source per unit extinction is albedo × L_amb, so the
 /// radiance is albedo × L_amb × (1 − e^(−τ)) whatever the densities' profiles and overlaps. A
@@ -381,6 +382,7 @@ fn ambient_inscattering_matches_the_closed_form() {
         let distance = render("distance-fog", "distance", &[] as &[&str], Some(CAMERA), SIZE).raw;
         let (params, _) = typed_settings::<LocalFogParams>(&sets);
         let volumes = params.fog_volumes();
+        // ANCHOR: ambient_test
         let radiance = |tau: f64, c: usize| albedo[c] * ambient[c] as f64 * -(-tau).exp_m1();
         let (mut worst, mut inside) = (0.0f64, 0);
         for y in 0..SIZE[1] {
@@ -409,13 +411,12 @@ fn ambient_inscattering_matches_the_closed_form() {
                 inside += (tau > 1e-3) as usize;
             }
         }
+        // ANCHOR_END: ambient_test
         eprintln!("{extra:?}: ambient in-scattering, worst relative error {worst:.2e} on {inside} pixels");
         assert!(inside > 800, "{inside}");
     }
 }
-// ANCHOR_END: ambient_test
 
-// ANCHOR: culling_test
 /// `n` volumes scattered over the view of `CAMERA` (shapes, sizes, rotations and materials
 /// mixed; a few around and behind the eye, which the bounds must not lose), as settings.
 fn scattered_volumes(n: usize) -> Vec<String> {
@@ -467,6 +468,7 @@ fn culling_changes_no_pixel() {
         "froxel-fog.grid_depth=32",
         "froxel-fog.fog_distance_m=40",
     ];
+    // ANCHOR: culling_test
     let cases: [(&str, &str, Vec<&str>); 3] = [
         ("local-fog", "final", vec![]),
         ("froxel-fog,local-fog", "final", grid.to_vec()),
@@ -495,15 +497,14 @@ fn culling_changes_no_pixel() {
     let mean = tiles.rgba.chunks_exact(4).map(|p| p[0] as f64).sum::<f64>() / (SIZE[0] * SIZE[1]) as f64;
     eprintln!("volumes per tile: mean {mean:.2} of 48");
     assert!(mean > 1.0 && mean < 48.0 / 5.0, "{mean}");
+    // ANCHOR_END: culling_test
 }
 
 fn with_more(mut sets: Vec<String>, more: &str) -> Vec<String> {
     sets.push(more.to_string());
     sets
 }
-// ANCHOR_END: culling_test
 
-// ANCHOR: froxel_error_test
 /// Chapter 4's grid for the froxel tests: 64×36 columns, 32 slices from 1 m to `far`, no
 /// medium of its own, no jitter.
 fn froxel_grid(far: &str) -> Vec<String> {
@@ -578,6 +579,7 @@ fn froxel_path_is_exact_per_column_and_blends_columns() {
             }
         };
         let (mut worst_pixel, mut worst_outside) = (0.0f64, 0.0f64);
+        // ANCHOR: froxel_error_test
         for y in 0..SIZE[1] {
             for x in 0..SIZE[0] {
                 // The four columns the composite blends (clamped at the grid's border).
@@ -602,14 +604,13 @@ fn froxel_path_is_exact_per_column_and_blends_columns() {
                 assert!(outside <= 1e-4 + 1e-4 * got, "{extra:?} ({x},{y}): {got} outside the columns' {range:?}");
             }
         }
+        // ANCHOR_END: froxel_error_test
         eprintln!(
             "{extra:?}: froxel transmittance vs the pixel's ray: worst {worst_pixel:.2e}; outside the columns' range by {worst_outside:.1e}"
         );
     }
 }
-// ANCHOR_END: froxel_error_test
 
-// ANCHOR: no_pop_test
 /// A volume moved across the grid's far end f (40 m) in steps of 1 % of f changes no pixel by
 /// more than 2 % from one step to the next: a 3 m slab of constant density and one with a height
 /// falloff, lit by the sun (with the volume's phase g = 0.6 and its self-shadowing, which both
@@ -657,6 +658,7 @@ fn a_volume_crossing_the_far_end_does_not_pop() {
         let view = setup.stack.find_view("final").unwrap();
         let mut last: Option<Vec<f32>> = None;
         let mut worst = (0.0f32, 0.0f64);
+        // ANCHOR: no_pop_test
         for step in 0..=12 {
             let near = 35.6 + 0.4 * step as f64;
             for s in slab(near, 3.0, extra) {
@@ -691,11 +693,10 @@ fn a_volume_crossing_the_far_end_does_not_pop() {
             100.0 * worst.0,
             worst.1
         );
+        // ANCHOR_END: no_pop_test
     }
 }
-// ANCHOR_END: no_pop_test
 
-// ANCHOR: flicker_test
 /// A thin volume does not flicker under temporal accumulation: a wall of fog 0.3 m thick (τ 0.3,
 /// a tenth of the 3 m slices around it) 20 m ahead, in chapter 4's grid with jitter and history
 /// on, in a static view. Over 8 frames after 8 of warm-up, its in-scattering (chapter 4's
@@ -754,6 +755,7 @@ fn a_thin_volume_does_not_flicker() {
             frames.push(raw.chunks_exact(4).map(luminance).collect());
         }
     }
+    // ANCHOR: flicker_test
     let count = inside.iter().filter(|&&i| i).count();
     let means: Vec<f64> = frames
         .iter()
@@ -779,8 +781,8 @@ fn a_thin_volume_does_not_flicker() {
     // A pixel at the edge of a scene object's shadow on the wall changes more: the jitter moves
     // the shadow lookups across the edge (as it does in chapter 4's own fog).
     assert!(worst_pixel <= 0.1, "a pixel of the thin volume flickers by {:.2} % of its mean", 100.0 * worst_pixel);
+    // ANCHOR_END: flicker_test
 }
-// ANCHOR_END: flicker_test
 
 /// The viewer's panel takes the volumes as a list: it draws the count, the selected volume's
 /// fields only (one `x_m`, not one per volume), and its Delete button removes the selected volume.
@@ -832,7 +834,6 @@ fn the_panel_edits_the_volumes_as_a_list() {
     assert_eq!((first.shape, first.x_m, first.z_m), (fogbook_local_fog::Shape::Ellipsoid, 8.0, -30.0), "volume 0 went");
 }
 
-// ANCHOR: textured_test
 /// A smoke volume file of an n³ grid whose density varies smoothly across the box plus a
 /// cell-to-cell ripple (so that the trilinear kinks matter), written with the core's writer (the
 /// format chapter 7's `save` writes). Returns its path.
@@ -916,6 +917,7 @@ fn check_textured(
             let (o, v) = pose_ray(CAMERA, TEXTURE_SIZE, x, y);
             let d = distance.pixel(x, y)[0] as f64;
             let got = cap.raw.pixel(x, y)[0] as f64;
+            // ANCHOR: textured_test
             let exact = tau(o, v, d, 4096);
             let rule = tau(o, v, d, gpu_steps);
             let turned = perpendiculars(v)
@@ -932,6 +934,7 @@ fn check_textured(
                 err <= bound,
                 "{label} ({x},{y}): GPU {got}, f64 integral {exact}, 32-step rule {rule} (error {err:.3e} > {bound:.3e})"
             );
+            // ANCHOR_END: textured_test
             if exact > 1e-3 && !on_silhouette {
                 inside += 1;
                 worst = worst.max(err / exact);
@@ -979,7 +982,6 @@ fn shadowing_slab_settings(sun: DVec3) -> Vec<String> {
     .into()
 }
 
-// ANCHOR: volume_shadow_test
 /// Shadows between volumes: a small box under a large one, on the sun's side of it. The
 /// `sun-transmittance` view (the nearest crossed volume's transmittance towards the sun at its
 /// median scattering point) against the f64 closed form through every volume from that point,
@@ -1001,6 +1003,7 @@ fn a_volume_in_the_shadow_of_another_gets_less_sun() {
         let img = render("local-fog", "sun-transmittance", &sets, Some(CAMERA), TEXTURE_SIZE).raw;
         let (params, _) = typed_settings::<LocalFogParams>(&sets);
         let volumes = params.fog_volumes();
+        // ANCHOR: volume_shadow_test
         // The f64 value along one ray: the nearest crossing's median scattering point.
         let want = |o: DVec3, v: DVec3, d: f64| -> (f64, f64) {
             let nearest = volumes
@@ -1035,13 +1038,13 @@ fn a_volume_in_the_shadow_of_another_gets_less_sun() {
                 shadowed += (between && t < 0.9 * own) as usize;
             }
         }
+        // ANCHOR_END: volume_shadow_test
     }
     eprintln!(
         "volume shadows: {shadowed} pixels darkened below 0.9 of their own transmittance; worst error {worst:.1e}"
     );
     assert!(shadowed > 80, "the big box shadows too little of the small one: {shadowed} pixels");
 }
-// ANCHOR_END: volume_shadow_test
 
 /// Through an edge-faded volume the sun's ray has no closed form: the `sun-transmittance` view
 /// (at every pixel, `block_sun=false`) of a rotated, faded box against the f64 reference taken as
@@ -1219,7 +1222,6 @@ fn the_sun_grid_follows_the_volumes_and_the_sun() {
     assert!(stale.is_empty(), "the grid is stale after {stale:?}");
 }
 
-// ANCHOR: froxel_volume_shadow_test
 /// Shadows between volumes in chapter 4's froxels: the box and the slab over it of
 /// `a_volume_in_the_shadow_of_another_gets_less_sun`, injected into a 64×36×32 grid (1–100 m, no
 /// medium of its own, no ambient or local light, no scene shadow map, no jitter). The media pass
@@ -1261,6 +1263,7 @@ fn the_froxels_shadow_a_volume_by_the_others() {
         };
         let (on, off) = (slice_view(true), slice_view(false));
         let (begin, end) = (slices.begin(k), slices.end(k));
+        // ANCHOR: froxel_volume_shadow_test
         // The caster's transmittance from the middle of the box's piece of the slice (None where
         // the box misses the slice or the slab reaches it).
         let want = |o: DVec3, v: DVec3| -> Option<f64> {
@@ -1295,11 +1298,11 @@ fn the_froxels_shadow_a_volume_by_the_others() {
                 shadowed += (t < 0.9) as usize;
             }
         }
+        // ANCHOR_END: froxel_volume_shadow_test
     }
     eprintln!("froxel shadows between volumes: {checked} froxels, {shadowed} below 0.9; worst error {worst:.1e}");
     assert!(shadowed > 40, "the slab shadows too few of the box's froxels: {shadowed} of {checked}");
 }
-// ANCHOR_END: froxel_volume_shadow_test
 
 // ANCHOR: shared_density_test
 /// The density grids and the baked noise are the stack's, one set the core owns
@@ -1437,7 +1440,6 @@ fn textured_optical_depth_matches_the_f64_integral() {
     let rotated = ["volumes[0].yaw_deg=-20", "volumes[0].roll_deg=12", "volumes[0].texture_scale=0.8"];
     check_textured("16 cube file", Some(&file), &rotated, 0.0);
 }
-// ANCHOR_END: textured_test
 
 // ANCHOR: scroll_test
 /// The noise moves with its scroll velocity, in the volume's own axes: the field at t + Δ at p is

@@ -59,7 +59,6 @@ fn caster_mask_word(k: u32) -> u32 {
     return casters[k];
 }
 
-// ANCHOR: local_volumes
 struct LocalMedia {
     sigma_s: vec3<f32>,
     sigma_t: f32,
@@ -90,6 +89,7 @@ fn local_media(id: vec3<u32>, o: vec3<f32>, dir: vec3<f32>, a: f32, b: f32) -> L
             if i >= froxel.debug.w {
                 break;
             }
+            // ANCHOR: local_volumes
             let v = fog_volumes[i];
             // The slice's piece of the crossing, its ends exact.
             let c = fog_volume_chord(v, o, dir);
@@ -112,6 +112,7 @@ fn local_media(id: vec3<u32>, o: vec3<f32>, dir: vec3<f32>, a: f32, b: f32) -> L
                 centroid += t * middle;
                 lit += luminance(s) * vec3(1.0, v.axis_x.w, t_sun);
             }
+            // ANCHOR_END: local_volumes
         }
     }
     if m.sigma_t > 0.0 {
@@ -123,7 +124,6 @@ fn local_media(id: vec3<u32>, o: vec3<f32>, dir: vec3<f32>, a: f32, b: f32) -> L
     }
     return m;
 }
-// ANCHOR_END: local_volumes
 
 // ANCHOR: media
 @compute @workgroup_size(4, 4, 4)

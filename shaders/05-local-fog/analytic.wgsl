@@ -161,13 +161,13 @@ fn collect_hits(hits: ptr<function, Hits>, pixel: vec2<u32>, o: vec3<f32>, dir: 
 }
 // ANCHOR_END: collect
 
-// ANCHOR: source
 struct Source {
     radiance: vec3<f32>, // S_i: radiance scattered or emitted towards the eye per unit density
     sun_transmittance: f32,
     unit_depth: f32,     // W over the whole crossing [a, b]
 }
 
+// ANCHOR: median_point
 // The median scattering point of a crossing [a, b] of volume v, t_m where
 // τ(a, t_m) = −ln((1 + e^(−τ)) / 2) (half of the crossing's opacity 1 − e^(−τ) lies before it),
 // placed as if the density were constant along the crossing; and W over the crossing (w).
@@ -180,6 +180,7 @@ fn median_point(v: FogVolume, o: vec3<f32>, dir: vec3<f32>, a: f32, b: f32) -> v
     }
     return vec4(o + dir * mix(a, b, fraction), w);
 }
+// ANCHOR_END: median_point
 
 // ANCHOR: sun_from_grid
 // T_sun of volume i at p from its grid: trilinear between the points, clamped to the outermost
@@ -227,6 +228,7 @@ fn sun_transmittance_between_corners(i: u32, b: f32, at: PixelAt) -> f32 {
     return mix(mix(c[0], c[1], at.f.x), mix(c[2], c[3], at.f.x), at.f.y);
 }
 
+// ANCHOR: volume_source
 // The source of a crossing [a, b] of volume i, lit at its median scattering point.
 fn volume_source(i: u32, o: vec3<f32>, dir: vec3<f32>, a: f32, b: f32, at: PixelAt) -> Source {
     let v = volumes[i];
@@ -255,9 +257,8 @@ fn volume_source(i: u32, o: vec3<f32>, dir: vec3<f32>, a: f32, b: f32, at: Pixel
     src.radiance = rho * albedo * (sun_light + ambient) + max(v.emission_falloff.rgb, vec3(0.0));
     return src;
 }
-// ANCHOR_END: source
+// ANCHOR_END: volume_source
 
-// ANCHOR: integrate
 struct Integrated {
     inscattering: vec3<f32>,
     transmittance: f32,
@@ -282,6 +283,7 @@ fn next_end(hits: ptr<function, Hits>, start: f32, s: f32) -> f32 {
     return next;
 }
 
+// ANCHOR: scattering_step
 // The energy-conserving step over τ: (1 − e^(−τ)) / τ, its series below 1e-4.
 fn scattering_step(tau: f32) -> f32 {
     if tau < 1e-4 {
@@ -289,6 +291,7 @@ fn scattering_step(tau: f32) -> f32 {
     }
     return (1.0 - exp(-tau)) / tau;
 }
+// ANCHOR_END: scattering_step
 
 // One crossing alone (half of the pixels that cross any): one piece, the crossing itself,
 // exactly as `integrate_from` takes it, without its arrays and its search for the pieces' ends.
@@ -314,6 +317,7 @@ fn integrate_from(hits: ptr<function, Hits>, o: vec3<f32>, dir: vec3<f32>, start
             sources[j] = vec4(src.radiance, src.unit_depth);
         }
     }
+    // ANCHOR: pieces
     var out: Integrated;
     out.inscattering = vec3(0.0);
     out.transmittance = 1.0;
@@ -348,8 +352,8 @@ fn integrate_from(hits: ptr<function, Hits>, o: vec3<f32>, dir: vec3<f32>, start
         s1 = next_end(hits, start, s0);
     }
     return out;
+    // ANCHOR_END: pieces
 }
-// ANCHOR_END: integrate
 
 // A colour per volume for the mask view.
 fn volume_color(i: u32) -> vec3<f32> {

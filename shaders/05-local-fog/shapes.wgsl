@@ -40,6 +40,8 @@ fn fog_volume_chord(v: FogVolume, o: vec3<f32>, d: vec3<f32>) -> vec2<f32> {
         let tb = (1.0 - lo[a]) / ld[a];
         t = vec2(max(t.x, min(ta, tb)), min(t.y, max(ta, tb)));
     }
+    // ANCHOR_END: chord
+    // ANCHOR: chord_quadrics
     // The unit sphere, or the cylinder's side x² + z² ≤ 1.
     if ellipsoid || cylinder {
         let mask = select(vec3(1.0), vec3(1.0, 0.0, 1.0), cylinder);
@@ -63,7 +65,7 @@ fn fog_volume_chord(v: FogVolume, o: vec3<f32>, d: vec3<f32>) -> vec2<f32> {
     }
     return t;
 }
-// ANCHOR_END: chord
+// ANCHOR_END: chord_quadrics
 
 // ANCHOR: faded_march
 // The midpoint rule over [a, b] of `fog_volume_weight` through an edge fade (no texture),

@@ -40,7 +40,6 @@ pub enum DensitySource {
 }
 fogbook_core::choice_enum!(DensitySource { Constant = "constant", Noise = "noise", File = "file" });
 
-// ANCHOR: volume_params
 /// One volume: shape, transform (centre, size, yaw–pitch–roll) and material.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -200,9 +199,7 @@ impl Default for VolumeParams {
         }
     }
 }
-// ANCHOR_END: volume_params
 
-// ANCHOR: params
 /// The chapter's parameters: the light, then the volumes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -253,6 +250,7 @@ impl Parameters for LocalFogParams {
         let grid = ParamInfo::boolean("sun_grid")
             .help("Take the sun's transmittance on a 16³ grid over each volume, once per change, and interpolate it");
         v.boolean(&grid, &mut self.sun_grid);
+        // ANCHOR: volume_count
         v.group("Volumes");
         // The length first: a visitor that sets it (`--set volume_count=8`) grows or cuts the
         // list; a list longer than the range (a preset's) fails the range check right here.
@@ -263,9 +261,9 @@ impl Parameters for LocalFogParams {
             self.volumes.resize(count as usize, VolumeParams::default());
         }
         visit_list(v, &mut VolumeList(&mut self.volumes));
+        // ANCHOR_END: volume_count
     }
 }
-// ANCHOR_END: params
 
 impl Default for LocalFogParams {
     fn default() -> Self {

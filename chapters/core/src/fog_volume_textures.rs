@@ -67,7 +67,6 @@ fn next_generation() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
-// ANCHOR: noise_bake
 /// The fog volumes' noise, baked on the GPU into a `NOISE_BAKE_SIDE`³ r16float texture of one
 /// period (shaders/common/noise_bake.wgsl) the first time a frame has a noise volume, and never
 /// again: every parameter of a volume's noise (frequency, octaves, contrast, scroll, scale) is
@@ -96,6 +95,7 @@ fn noise_texture(device: &wgpu::Device, n: u32) -> wgpu::Texture {
 
 impl NoiseBake {
     fn new(device: &wgpu::Device, shaders: &ShaderStore) -> Self {
+        // ANCHOR: noise_sampler
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("fog volume noise"),
             address_mode_u: wgpu::AddressMode::Repeat,
@@ -105,6 +105,7 @@ impl NoiseBake {
             min_filter: wgpu::FilterMode::Linear,
             ..Default::default()
         });
+        // ANCHOR_END: noise_sampler
         let texture = noise_texture(device, 1);
         let view = texture.create_view(&Default::default());
         Self { shaders: shaders.clone(), texture, view, sampler, done: None }
@@ -142,6 +143,7 @@ impl NoiseBake {
             entries: &[entry],
         });
         let pipeline = compute_pipeline(device, &module, "bake", &[Some(&layout)])?;
+        // ANCHOR: noise_bake
         let bytes = 2 * (n as u64).pow(3);
         let buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("noise bake"),
@@ -171,10 +173,10 @@ impl NoiseBake {
             wgpu::Extent3d { width: n, height: n, depth_or_array_layers: n },
         );
         gpu.submit([encoder.finish()]);
+        // ANCHOR_END: noise_bake
         Ok(texture)
     }
 }
-// ANCHOR_END: noise_bake
 
 fn texture_3d(device: &wgpu::Device, label: &str, n: u32) -> wgpu::Texture {
     device.create_texture(&wgpu::TextureDescriptor {

@@ -159,7 +159,6 @@ impl FogVolume {
     // ANCHOR_END: weight
 }
 
-// ANCHOR: view_bounds
 /// Where a volume can appear in a view, conservatively (its bounding box's): the rectangle of
 /// normalised device coordinates it covers (x right, y up; unclamped, and infinite where the box
 /// reaches behind the plane through the eye) and the range of distances from the eye to its
@@ -182,6 +181,7 @@ impl FogVolume {
         })
     }
 
+    // ANCHOR: view_bounds
     /// The volume's bounds as the camera of `frame` sees it (`frame.cam_*`: a ray through NDC
     /// (x, y) has the direction forward + x·right + y·up, three orthogonal vectors), or `None`
     /// when the whole box lies behind the eye.
@@ -216,8 +216,8 @@ impl FogVolume {
         let near = (q - q.clamp(-self.half(), self.half())).length();
         Some(ViewBounds { ndc_min: lo, ndc_max: hi, distance: [near, far] })
     }
+    // ANCHOR_END: view_bounds
 }
-// ANCHOR_END: view_bounds
 
 // ANCHOR: bins
 /// u32 words of one bin's bit mask: one bit per volume.
@@ -259,6 +259,7 @@ impl VolumeBins {
             }
         }
     }
+    // ANCHOR_END: bins
 
     /// Marks the first `count` volumes everywhere: the brute-force path, through the same code.
     pub fn mark_all(&mut self, count: usize) {
@@ -285,7 +286,6 @@ pub fn ndc_cells(lo: f64, hi: f64, cells: u32, flip: bool, margin: f64) -> Optio
     }
     Some([a.max(0.0).floor() as u32, (b.floor().min(cells as f64 - 1.0)) as u32])
 }
-// ANCHOR_END: bins
 
 #[cfg(test)]
 mod tests {
