@@ -23,7 +23,6 @@ fn gpu_distance(camera: &str) -> fogbook_core::capture::FloatImage {
     render("distance-fog", "distance", &[] as &[&str], Some(camera), SIZE).raw
 }
 
-// ANCHOR: homogeneous_test
 /// A homogeneous medium under constant ambient light, no sun: the in-scattered radiance at every
 /// pixel is L · (σs/σt) · (1 − e^(−σt d)), up to the grid's far distance from the grid and beyond
 /// it (the sky's pixels at 4 km) from the closed-form continuation.
@@ -34,6 +33,7 @@ fn gpu_distance(camera: &str) -> fogbook_core::capture::FloatImage {
 /// is f32: 32 slices of exp and products, ~1e-6 relative, and slice boundaries from f32 exp,
 /// which shift their lengths by about 1e-6 of the depth. The test allows 1e-4 relative plus
 /// 1e-6 absolute.
+// ANCHOR: homogeneous_test
 #[test]
 fn homogeneous_medium_matches_the_closed_form_per_pixel() {
     let sets = with_grid(&[
@@ -92,7 +92,6 @@ fn column_weights(camera: &str, grid: [u32; 2], x: u32, y: u32) -> Vec<(f64, DVe
     out
 }
 
-// ANCHOR: height_test
 /// Chapter 2's layer alone (start 0, no cutoff, maximum opacity 1) against chapter 2's closed
 /// form, per pixel, on the transmittance view. The composite forms, for the slice k holding the
 /// pixel's depth d, T = B̄ · e^(−σ̄ ℓ): B̄ the transmittance to the start of slice k and σ̄ the
@@ -129,6 +128,7 @@ fn check_height_fog(camera: &str, depth: u32) -> [f64; 5] {
     let (mut worst_slices, mut worst_slice_bound) = (0.0f64, 0.0f64);
     for y in 0..SIZE[1] {
         for x in 0..SIZE[0] {
+            // ANCHOR: height_test
             let surface = distance.pixel(x, y)[0] as f64;
             let d = surface.min(slices.far);
             let (_, dir) = pose_ray(camera, SIZE, x, y);
@@ -168,6 +168,7 @@ fn check_height_fog(camera: &str, depth: u32) -> [f64; 5] {
                 err <= allowed,
                 "{camera} N={depth} ({x},{y}) d={d:.1}: GPU {got}, chapter 2 {want}, allowed {allowed:.2e} (across {across:.2e}, depth {depth_error:.2e})"
             );
+            // ANCHOR_END: height_test
             worst_slices = worst_slices.max((model - exact_columns).abs());
             worst_slice_bound = worst_slice_bound.max(depth_error);
             worst = worst.max(err);
@@ -200,7 +201,6 @@ fn height_fog_matches_chapter_two_within_the_slice_error() {
         );
     }
 }
-// ANCHOR_END: height_test
 
 /// Whether the ray from `p` towards `l` hits the axis-aligned box.
 fn ray_hits_box(p: DVec3, l: DVec3, min: DVec3, max: DVec3) -> bool {
@@ -217,7 +217,6 @@ fn ray_hits_box(p: DVec3, l: DVec3, min: DVec3, max: DVec3) -> bool {
     t0 <= t1
 }
 
-// ANCHOR: shaft_test
 /// Light shafts: with the sun as the only light, the froxels of one slice that the CPU finds in
 /// the tower's shadow (a ray cast towards the sun hits the tower's box) scatter far less than the
 /// froxels of the same slice that see the sun, and as much once volume shadows are off.
@@ -235,6 +234,7 @@ fn the_towers_shadow_darkens_the_inscattering_behind_it() {
     let tower = boxes.last().unwrap();
     let eye = fogbook_core::camera::CameraPose::parse(CAMERA).unwrap().eye().as_dvec3();
     let mut ratios = Vec::new();
+    // ANCHOR: shaft_test
     for shadows in ["volume_shadows=true", "volume_shadows=false"] {
         let mut s = sets.clone();
         s.push(shadows);
@@ -272,8 +272,8 @@ fn the_towers_shadow_darkens_the_inscattering_behind_it() {
     }
     assert!(ratios[0] < 0.1, "the tower's shadow darkens the fog behind it: ratio {}", ratios[0]);
     assert!(ratios[1] > 0.8, "without volume shadows the same froxels are lit: ratio {}", ratios[1]);
+    // ANCHOR_END: shaft_test
 }
-// ANCHOR_END: shaft_test
 
 // ANCHOR: finite_test
 /// No NaN or Inf in any view for extreme settings: g = ±0.999 (a phase peak of 1.6e5 /sr) with
@@ -325,7 +325,6 @@ fn grids_outside_the_range_are_refused_with_a_message() {
     assert_eq!(p, FroxelFogParams::default());
 }
 
-// ANCHOR: temporal_test
 /// Temporal accumulation (`temporal=true`): each frame samples every froxel at a point moved
 /// inside the froxel (across its column and along its slice) by the core's Halton jitter and blends with last frame's value, reprojected.
 /// With a static camera: (1) in a homogeneous medium jitter changes nothing, so after 16 frames the
@@ -359,6 +358,7 @@ fn temporal_accumulation_converges_to_the_unjittered_integral() {
     }
     eprintln!("temporal, homogeneous, 16 frames: worst relative error {worst:.2e}");
 
+    // ANCHOR: temporal_test
     let layer = with_grid(&["constant_density=0", "layer_density=0.02", "fog_distance_m=1000"]);
     let with = |extra: &[&'static str]| -> Vec<&str> { layer.iter().copied().chain(extra.iter().copied()).collect() };
     let unjittered = render_with(&mut h, "froxel-fog", "transmittance", &layer, Some(CAMERA), 1).raw;
@@ -399,10 +399,9 @@ fn temporal_accumulation_converges_to_the_unjittered_integral() {
     );
     assert!(single_diff > 0.0, "the jitter moves the samples");
     assert!(accumulated_diff < 0.25 * single_diff, "accumulation converges towards the unjittered integral");
+    // ANCHOR_END: temporal_test
 }
-// ANCHOR_END: temporal_test
 
-// ANCHOR: ghost_test
 /// A moving sun leaves no ghost: the core invalidates history when a scene setting changes, so
 /// the first frame after the sun moved is this frame's own sample alone (K = 1). After 32
 /// accumulated frames with the sun at −20°, one frame with the sun at +20° must equal a fresh
@@ -413,6 +412,7 @@ fn a_moving_sun_leaves_no_ghost() {
     use fogbook::state::Setup;
     use fogbook_core::time::TimeControl;
     let mut h = headless(SIZE);
+    // ANCHOR: ghost_test
     let sets: Vec<String> = with_grid(&["temporal=true", "ambient_scale=0"]).iter().map(|s| s.to_string()).collect();
     let view_of = |setup: &Setup| setup.stack.find_view("inscattering").unwrap();
     let mut setup = Setup::new("froxel-fog").unwrap();
@@ -444,6 +444,7 @@ fn a_moving_sun_leaves_no_ghost() {
     }
     eprintln!("moving sun: largest relative difference from a fresh frame after K = 1: {worst:.2e}");
     assert!(worst < 1e-5, "history of the old sun leaks into the first frame after it moved: {worst}");
+    // ANCHOR_END: ghost_test
 
     // Control: without the move, frame 33 does carry history (else the check above is empty).
     let mut still = Setup::new("froxel-fog").unwrap();
@@ -467,12 +468,10 @@ fn a_moving_sun_leaves_no_ghost() {
     eprintln!("control: {differ} of {} pixels differ between 33 accumulated frames and one", SIZE[0] * SIZE[1]);
     assert!(differ > 100, "history is in use when nothing moves");
 }
-// ANCHOR_END: ghost_test
 
 /// A camera near the ring of lights (at the ring's centre, `RING_CENTRE`, when its radius is 0).
 const LIGHT_CAMERA: &str = "30,5,-80,-18,3,60";
 
-// ANCHOR: light_test
 /// One point light, then one spot light (with the Cornette–Shanks phase), in a homogeneous
 /// medium with no sun and no ambient: the GPU's in-scattering per pixel against the f64 model of
 /// the grid (each column's ray sampled at the middle of every slice, S = σs · I · a(p) · p(v·l),
@@ -518,6 +517,7 @@ fn point_and_spot_lights_match_the_grid_model() {
                     henyey_greenstein(p.phase_g as f64, cos)
                 }
             };
+            // ANCHOR: light_test
             let (sigma_t, sigma_s) = (0.01, 0.8 * 0.01);
             let source = |q: DVec3, v: DVec3| sigma_s * l.attenuation(q) * phase(v.dot(l.direction_from(q)));
             let slices = Slices::new(p.near_m as f64, p.fog_distance_m as f64, p.grid_depth);
@@ -530,7 +530,8 @@ fn point_and_spot_lights_match_the_grid_model() {
                         .iter()
                         .map(|&(w, col)| w * integrate_column(&slices, d, |t| (source(eye + col * t, col), sigma_t)).0)
                         .sum();
-                    // The exact integral along the pixel's ray: Simpson's rule on 4000 intervals.
+                    // `exact`: the integral along the pixel's own ray, Simpson's rule on 4000 intervals.
+                    // ANCHOR_END: light_test
                     let (_, dir) = pose_ray(LIGHT_CAMERA, SIZE, x, y);
                     let n = 4000;
                     let h = d / n as f64;
@@ -549,6 +550,7 @@ fn point_and_spot_lights_match_the_grid_model() {
                         .sum::<f64>()
                         * h
                         / 3.0;
+                    // ANCHOR: light_test
                     for c in 0..3 {
                         let i = l.intensity[c];
                         let got = img.pixel(x, y)[c] as f64;
@@ -573,11 +575,10 @@ fn point_and_spot_lights_match_the_grid_model() {
             exact_errors[1] < exact_errors[0],
             "{light}: finer slices bring the grid closer to the exact integral: {exact_errors:?}"
         );
+        // ANCHOR_END: light_test
     }
 }
-// ANCHOR_END: light_test
 
-// ANCHOR: noise_test
 /// The noise: the density-slice view at two times against the f64 noise (the same integer hash,
 /// gradient noise in f64) at every froxel's sample point, with the wind's offset at that time;
 /// 1e-4 relative (f32 positions and fade polynomials). The two times differ (the wind moves it).
@@ -603,6 +604,7 @@ fn the_noise_and_its_wind_match_the_cpu_noise() {
     let eye = fogbook_core::camera::CameraPose::parse(CAMERA).unwrap().eye().as_dvec3();
     let mut h = headless(SIZE);
     let mut images = Vec::new();
+    // ANCHOR: noise_test
     for t in [0.0, 7.5] {
         let mut setup = Setup::new("froxel-fog").unwrap();
         setup.apply(None, &sets, Some(CAMERA)).unwrap();
@@ -636,10 +638,9 @@ fn the_noise_and_its_wind_match_the_cpu_noise() {
         .filter(|&(x, y)| (images[0].pixel(x, y)[0] - images[1].pixel(x, y)[0]).abs() > 1e-4)
         .count();
     assert!(moved > (SIZE[0] * SIZE[1]) as usize / 2, "the wind carries the noise: {moved} pixels changed");
+    // ANCHOR_END: noise_test
 }
-// ANCHOR_END: noise_test
 
-// ANCHOR: injection_test
 fogbook_core::parameters! {
     pub struct NoParams {
         "None" {
@@ -731,6 +732,7 @@ fn published_fog_volumes_are_injected_into_the_froxels() {
         let scene = fogbook_core::scene_settings::SceneSettings::default();
         h.run(&mut stack, &camera, &scene, &mut fogbook_core::time::TimeControl::fixed(0.0), view, 1);
         let img = h.capture().unwrap().raw;
+        // ANCHOR: injection_test
         for y in 0..SIZE[1] {
             for x in 0..SIZE[0] {
                 let (fx, fy) = ((2 * x + 1) * 64 / (2 * SIZE[0]), (2 * y + 1) * 36 / (2 * SIZE[1]));
@@ -768,10 +770,9 @@ fn published_fog_volumes_are_injected_into_the_froxels() {
     }
     eprintln!("fog volumes: {hits} pixels inside a volume");
     assert!(hits > 500, "the volumes cover part of the slice: {hits} pixels");
+    // ANCHOR_END: injection_test
 }
-// ANCHOR_END: injection_test
 
-// ANCHOR: phase_mean_test
 /// Where volumes overlap in a froxel, the froxel scatters the sun with one phase function whose g
 /// is their scattering-weighted mean ḡ = Σ σs_i g_i / Σ σs_i (and their own transmittances
 /// towards the sun averaged with the same weights). Two overlapping boxes, σs 0.3 /m with g 0.6
@@ -835,6 +836,7 @@ fn overlapping_volumes_share_the_scattering_weighted_phase_g() {
                 continue;
             }
             froxels += 1;
+            // ANCHOR: phase_mean_test
             let cos = col.dot(sun);
             let [s_mixed, s_iso, s_probe] = [&mixed, &isotropic, &probe].map(|img| img.pixel(x, y)[0] as f64);
             // (1) The froxel's g, from the ratio: 4π p_HG(g, cos) is monotonic in g on [−0.3, 0.6]
@@ -866,7 +868,6 @@ fn overlapping_volumes_share_the_scattering_weighted_phase_g() {
 }
 // ANCHOR_END: phase_mean_test
 
-// ANCHOR: handover_test
 /// Chapters 2 and 4 together are one medium. In the stack `height-fog,froxel-fog`:
 /// (1) the froxels' density is chapter 2's two layers (this chapter's own layer is ignored);
 /// (2) chapter 2's transmittance starts at the grid's far end f: e^(−τ(f, d)) beyond it and 1
@@ -904,6 +905,7 @@ fn height_fog_takes_over_where_the_grid_ends() {
             assert!((got - want).abs() <= 1e-4 * want, "({x},{y}): froxel σt {got}, chapter 2's layers {want}");
         }
     }
+    // ANCHOR: handover_test
     // (2)
     let far = 120.0;
     let t2 = render(stack, "height-fog/transmittance", &sets, Some(CAMERA), SIZE).raw;
@@ -935,10 +937,9 @@ fn height_fog_takes_over_where_the_grid_ends() {
             assert_eq!(stacked.pixel(x, y)[0], grid_only.pixel(x, y)[0], "({x},{y}): chapter 4 continued beyond f");
         }
     }
+    // ANCHOR_END: handover_test
 }
-// ANCHOR_END: handover_test
 
-// ANCHOR: light_ghost_test
 /// A moving light's ghost. Time is held still while 40 frames accumulate with a point light at
 /// one place on its ring; then time jumps by 1 s and the light, orbiting at 90°/s, stands 14 m
 /// away. Nothing invalidates the history (the settings are unchanged; the camera is still), so
@@ -969,6 +970,7 @@ fn a_moving_light_fades_from_the_history_as_the_blend_predicts() {
         time.paused = true;
         time
     };
+    // ANCHOR: light_ghost_test
     let mut fresh = Setup::new("froxel-fog").unwrap();
     fresh.apply(None, &sets, Some(LIGHT_CAMERA)).unwrap();
     h.prepare_stack(&mut fresh.stack).unwrap();
@@ -1004,5 +1006,5 @@ fn a_moving_light_fades_from_the_history_as_the_blend_predicts() {
         assert!((ratio - theory).abs() <= 0.02 * theory + 1e-4, "K = {k}: ghost {ratio}, 0.9^K = {theory}");
     }
     assert!(0.9f64.powi(44) < 0.01);
+    // ANCHOR_END: light_ghost_test
 }
-// ANCHOR_END: light_ghost_test

@@ -108,6 +108,8 @@ fn lighting(@builtin(global_invocation_id) id: vec3<u32>) {
         emission = textureLoad(emission_in, id, 0).rgb;
     }
     var result = vec4(m.rgb * radiance + emission, m.a);
+    // ANCHOR_END: lighting
+    // ANCHOR: history_blend
     // Temporal accumulation: blend with last frame's value at this froxel's centre, unless there
     // is none (first frame, camera cut, parameter change, new grid) or it lies outside last
     // frame's grid.
@@ -124,4 +126,4 @@ fn lighting(@builtin(global_invocation_id) id: vec3<u32>) {
         textureStore(history_weight_out, id, vec4(weight));
     }
 }
-// ANCHOR_END: lighting
+// ANCHOR_END: history_blend

@@ -337,7 +337,6 @@ impl Chapter for FroxelFog {
         Ok(FroxelGpu { pipelines, layouts: own, uniform, fog_volumes, volumes })
     }
 
-    // ANCHOR: render
     fn render(&mut self, g: &mut FroxelGpu, ctx: &mut ChapterContext) {
         self.follow_grid(g, ctx.gpu);
         let [x, y, z] = g.volumes.size;
@@ -372,6 +371,7 @@ impl Chapter for FroxelFog {
         }
         ctx.gpu.write_buffer(&g.volumes.volume_bins, 0, bytemuck::cast_slice(&bins.words));
         // ANCHOR_END: bins
+        // ANCHOR: render
         let (p, v) = (&g.pipelines, &g.volumes);
         let media_group = v.media_group();
         // This frame writes scattering volume `cur` and reads the other as history.
@@ -409,8 +409,8 @@ impl Chapter for FroxelFog {
             pass.dispatch_workgroups(w.div_ceil(SCREEN_TILE), h.div_ceil(SCREEN_TILE), 1);
         });
         g.volumes.frames += 1;
+        // ANCHOR_END: render
     }
-    // ANCHOR_END: render
 
     fn book(&self) -> Book {
         Book {

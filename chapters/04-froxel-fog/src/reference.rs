@@ -22,13 +22,6 @@ pub struct Slices {
 }
 
 impl Slices {
-    /// Near and far made valid: n ≥ 1 cm, f ≥ 1.01 n, at least one slice.
-    pub fn new(near: f64, far: f64, count: u32) -> Self {
-        let near = if near.is_finite() { near.max(MIN_NEAR_M) } else { 1.0 };
-        let far = if far.is_finite() { far.max(near * MIN_RANGE_RATIO) } else { near * 100.0 };
-        Self { near, far, count: count.max(1) }
-    }
-
     /// z(s) = n · (f / n)^(s / N) for a continuous slice coordinate s.
     pub fn depth(&self, s: f64) -> f64 {
         self.near * (self.far / self.near).powf(s / self.count as f64)
@@ -52,6 +45,17 @@ impl Slices {
     pub fn middle(&self, k: u32) -> f64 {
         0.5 * (self.begin(k) + self.end(k))
     }
+}
+// ANCHOR_END: slices
+
+// Construction (bad input made valid) and the lookup of a depth's slice.
+impl Slices {
+    /// Near and far made valid: n ≥ 1 cm, f ≥ 1.01 n, at least one slice.
+    pub fn new(near: f64, far: f64, count: u32) -> Self {
+        let near = if near.is_finite() { near.max(MIN_NEAR_M) } else { 1.0 };
+        let far = if far.is_finite() { far.max(near * MIN_RANGE_RATIO) } else { near * 100.0 };
+        Self { near, far, count: count.max(1) }
+    }
 
     /// The slice holding depth z (clamped to the grid) and how far into it z lies (m).
     pub fn locate(&self, z: f64) -> (u32, f64) {
@@ -60,7 +64,6 @@ impl Slices {
         (k, (z - self.begin(k)).max(0.0))
     }
 }
-// ANCHOR_END: slices
 
 // ANCHOR: step_integral
 /// Light a slice of length Δ with constant extinction σt and in-scattered radiance per metre S
@@ -165,6 +168,20 @@ pub fn midpoint_bound(slices: &Slices, d: f64, density_at: impl Fn(f64) -> f64, 
     bound
 }
 // ANCHOR_END: midpoint_bound
+
+/// Temporal accumulation blends each frame's sample with the reprojected history,
+/// mix(now, history, b) (`lighting.wgsl`): of a change in the lighting (a light that moved
+/// without a setting changing) b^K of the old value is left after K frames.
+pub fn history_share(blend: f64, frames: u32) -> f64 {
+    blend.powi(frames as i32)
+}
+
+/// The frames after which less than `fraction` of a change's old value is left: the smallest K
+/// with b^K < fraction, for a blend b in [0, 1).
+pub fn frames_to_fade(blend: f64, fraction: f64) -> u32 {
+    assert!((0.0..1.0).contains(&blend) && fraction > 0.0, "blend {blend}, fraction {fraction}");
+    (1..).find(|&k| history_share(blend, k) < fraction).unwrap()
+}
 
 #[cfg(test)]
 mod tests {
