@@ -18,7 +18,6 @@ use fogbook_core::headless::Headless;
 use fogbook_core::time::TimeControl;
 use glam::DVec3;
 
-// ANCHOR: noise_test
 /// Every texel of the four textures (at the tests' low resolution: 32³, 16³, 128² and the curl
 /// noise's 32²) is the f64 noise at its centre, to the rgba8 rounding (±1/255 with a little for f32); and each
 /// texture tiles: across each wrapping edge the step between neighbouring texels is no larger
@@ -78,6 +77,7 @@ fn noise_textures_match_the_cpu_noise_and_tile() {
                 .collect(),
         ),
     ];
+    // ANCHOR: noise_test
     for (name, n, depth, gpu, cpu) in &cases {
         assert_eq!(gpu.len(), cpu.len(), "{name}");
         let mut worst = 0.0f64;
@@ -116,8 +116,8 @@ fn noise_textures_match_the_cpu_noise_and_tile() {
             assert!(seam <= inside && inside > 0, "{name}: a seam along axis {axis} ({seam} > {inside})");
         }
     }
+    // ANCHOR_END: noise_test
 }
-// ANCHOR_END: noise_test
 
 const SIZE: [u32; 2] = [64, 36];
 
@@ -178,7 +178,6 @@ fn slab_settings<'a>(extra: &[&'a str]) -> Vec<&'a str> {
     s
 }
 
-// ANCHOR: slab_test
 /// The homogeneous slab against the f64 single-scattering integral, per pixel, for cameras
 /// below, inside and above the layer and several suns. The tolerance: 1% of the radiance (plus
 /// 1e-4 of the largest) and 2e-3 in transmittance. The GPU's steps sample the sun's
@@ -223,6 +222,7 @@ fn homogeneous_slab_matches_the_f64_single_scattering_integral() {
             sun_dir: sun_dir.normalize(),
             sun,
         };
+        // ANCHOR: slab_test
         let want: Vec<_> = (0..SIZE[1])
             .flat_map(|y| (0..SIZE[0]).map(move |x| (x, y)))
             .map(|(x, y)| {
@@ -252,6 +252,7 @@ fn homogeneous_slab_matches_the_f64_single_scattering_integral() {
                 covered += (w.transmittance < 0.999) as usize;
             }
         }
+        // ANCHOR_END: slab_test
         eprintln!(
             "slab {name}: worst relative radiance error {worst_l:.2e}, transmittance error {worst_t:.2e}, {covered} pixels in the layer"
         );
@@ -263,7 +264,6 @@ fn homogeneous_slab_matches_the_f64_single_scattering_integral() {
         worst_overall.0, worst_overall.1
     );
 }
-// ANCHOR_END: slab_test
 
 /// Nothing non-finite reaches the frame: from the ground, inside the layer, above it, at 10 and
 /// 100 km; the sun below the horizon; coverage 0 and 1; the real-time mode; alone and under the sky. One stack per
@@ -322,7 +322,6 @@ fn the_stack_passes_a_clear_sky_through_and_veils_the_clouds() {
     assert!(changed > 100, "the aerial perspective changes only {changed} pixels");
 }
 
-// ANCHOR: realtime_test
 /// Relative luminance error of `got` against `want` over the pixels where the reference has
 /// cloud (its colour differs from the scene's colour without clouds, `bare`): (mean, 99th
 /// percentile, pixels).
@@ -395,6 +394,7 @@ fn realtime_mode_converges_to_the_reference() {
         assert_eq!(bad, 0, "non-finite values after {frames} frames");
         luminance_error(&got, &want, &bare)
     };
+    // ANCHOR: realtime_test
     let still = |_| CameraPose::parse("0,2,0,0,20,70").unwrap();
     let mut errors = Vec::new();
     for frames in [8, 16, 32] {
@@ -409,11 +409,13 @@ fn realtime_mode_converges_to_the_reference() {
     assert!(mean16 < 1e-3 && p99_16 < 3e-3, "16 frames: mean {mean16:.2e}, p99 {p99_16:.2e}");
     assert!(mean32 < 1e-3 && p99_32 < 3e-3, "32 frames: mean {mean32:.2e}, p99 {p99_32:.2e}");
     assert!(mean8 > 10.0 * mean16, "8 frames ({mean8:.2e}) not worse than 16 ({mean16:.2e})");
+    // ANCHOR_END: realtime_test
 
     // Moving: 24 frames, turning 0.5° (about 0.3 pixel here) and moving 0.5 m a frame. At 64×36
     // a pixel is 1.6° wide and the clouds have detail below it, so every resampling of the
     // history costs a few per cent; the reprojection must still beat keeping each pixel's own
     // history as if the camera stood still.
+    // ANCHOR: realtime_moving
     let cases = [("below", "0,2,0", 45.0), ("inside", "0,2600,0", 10.0), ("above", "0,5000,0", -30.0)];
     for (name, at, pitch) in cases {
         let moving = |i: u32| {
@@ -435,8 +437,8 @@ fn realtime_mode_converges_to_the_reference() {
             assert!(mean < 0.9 * naive, "moving {name}: reprojected {mean:.2e}, not reprojected {naive:.2e}");
         }
     }
+    // ANCHOR_END: realtime_moving
 }
-// ANCHOR_END: realtime_test
 
 /// With a still camera every pixel has been marched within the last 16 frames (no interpolated
 /// value left: the age view has data everywhere and at most 15), and the rejection view then
@@ -486,9 +488,11 @@ fn weather_map_from_a_png_file() {
     let mut setup = stack(&h, "clouds");
     let view = setup.stack.find_view("weather-map").unwrap();
     let mut time = TimeControl::fixed(0.0);
-    // The mean of each of the first three panels (r | g over b), and the chapter's message.
-    let mut show = |setup: &mut Setup, file: &str| -> ([f32; 3], Option<String>) {
-        let sets = ["noise_resolution=low".to_string(), format!("weather_map_file={file}")];
+    // The mean of each of the four panels (r | g over b | the coverage after the remap), and the
+    // chapter's message.
+    let mut show = |setup: &mut Setup, file: &str, coverage: f32| -> ([f32; 4], Option<String>) {
+        let sets =
+            ["noise_resolution=low".to_string(), format!("weather_map_file={file}"), format!("coverage={coverage}")];
         setup.apply(None, &sets, None).unwrap();
         h.run(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, 1);
         let image = h.capture().unwrap().raw;
@@ -501,28 +505,35 @@ fn weather_map_from_a_png_file() {
             }
             sum / 256.0
         };
-        ([panel(0, 0), panel(16, 0), panel(0, 16)], setup.stack.chapters()[0].status())
+        ([panel(0, 0), panel(16, 0), panel(0, 16), panel(16, 16)], setup.stack.chapters()[0].status())
     };
     let close =
-        |got: [f32; 3], want: [u8; 3]| got.iter().zip(want).all(|(g, w)| (g - w as f32 / 255.0).abs() < 1.5 / 255.0);
+        |got: [f32; 4], want: [u8; 3]| got.iter().zip(want).all(|(g, w)| (g - w as f32 / 255.0).abs() < 1.5 / 255.0);
 
-    let (generated, status) = show(&mut setup, "");
+    let (generated, status) = show(&mut setup, "", 0.5);
     assert_eq!(status, None);
-    let (got, status) = show(&mut setup, &good);
+    let (got, status) = show(&mut setup, &good, 0.5);
     assert!(close(got, [200, 100, 50]) && status.is_none(), "good file: {got:?} {status:?}");
-    let (got, status) = show(&mut setup, &odd);
+    // The fourth panel is the map's coverage moved by the `coverage` parameter, as the f64
+    // `coverage_at` moves it: unchanged at ½.
+    for coverage in [0.5f32, 0.3, 0.8] {
+        let want = fogbook_clouds::reference::coverage_at(200.0 / 255.0, coverage as f64) as f32;
+        let (got, _) = show(&mut setup, &good, coverage);
+        assert!((got[3] - want).abs() < 1.5 / 255.0, "coverage {coverage}: the panel shows {}, not {want}", got[3]);
+    }
+    let (got, status) = show(&mut setup, &odd, 0.5);
     assert!(close(got, [40, 220, 120]) && status.is_none(), "37×53 file: {got:?} {status:?}");
     for (bad, says) in
         [(missing.display().to_string(), "cannot read"), (corrupt.display().to_string(), "not a readable image")]
     {
-        let (got, status) = show(&mut setup, &bad);
+        let (got, status) = show(&mut setup, &bad, 0.5);
         let status = status.unwrap_or_default();
         eprintln!("{bad}: {status}");
         assert!(status.contains(says) && status.contains("keeping"), "{bad}: {status:?}");
         assert!(close(got, [40, 220, 120]), "{bad}: the previous map was not kept: {got:?}");
     }
     // Back to the generated map.
-    let (got, status) = show(&mut setup, "");
+    let (got, status) = show(&mut setup, "", 0.5);
     assert!(got == generated && status.is_none(), "generated again: {got:?} against {generated:?}, {status:?}");
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -543,7 +554,6 @@ fn curl_noise_distorts_the_detail() {
     assert!(moved > 50, "the curl noise moved only {moved} pixels");
 }
 
-// ANCHOR: shadow_test
 /// The slab of the shadow-map checks: thin (600 m at σt = 10⁻³/m: τ = 0.6 straight up), a map of
 /// 32² texels over 8 km (250 m texels), and a march of 4 steps (the slab's density is constant,
 /// so the midpoint rule is exact and only the geometry can be wrong).
@@ -570,6 +580,7 @@ fn shadow_slab() -> Vec<String> {
 /// spherical planet: e^(−σt·L), L from where the ray leaves the sphere of the layer's bottom to
 /// where it leaves the sphere of its top (capped at the longest march), the sun clamped to 3° of
 /// elevation as the map's builder clamps it.
+// ANCHOR: shadow_f64
 fn slab_shadow_f64(p: &CloudParams, sun: DVec3, ground: DVec3) -> f64 {
     let min_sin = fogbook_core::cloud_shadow::MIN_SUN_SIN as f64;
     let l = if sun.y >= min_sin {
@@ -587,6 +598,7 @@ fn slab_shadow_f64(p: &CloudParams, sun: DVec3, ground: DVec3) -> f64 {
     let t1 = leaves(bottom + p.layer_thickness_m as f64).min(t0 + p.max_march_km as f64 * 1000.0);
     (-(p.extinction as f64) * (t1 - t0).max(0.0)).exp()
 }
+// ANCHOR_END: shadow_f64
 
 /// The shadow map of the homogeneous slab against the f64 transmittance, texel by texel, for
 /// four suns (60°, 25°, 8°, and 5° below the horizon, which the map takes at 3°). The `cloud-
@@ -620,6 +632,7 @@ fn shadow_map_matches_the_f64_slab_transmittance() {
         let (p, scene) = typed_settings::<CloudParams>(&sets);
         let sun = scene.sun_direction().as_dvec3();
         let extent = p.shadow_extent_km as f64 * 1000.0;
+        // ANCHOR: shadow_test
         let (mut worst, mut worst_rel, mut mean) = (0.0f64, 0.0f64, 0.0f64);
         for y in 0..N {
             for x in 0..N {
@@ -631,6 +644,7 @@ fn shadow_map_matches_the_f64_slab_transmittance() {
                 (worst, worst_rel, mean) = (worst.max(err), worst_rel.max(err / want), mean + want);
             }
         }
+        // ANCHOR_END: shadow_test
         mean /= (N * N) as f64;
         let flat = (-(p.extinction as f64) * p.layer_thickness_m as f64 / sun.y.max(0.0523)).exp();
         eprintln!(
@@ -689,7 +703,6 @@ fn the_slab_shadows_the_scene_and_the_froxel_fog() {
         assert!(n > 100, "{what}: only {n} pixels compared");
     }
 }
-// ANCHOR_END: shadow_test
 
 /// A point above the ground looks the map up where its ray towards the sun starts from the
 /// ground. The map's edge (beyond it the lookup gives 1) makes a shadow boundary: with a 500 m map

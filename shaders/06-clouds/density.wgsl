@@ -37,7 +37,6 @@ struct CloudParams {
 
 const MAX_OCTAVES: u32 = 3u;
 
-// ANCHOR: geometry
 // Chapter 3's planet when the sky is in the stack (its ground radius, and its
 // `camera_altitude_m` as the altitude of the scene's y = 0), else the chapter's own radius with
 // y = 0 on the ground.
@@ -58,6 +57,7 @@ fn layer_top_radius() -> f32 {
     return planet_radius() + clouds.shell.y + clouds.shell.z;
 }
 
+// ANCHOR: segment
 // Distances (near, far) along a unit ray from a point at radius r whose direction has cosine μ
 // with the zenith, to a sphere of radius s; far < 0 when the ray misses it or it lies behind.
 // (s − r)(s + r) rather than s² − r²: near the surface the naive difference loses every digit.
@@ -98,6 +98,7 @@ fn layer_segment(o: vec3<f32>, dir: vec3<f32>, end: f32) -> vec2<f32> {
     t1 = min(min(t1, end), t0 + clouds.shell.w);
     return vec2(t0, t1);
 }
+// ANCHOR_END: segment
 
 // Height in the layer, 0 at its bottom and 1 at its top, and the distance from the centre.
 fn radius_at(p: vec3<f32>) -> f32 {
@@ -107,7 +108,6 @@ fn radius_at(p: vec3<f32>) -> f32 {
 fn height_fraction(r: f32) -> f32 {
     return clamp((r - layer_bottom_radius()) / max(clouds.shell.z, 1.0), 0.0, 1.0);
 }
-// ANCHOR_END: geometry
 
 fn remap(x: f32, lo0: f32, hi0: f32, lo1: f32, hi1: f32) -> f32 {
     return lo1 + (x - lo0) * (hi1 - lo1) / max(hi0 - lo0, 1e-5);
@@ -130,7 +130,6 @@ fn height_gradient(h: f32, cloud_type: f32) -> f32 {
 }
 // ANCHOR_END: height_gradient
 
-// ANCHOR: density
 // Where the noise is looked up: scene x and z and the height in the layer (m), moved by the
 // wind, the top leaning downwind (shear).
 fn noise_position(p: vec3<f32>, height_m: f32) -> vec3<f32> {
@@ -149,9 +148,9 @@ fn coverage_at(weather: vec4<f32>) -> f32 {
     return clamp(weather.r + 2.0 * clouds.shape.x - 1.0, 0.0, 1.0);
 }
 
-// Cloud density (0..1, times σt for the extinction) at p, at radius r from the planet's centre.
-// `detailed`: erode with the detail noise (light-march samples far from the point skip it), read
-// at the mip level whose texels match `footprint_m`, the length of the step (no aliasing).
+// ANCHOR: density
+// Cloud density (0..1, × σt for the extinction) at p, radius r. `detailed`: erode with the detail
+// noise (far light-march samples skip it), at the mip whose texels match the step `footprint_m`.
 fn cloud_density(p: vec3<f32>, r: f32, detailed: bool, footprint_m: f32) -> f32 {
     let h = height_fraction(r);
     if r < layer_bottom_radius() || r > layer_top_radius() {

@@ -47,7 +47,6 @@ struct March {
 }
 // ANCHOR_END: march_result
 
-// ANCHOR: march
 fn march(o: vec3<f32>, dir: vec3<f32>, end: f32, jitter: f32) -> March {
     var m: March;
     m.transmittance = 1.0;
@@ -63,6 +62,7 @@ fn march(o: vec3<f32>, dir: vec3<f32>, end: f32, jitter: f32) -> March {
     var opacity_sum = 0.0;
     var weighted_distance = 0.0;
     var weighted_light = 0.0;
+    // ANCHOR: march
     for (var i = 0u; i < n; i++) {
         let t = segment.x + (f32(i) + jitter) * ds;
         let p = o + dir * t;
@@ -92,11 +92,11 @@ fn march(o: vec3<f32>, dir: vec3<f32>, end: f32, jitter: f32) -> March {
             break;
         }
     }
+    // ANCHOR_END: march
     m.distance = select(segment.x, weighted_distance / opacity_sum, opacity_sum > 0.0);
     m.light_transmittance = select(1.0, weighted_light / opacity_sum, opacity_sum > 0.0);
     return m;
 }
-// ANCHOR_END: march
 
 // ANCHOR: aerial_perspective
 struct Air {

@@ -160,6 +160,7 @@ fn history_at(uv: vec2<f32>, still: bool) -> array<vec4<f32>, 2> {
     // The spline overshoots at edges: no negative light, transmittance in 0..1.
     return array(vec4(max(light.rgb, vec3(0.0)), clamp(light.a, 0.0, 1.0)), aux);
 }
+// ANCHOR_END: history
 
 // The box (min, max) of the fresh samples of the 3×3 blocks around `block`.
 fn neighbourhood(block: vec2<i32>) -> array<vec4<f32>, 2> {
@@ -175,7 +176,6 @@ fn neighbourhood(block: vec2<i32>) -> array<vec4<f32>, 2> {
     }
     return array(lo, hi);
 }
-// ANCHOR_END: history
 
 struct Resolved {
     light: vec4<f32>,
@@ -184,13 +184,13 @@ struct Resolved {
     why: f32,
 }
 
-// ANCHOR: resolve
 fn resolve(pixel: vec2<i32>, size: vec2<i32>, dir: vec3<f32>, end: f32) -> Resolved {
     let o = frame.camera_pos.xyz;
     let segment = layer_segment(o, dir, end);
     if segment.y <= segment.x {
         return Resolved(vec4(0.0, 0.0, 0.0, 1.0), 0.0, 0.0, NO_CLOUD);
     }
+    // ANCHOR: resolve
     let block = pixel / BLOCK;
     if all(pixel == marched_pixel(block, size)) {
         return Resolved(textureLoad(quarter_color, block, 0), textureLoad(quarter_aux, block, 0).x, 0.0, FRESH);
@@ -229,8 +229,8 @@ fn resolve(pixel: vec2<i32>, size: vec2<i32>, dir: vec3<f32>, end: f32) -> Resol
     }
     let s = interpolate(pixel, end);
     return Resolved(s.light, s.distance, AGE_NONE, why);
+    // ANCHOR_END: resolve
 }
-// ANCHOR_END: resolve
 
 @compute @workgroup_size(8, 8, 1)
 fn clouds_reconstruct(@builtin(global_invocation_id) id: vec3<u32>) {

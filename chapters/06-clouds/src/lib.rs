@@ -1,11 +1,12 @@
-//! Chapter 6 — volumetric clouds, part 1: a layer of clouds in a spherical shell on chapter 3's
-//! planet, ray-marched at full resolution through Perlin–Worley and Worley noise generated once
-//! on the GPU (Schneider & Vos 2015), lit by the sun through the sky's transmittance and a short
+//! Chapter 6 — volumetric clouds: a layer of clouds in a spherical shell on chapter 3's
+//! planet, ray-marched per pixel (or, in the real-time mode, one pixel in sixteen a frame and
+//! the rest reprojected) through Perlin–Worley and Worley noise generated once on the GPU (Schneider & Vos 2015), lit by the sun through the sky's transmittance and a short
 //! light march, a dual-lobe phase function and octaves of multiple scattering, with the sky's
 //! ambient light from above and the ground's from below, integrated with Hillaire's (2016)
 //! energy-conserving step. In a stack it runs after the sky, takes its planet, light and aerial
 //! perspective from the sky's tables, and stops at the scene's surfaces; alone it uses the
-//! scene's constant sun and ambient light on an Earth-sized planet.
+//! scene's constant sun and ambient light on an Earth-sized planet. Its shadow map darkens the
+//! sun on the scene and in the froxel fog.
 
 pub mod noise;
 pub mod params;

@@ -2,7 +2,7 @@
 //! phase function of each octave, and what the octaves and the powder term do to the light that
 //! reaches a point through a given optical depth towards the sun.
 
-use crate::reference::henyey_greenstein;
+use crate::reference::{henyey_greenstein, octave_share, octaves_share};
 use fogbook_core::plot::{Series, line_chart};
 
 const COLOURS: [&str; 4] = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
@@ -37,18 +37,17 @@ pub fn plots() -> Vec<(&'static str, String)> {
     // Each octave's attenuation b^i e^(−a^i τ) (a = b = ½), their sum, and Beer's law with the
     // powder term 2 (1 − e^(−2τ)) e^(−τ).
     let tau = |k: usize| k as f64 * 0.05;
-    let octave = |i: i32| move |t: f64| 0.5f64.powi(i) * (-(0.5f64.powi(i)) * t).exp();
     let mut series: Vec<Series> = (0..3)
         .map(|i| Series {
             label: format!("octave {i}: bⁱ e^(−aⁱ τ)"),
             color: COLOURS[i as usize],
-            points: (0..=160).map(|k| (tau(k), octave(i)(tau(k)))).collect(),
+            points: (0..=160).map(|k| (tau(k), octave_share(i, tau(k), 0.5, 0.5))).collect(),
         })
         .collect();
     series.push(Series {
         label: "sum of three octaves".into(),
         color: "#000000",
-        points: (0..=160).map(|k| (tau(k), (0..3).map(|i| octave(i)(tau(k))).sum())).collect(),
+        points: (0..=160).map(|k| (tau(k), octaves_share(3, tau(k), 0.5, 0.5))).collect(),
     });
     series.push(Series {
         label: "Beer × powder: 2 (1 − e^(−2τ)) e^(−τ)".into(),

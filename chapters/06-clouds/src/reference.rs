@@ -141,6 +141,25 @@ impl Slab {
     // ANCHOR_END: integral
 }
 
+/// The share of the sun's light that octave `i` of the multiple-scattering approximation scatters
+/// at a point through optical depth `tau` towards the sun, over all directions (each octave's
+/// phase function integrates to 1): bⁱ e^(−aⁱ τ), as lighting.wgsl's `sun_octaves` weighs it.
+pub fn octave_share(i: i32, tau: f64, a: f64, b: f64) -> f64 {
+    b.powi(i) * (-a.powi(i) * tau).exp()
+}
+
+/// The sum of `octave_share` over `octaves` octaves. Single scattering at a point with no cloud
+/// between it and the sun gives 1.
+pub fn octaves_share(octaves: u32, tau: f64, a: f64, b: f64) -> f64 {
+    (0..octaves as i32).map(|i| octave_share(i, tau, a, b)).sum()
+}
+
+/// The weather map's coverage `map` moved by the `coverage` parameter, as density.wgsl's
+/// `coverage_at`: 0 clears every texel, 1 fills every texel, ½ leaves the map as it is.
+pub fn coverage_at(map: f64, coverage: f64) -> f64 {
+    (map + 2.0 * coverage - 1.0).clamp(0.0, 1.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -43,6 +43,16 @@ pub fn map_uniform(
     }
 }
 
+/// Where scene point `p` looks the map up, as shaders/common/cloud_shadow.wgsl's
+/// `cloud_shadow_at` does: the ground point its ray towards the sun starts from, as uv in the
+/// map's square; `None` outside the square, where the lookup gives 1.
+pub fn lookup_uv(map: &CloudShadowUniform, p: [f64; 3]) -> Option<[f64; 2]> {
+    let l = map.towards_sun.map(f64::from);
+    let ground = [p[0] - l[0] * (p[1] / l[1]), p[2] - l[2] * (p[1] / l[1])];
+    let uv = [0, 1].map(|k| (ground[k] - map.centre_xz[k] as f64) / map.extent_m as f64 + 0.5);
+    uv.iter().all(|c| (0.0..=1.0).contains(c)).then_some(uv)
+}
+
 pub struct ShadowMapGpu {
     build_layout: wgpu::BindGroupLayout,
     view_layout: wgpu::BindGroupLayout,
@@ -144,7 +154,6 @@ impl ShadowMapGpu {
         self.built_from = None;
     }
 
-    // ANCHOR: record
     /// Builds the map when what it depends on has changed since the last build: `clouds`, the
     /// clouds' uniform as this frame's march has it (written to `clouds_buffer` this frame),
     /// and `shadow`, the map's square and sun.
@@ -170,6 +179,7 @@ impl ShadowMapGpu {
             self.view_group = Self::view_group(device, &self.view_layout, &self.map);
             self.forget();
         }
+        // ANCHOR: record
         // The view's index and the real-time mode's fields do not change the density.
         let mut density = *clouds;
         density.counts[3] = 0;
@@ -182,6 +192,7 @@ impl ShadowMapGpu {
         }
         self.built_from = Some((key, ctx.sky.clone()));
         self.builds += 1;
+        // ANCHOR_END: record
         ctx.gpu.write_buffer(&self.uniform, 0, bytemuck::bytes_of(shadow));
         let build_group = self.build_group.get_or_insert_with(|| {
             let mut entries = crate::march_entries(clouds_buffer, noise);
@@ -205,7 +216,6 @@ impl ShadowMapGpu {
             pass.dispatch_workgroups(groups, groups, 1);
         });
     }
-    // ANCHOR_END: record
 
     /// The `cloud-shadow` view into the stage's output.
     pub fn draw_view(&self, ctx: &mut ChapterContext) {
@@ -217,5 +227,25 @@ impl ShadowMapGpu {
             pass.set_bind_group(2, &self.view_group, &[]);
             pass.dispatch_workgroups(w.div_ceil(SCREEN_TILE), h.div_ceil(SCREEN_TILE), 1);
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A point up the sun's ray from a ground point looks up that ground point's texel; the
+    /// camera's own ground point is the square's centre; beyond the square there is none.
+    #[test]
+    fn points_look_up_the_ground_point_they_project_to() {
+        let sun = [0.3f32, 0.5, -0.2];
+        let map = map_uniform([0.0, 2.0, 0.0], sun, 1000.0, 100, 1.0);
+        let l = map.towards_sun.map(f64::from);
+        let ground = [120.0, 0.0, -40.0];
+        let up = [ground[0] + 300.0 * l[0], 300.0 * l[1], ground[2] + 300.0 * l[2]];
+        let (a, b) = (lookup_uv(&map, ground).unwrap(), lookup_uv(&map, up).unwrap());
+        assert!((a[0] - b[0]).abs() < 1e-12 && (a[1] - b[1]).abs() < 1e-12, "{a:?} {b:?}");
+        assert_eq!(lookup_uv(&map, [0.0, 0.0, 0.0]), Some([0.5, 0.5]));
+        assert_eq!(lookup_uv(&map, [501.0, 0.0, 0.0]), None);
     }
 }
