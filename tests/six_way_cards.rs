@@ -110,7 +110,6 @@ fn sun_dir(elevation: f64, azimuth: f64) -> [f64; 3] {
     [-az.sin() * el.cos(), el.sin(), az.cos() * el.cos()]
 }
 
-// ANCHOR: gpu_blend
 /// Suns all round the card (the elevation stops at −12°: the scene's sun goes no lower), with
 /// six distinct maps: the GPU's `lit` view against `blend::relight` for each weighting, and six
 /// equal maps giving the same value for every sun. A swapped pair of maps, a flipped mask or a
@@ -132,6 +131,7 @@ fn the_gpu_blend_matches_the_f64_reference_for_suns_all_round() {
         (60.0, 45.0),
         (20.0, 160.0),
     ];
+    // ANCHOR: gpu_blend
     let weightings: [(&str, fn([f64; 3]) -> [f64; 6]); 3] = [
         ("squared", blend::weights),
         ("linear", blend::weights_linear),
@@ -163,9 +163,9 @@ fn the_gpu_blend_matches_the_f64_reference_for_suns_all_round() {
             }
         }
     });
+    // ANCHOR_END: gpu_blend
     eprintln!("worst |GPU − f64| = {worst:.2e}");
 }
-// ANCHOR_END: gpu_blend
 
 /// With six equal maps the squared weights shade the card the same for every sun, and the
 /// linear weights do not (they brighten a diagonal sun by up to √3).
@@ -332,12 +332,12 @@ fn both_renderers_give_the_same_image() {
 }
 // ANCHOR_END: renderers_agree
 
-// ANCHOR: fogged
 /// A card fogged at its own depth: behind chapter 2's height fog, the `fog-transmittance` view
 /// at each card pixel is the fog's transmittance from the eye to where that pixel's ray meets
 /// the card, against chapter 2's f64 closed form (`HeightFogModel`) along the same ray, with each
 /// renderer. A card fogged at the scene's depth instead of its own, or along the wrong ray,
 /// misses by 0.05 or more.
+// ANCHOR: fogged
 #[test]
 fn a_card_is_fogged_at_its_own_depth() {
     let (params, _) = typed_settings::<CardParams>(&settings(&["bake_frames=5", "fogged=true"]));

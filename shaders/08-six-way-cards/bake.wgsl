@@ -99,7 +99,6 @@ fn depth(before: f32, line: f32, half: f32, positive: bool) -> f32 {
     return select(before + half, max(line - before - half, 0.0), positive);
 }
 
-// ANCHOR: columns
 // One invocation per view column (right, up). The six lights, in Dir::ALL's order: top (+up),
 // bottom (−up), left (−right), right (+right), back (+away), front (−away).
 @compute @workgroup_size(8, 8, 1)
@@ -108,6 +107,7 @@ fn columns(@builtin(global_invocation_id) id: vec3<u32>) {
     if id.x >= n || id.y >= n {
         return;
     }
+    // ANCHOR: columns
     var line_away = 0.0;
     for (var k = 0u; k < n; k++) {
         line_away += tau_at(vec3(id.x, id.y, k));
@@ -147,6 +147,7 @@ fn columns(@builtin(global_invocation_id) id: vec3<u32>) {
         t_view *= exp(-tau);
         before_away += tau;
     }
+    // ANCHOR_END: columns
     let out = 8u * (id.x + n * (n - 1u - id.y));
     for (var d = 0u; d < 6u; d++) {
         maps[out + d] = lit[d];
@@ -154,4 +155,3 @@ fn columns(@builtin(global_invocation_id) id: vec3<u32>) {
     maps[out + 6u] = one_minus_exp(before_away);
     maps[out + 7u] = emission;
 }
-// ANCHOR_END: columns

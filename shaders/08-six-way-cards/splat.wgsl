@@ -41,7 +41,6 @@ var<workgroup> list: vec2<u32>;            // the tile's first and end words in 
 var<workgroup> live: atomic<u32>;          // pixels of the tile still compositing
 var<workgroup> live_now: u32;
 
-// ANCHOR: splat
 @compute @workgroup_size(16, 16)
 fn main(
     @builtin(workgroup_id) tile: vec3<u32>,
@@ -78,6 +77,7 @@ fn main(
     if !done {
         atomicAdd(&live, 1u);
     }
+    // ANCHOR: splat_batches
     let range = workgroupUniformLoad(&list);
     for (var first = range.x; first < range.y; first += BATCH) {
         workgroupBarrier(); // every invocation is done with the previous batch
@@ -95,8 +95,10 @@ fn main(
         if workgroupUniformLoad(&live_now) == 0u {
             break;
         }
+        // ANCHOR_END: splat_batches
         if !done {
             let count = min(BATCH, range.y - first);
+            // ANCHOR: splat_cards
             for (var j = 0u; j < count; j++) {
                 // The ray against the card's plane: distance, then uv.
                 let plane = batch_plane[j];
@@ -135,6 +137,7 @@ fn main(
                     break;
                 }
             }
+            // ANCHOR_END: splat_cards
         }
     }
     if on_screen {
@@ -145,4 +148,3 @@ fn main(
         }
     }
 }
-// ANCHOR_END: splat

@@ -3,6 +3,7 @@
 
 // One engine's defaults: density 0.02 /m, falloff 0.2 /m, height 0; one layer.
 // ANCHOR: params
+// ANCHOR: params_head
 fogbook_core::parameters! {
     pub struct HeightFogParams {
         "Enable" {
@@ -19,6 +20,7 @@ fogbook_core::parameters! {
             fog_height_m: f32 = 0.0,
                 float(-1000.0, 10_000.0).unit("m").help("Altitude of the reference density"),
         }
+        // ANCHOR_END: params_head
         "Layer 2" {
             /// Second layer, same form.
             second_fog_density: f32 = 0.0,

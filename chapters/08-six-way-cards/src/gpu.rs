@@ -132,7 +132,6 @@ impl GpuBaker {
         })
     }
 
-    // ANCHOR: gpu_bake
     /// Bakes the frame of the smoke whose density is `fluid`'s fourth channel (and T − T_amb
     /// `velocity`'s, for the glow), seen along `view`.
     pub fn bake(
@@ -177,6 +176,7 @@ impl GpuBaker {
             layout: &self.layout,
             entries: &entries,
         });
+        // ANCHOR: gpu_bake
         let mut enc = gpu.device.create_command_encoder(&Default::default());
         {
             let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
@@ -198,6 +198,7 @@ impl GpuBaker {
         }
         enc.copy_buffer_to_buffer(&self.storage[4], 0, &self.readback, 0, self.readback.size());
         gpu.submit([enc.finish()]);
+        // ANCHOR_END: gpu_bake
         let bytes = fogbook_core::capture::map_read(gpu, &self.readback)?;
         let values: &[f32] = bytemuck::cast_slice(&bytes);
         let mut out = FrameMaps::zero(n as usize);
@@ -210,5 +211,4 @@ impl GpuBaker {
         }
         Ok(out)
     }
-    // ANCHOR_END: gpu_bake
 }

@@ -95,7 +95,6 @@ fn prefix_sums(tau: &[f32], n: usize, stride: usize) -> (Vec<f32>, Vec<f32>) {
 }
 // ANCHOR_END: prefix
 
-// ANCHOR: bake_frame
 /// Bakes one frame from the density in the card frame (`card::to_card`: right fastest, then up,
 /// then away) and, for emission, the glow g in 0..1 per cell. The columns are independent: they
 /// run on every core (each column's arithmetic is the same however they are split, so the result
@@ -139,6 +138,7 @@ struct Sums<'a> {
     glow: Option<&'a [f32]>,
 }
 
+// ANCHOR: bake_column
 /// One view column (`right + up * n`): the six lit sums (before the albedo), alpha, emission.
 fn bake_column(s: &Sums, column: usize) -> [f32; 8] {
     let (n, tau) = (s.n, s.tau);
@@ -179,7 +179,7 @@ fn bake_column(s: &Sums, column: usize) -> [f32; 8] {
     out[6] = -(-before_away).exp_m1();
     out
 }
-// ANCHOR_END: bake_frame
+// ANCHOR_END: bake_column
 
 /// `f(0..count)`, split over the machine's cores (in order on the browser, which has no threads).
 fn in_parallel<T: Copy + Default + Send>(count: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
@@ -241,6 +241,7 @@ mod tests {
             assert!((lit(d) - 0.8 * alpha * (-0.5 * tau).exp()).abs() < 1e-6, "{d:?} {}", lit(d));
         }
     }
+    // ANCHOR_END: one_cell_test
 
     #[test]
     fn front_and_back_telescope_along_any_column() {
@@ -263,5 +264,4 @@ mod tests {
         assert!((got_front - front).abs() < 1e-6, "front {got_front} vs {front}");
         assert!((got_back - back).abs() < 1e-6, "back {got_back} vs {back}");
     }
-    // ANCHOR_END: one_cell_test
 }

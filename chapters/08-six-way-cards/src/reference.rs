@@ -250,7 +250,6 @@ mod tests {
         assert!(sum(Dir::Bottom) > 1.05 * sum(Dir::Top), "{} {}", sum(Dir::Bottom), sum(Dir::Top));
     }
 
-    // ANCHOR: closed_form
     /// The brute-force march against closed forms, and the production bake against both, for a
     /// homogeneous box of D = 8 cells along the view with the light along an axis, thin cells
     /// (τ = 0.3) and thick (τ = 2.1). With σ = σ_ρ ρ, the exact single scattering is
@@ -260,6 +259,7 @@ mod tests {
     /// integrals, and the side light at the column's centre is exact. Taking the light at the
     /// cell's centre from the front and back as well would be × 1/cosh(τ/2) and × 2 sinh(τ/2)/τ
     /// (0.98885 and 1.00375 at τ = 0.3, 0.62352 and 1.19415 at τ = 2.1): the test allows 10⁻⁵.
+    // ANCHOR: closed_form
     #[test]
     fn march_and_bake_against_closed_forms() {
         let n = 16;

@@ -41,6 +41,7 @@ pub struct BakeSettings {
     /// Bake emission from the smoke's temperature (chapter 7's glow) into the `E` channel.
     pub emission: bool,
 }
+// ANCHOR_END: settings
 
 impl Default for BakeSettings {
     fn default() -> Self {
@@ -59,7 +60,6 @@ impl Default for BakeSettings {
         }
     }
 }
-// ANCHOR_END: settings
 
 impl BakeSettings {
     /// The atlas layout these settings ask for, or what is wrong with them.

@@ -253,20 +253,6 @@ pub struct HistoryTargets {
 }
 
 impl HistoryTargets {
-    pub fn new(device: &wgpu::Device, label: &'static str, format: wgpu::TextureFormat, size: [u32; 2]) -> Self {
-        let make = || {
-            use wgpu::TextureUsages as U;
-            crate::frame::Target::new(
-                device,
-                label,
-                size,
-                format,
-                U::STORAGE_BINDING | U::TEXTURE_BINDING | U::COPY_SRC,
-            )
-        };
-        Self { label, format, size, targets: [make(), make()], current: 0 }
-    }
-
     /// The texture this frame writes.
     pub fn current(&self) -> &crate::frame::Target {
         &self.targets[self.current]
@@ -291,6 +277,21 @@ impl HistoryTargets {
     pub fn swap(&mut self) {
         self.current = 1 - self.current;
     }
+    // ANCHOR_END: history_targets
+
+    pub fn new(device: &wgpu::Device, label: &'static str, format: wgpu::TextureFormat, size: [u32; 2]) -> Self {
+        let make = || {
+            use wgpu::TextureUsages as U;
+            crate::frame::Target::new(
+                device,
+                label,
+                size,
+                format,
+                U::STORAGE_BINDING | U::TEXTURE_BINDING | U::COPY_SRC,
+            )
+        };
+        Self { label, format, size, targets: [make(), make()], current: 0 }
+    }
 
     pub fn size(&self) -> [u32; 2] {
         self.size
@@ -305,4 +306,3 @@ impl HistoryTargets {
         true
     }
 }
-// ANCHOR_END: history_targets

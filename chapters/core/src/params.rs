@@ -494,7 +494,6 @@ impl<E: ChoiceParam> ParamType for E {
     }
 }
 
-// ANCHOR: parameters_macro
 /// Declares a parameter struct once: every field with its type, default and description, in
 /// groups. Generates the struct (serde, with defaults for missing fields), `Default`, and
 /// `Parameters::visit`, which names each parameter after its field.
@@ -513,6 +512,7 @@ impl<E: ChoiceParam> ParamType for E {
 /// The description is a `ParamInfo` constructor without the name (`float(min, max)`,
 /// `log_float`, `int`, `boolean()`, `choice(OPTIONS)`, `color(alpha, max)`) and its builders.
 #[macro_export]
+// ANCHOR: parameters_macro
 macro_rules! parameters {
     (
         $(#[$meta:meta])*
@@ -534,13 +534,11 @@ macro_rules! parameters {
         pub struct $name {
             $( $( $(#[$field_meta])* pub $field: $ty, )+ )+
         }
-
         impl Default for $name {
             fn default() -> Self {
                 Self { $( $( $field: $default, )+ )+ }
             }
         }
-
         impl $crate::params::Parameters for $name {
             fn visit(&mut self, v: &mut dyn $crate::params::ParamVisitor) {
                 $(

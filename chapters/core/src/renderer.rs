@@ -199,7 +199,6 @@ impl Renderer {
         passes.submit();
     }
 
-    // ANCHOR: render
     /// Records and submits one frame into `output`. Returns per-pass times when the timing mode
     /// gives them at once (CPU split); timestamp times arrive through `self.timer`.
     pub fn render(
@@ -231,6 +230,7 @@ impl Renderer {
         let view_of = |i: usize| if i == shown.chapter { shown.view } else { 0 };
         let mut passes = PassRecorder::new(gpu, self.timer.as_mut(), self.timing);
 
+        // ANCHOR: render_prepare
         // Prepare: simulations, lookup tables, the scene's light.
         if let Some(dt) = req.dt {
             for chapter in stack.chapters_mut() {
@@ -260,7 +260,9 @@ impl Renderer {
                 uniform: &uniform,
             });
         }
+        // ANCHOR_END: render_prepare
 
+        // ANCHOR: render_scene
         // Scene, in the shadow of any medium and clouds the stack publishes one of.
         let volume_shadow = stack
             .chapters()
@@ -274,7 +276,9 @@ impl Renderer {
             .unwrap_or_else(|| self.frame.cloud_shadow_stand_in.clone());
         self.scene.record(&mut passes, &self.frame, &volume_shadow, &cloud_shadow);
         let sky = Self::shared_sky(&self.frame, stack);
+        // ANCHOR_END: render_scene
 
+        // ANCHOR: render_stages
         // The colour stages, chained, up to the chapter whose view is shown. The transparent
         // stage gets the fog the stages before it left.
         let stages = shown.chapter + 1;
@@ -309,10 +313,10 @@ impl Renderer {
         // Display.
         self.display.record(gpu, &mut passes, &display, output);
         let times = passes.submit();
+        // ANCHOR_END: render_stages
         if matches!(display.kind, ViewKind::Scalar { auto: true, .. }) {
             self.auto_range.request(gpu, &self.frame.view_range);
         }
         times
     }
-    // ANCHOR_END: render
 }

@@ -127,7 +127,6 @@ pub struct ResourceRow {
     pub without_maker: &'static str,
 }
 
-// ANCHOR: resource_table
 pub const RESOURCE_TABLE: &[ResourceRow] = &[
     ResourceRow {
         resource: Resource::Frame,
@@ -192,6 +191,7 @@ pub const RESOURCE_TABLE: &[ResourceRow] = &[
         holds: "up to 8 point and spot lights: position, range, intensity, cone",
         without_maker: "always present; none unless the scene settings ask for them",
     },
+    // ANCHOR: resource_table
     ResourceRow {
         resource: Resource::Handover,
         name: "handover",
@@ -227,8 +227,8 @@ pub const RESOURCE_TABLE: &[ResourceRow] = &[
         holds: "what the fog stages do to a surface at any distance along a pixel's ray: transmittance and in-scattering, fog_at_depth in transparent_fog.wgsl (transparent group 2)",
         without_maker: "stand-ins for each missing fog: transmittance 1, in-scattering 0",
     },
+    // ANCHOR_END: resource_table
 ];
-// ANCHOR_END: resource_table
 
 /// What a chapter registers: the stage of its colour pass and the shared resources it reads
 /// and writes (beyond the frame uniform, which every pass reads).

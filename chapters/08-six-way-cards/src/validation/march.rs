@@ -81,12 +81,12 @@ impl Grid<'_> {
     // ANCHOR_END: depth_to_light
 }
 
-// ANCHOR: march_card
 /// Marches the card seen along `view`, lit by a unit sun from `to_light` (a unit vector towards
 /// the light in the card frame: x right, y up, z away from the camera). Each view ray runs
 /// through a pixel's centre with `steps` samples a cell; a sample's step scatters
 /// (1 − e^{−Δτ}) of the light that reaches it, e^{−τ_light} from its midpoint, and that
 /// reaches the camera through e^{−τ_view}.
+// ANCHOR: march_card
 pub fn march_card(
     n: usize,
     density: &[f32],

@@ -4,7 +4,7 @@
 use crate::atlas::{Layout, pack, resample};
 use crate::card::{Dir, ViewAxis, to_card};
 use crate::crop::CropRect;
-use crate::light::{Medium, bake_frame};
+use crate::light::{FrameMaps, Medium, bake_frame};
 use crate::swizzle::{Channel, Swizzle};
 
 /// How the runtime's texture stores the atlases' channels.
@@ -60,10 +60,15 @@ pub fn card_maps(
     swizzle: &Swizzle,
     storage: Storage,
 ) -> Result<CardMaps, String> {
-    let maps = bake_frame(n, &to_card(n, density, view), None, medium);
+    packed_card(&bake_frame(n, &to_card(n, density, view), None, medium), swizzle, storage)
+}
+
+/// A baked frame packed, stored and read back as `card_maps` does.
+pub fn packed_card(maps: &FrameMaps, swizzle: &Swizzle, storage: Storage) -> Result<CardMaps, String> {
+    let n = maps.n;
     let crop = CropRect { x: 0.0, y: 0.0, w: n as f64, h: n as f64 };
     let layout = Layout { cols: 1, rows: 1, frame_w: n as u32, frame_h: n as u32 };
-    let atlases = pack(layout, &[resample(&maps, crop, n, n)], swizzle, false);
+    let atlases = pack(layout, &[resample(maps, crop, n, n)], swizzle, false);
     let read = |channel: Channel| -> Result<Vec<f64>, String> {
         let (atlas, c) = (0..2)
             .flat_map(|a| (0..4).map(move |c| (a, c)))
