@@ -78,6 +78,30 @@ fn every_include_resolves_to_non_empty_text() {
     assert!(all.len() >= 5, "only {} includes: the book shows real code", all.len());
 }
 
+/// The longest listing a page may include: a listing shows the lines that carry the idea and
+/// names the file for the rest (a whole test becomes its assertions, a parameter struct a
+/// pointer to its file).
+const LONGEST_LISTING: usize = 40;
+
+/// The listings allowed to be longer, each because the listing is the idea itself.
+const LONG_LISTINGS: &[(&str, &str)] = &[(
+    "chapters/core/src/chapter.rs:chapter",
+    "the `Chapter` trait is the contract every chapter implements; the page walks through each method",
+)];
+
+#[test]
+fn no_included_listing_is_longer_than_40_lines() {
+    assert!(LONG_LISTINGS.len() <= 5, "at most five long listings in the book");
+    let mut long = Vec::new();
+    for (page, spec, body) in includes() {
+        let lines = body.lines().count();
+        if lines > LONGEST_LISTING && !LONG_LISTINGS.iter().any(|(s, _)| spec.ends_with(s)) {
+            long.push(format!("{page}: {spec} is {lines} lines"));
+        }
+    }
+    assert!(long.is_empty(), "listings over {LONGEST_LISTING} lines:\n{}", long.join("\n"));
+}
+
 #[test]
 fn summary_lists_every_page() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("book/src");
@@ -264,3 +288,15 @@ fn every_page_has_a_summary_and_try_this() {
     assert!(missing.is_empty(), "{}", missing.join("\n"));
 }
 
+/// One notation table serves the whole book: every chapter's page links it.
+#[test]
+fn every_chapter_page_links_the_notation_table() {
+    let table = Path::new(env!("CARGO_MANIFEST_DIR")).join("book/src/notation.md");
+    assert!(table.is_file(), "book/src/notation.md is missing");
+    let unlinked: Vec<String> = chapter_pages()
+        .into_iter()
+        .filter(|(_, text)| !prose(text).contains("](notation.md"))
+        .map(|(name, _)| name)
+        .collect();
+    assert!(unlinked.is_empty(), "pages that do not link notation.md: {}", unlinked.join(", "));
+}
