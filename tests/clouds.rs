@@ -7,7 +7,6 @@ mod common;
 
 use common::*;
 use fogbook::state::Setup;
-use fogbook_clouds::reference::Slab;
 use fogbook_clouds::textures::read_volume;
 use fogbook_clouds::{CloudParams, Clouds, noise};
 use fogbook_core::Loaded;
@@ -210,18 +209,7 @@ fn homogeneous_slab_matches_the_f64_single_scattering_integral() {
         let sun_dir = DVec3::new(frame.sun_dir[0] as f64, frame.sun_dir[1] as f64, frame.sun_dir[2] as f64);
         let sun = DVec3::new(frame.sun_color[0] as f64, frame.sun_color[1] as f64, frame.sun_color[2] as f64)
             * frame.sun_dir[3] as f64;
-        let slab = Slab {
-            planet_radius_m: p.planet_radius_km as f64 * 1000.0,
-            bottom_m: p.layer_bottom_m as f64,
-            thickness_m: p.layer_thickness_m as f64,
-            extinction: p.extinction as f64,
-            albedo: p.albedo as f64,
-            g: p.phase_forward_g as f64,
-            light_march_m: p.light_march_m as f64,
-            max_march_m: p.max_march_km as f64 * 1000.0,
-            sun_dir: sun_dir.normalize(),
-            sun,
-        };
+        let slab = p.slab(sun_dir.normalize(), sun);
         // ANCHOR: slab_test
         let want: Vec<_> = (0..SIZE[1])
             .flat_map(|y| (0..SIZE[0]).map(move |x| (x, y)))

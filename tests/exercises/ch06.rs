@@ -31,20 +31,9 @@ fn sun(elevation_deg: f32, azimuth_deg: Option<f32>) -> [f32; 3] {
     scene.sun_direction().to_array()
 }
 
-/// The layer of `p` as the f64 reference's homogeneous slab, on the chapter's own planet.
+/// The layer of `p` as the f64 reference's slab, lit by a white sun from `sun_dir`.
 fn slab(p: &CloudParams, sun_dir: DVec3) -> Slab {
-    Slab {
-        planet_radius_m: p.planet_radius_km as f64 * 1000.0,
-        bottom_m: p.layer_bottom_m as f64,
-        thickness_m: p.layer_thickness_m as f64,
-        extinction: p.extinction as f64,
-        albedo: p.albedo as f64,
-        g: p.phase_forward_g as f64,
-        light_march_m: p.light_march_m as f64,
-        max_march_m: p.max_march_km as f64 * 1000.0,
-        sun_dir,
-        sun: DVec3::ONE,
-    }
+    p.slab(sun_dir, DVec3::ONE)
 }
 
 /// The length of the first stretch of the ray from `o` along `dir` inside the layer.

@@ -202,3 +202,22 @@ fogbook_core::parameters! {
     }
 }
 // ANCHOR_END: params
+
+impl CloudParams {
+    /// The layer as the f64 reference's homogeneous slab, on the chapter's own planet, lit from
+    /// `sun_dir` by `sun`: what the GPU's slab mode (constant density) integrates.
+    pub fn slab(&self, sun_dir: glam::DVec3, sun: glam::DVec3) -> crate::reference::Slab {
+        crate::reference::Slab {
+            planet_radius_m: self.planet_radius_km as f64 * 1000.0,
+            bottom_m: self.layer_bottom_m as f64,
+            thickness_m: self.layer_thickness_m as f64,
+            extinction: self.extinction as f64,
+            albedo: self.albedo as f64,
+            g: self.phase_forward_g as f64,
+            light_march_m: self.light_march_m as f64,
+            max_march_m: self.max_march_km as f64 * 1000.0,
+            sun_dir,
+            sun,
+        }
+    }
+}
