@@ -23,7 +23,7 @@ struct FroxelParams {
     light: vec4<f32>,   // x: sun factor; y: ambient factor; z: 1 = volume shadows; w: 1 = apply the fog
     debug: vec4<u32>,   // x: the slice the slice views show; y: solo light (0: all); z: phase (0 HG, 1 CS); w: fog volumes
     temporal: vec4<f32>, // x: 1 = jitter and history; y: history weight; z: 1 = history holds last frame; w: local-light factor
-    noise: vec4<f32>,   // x: amount a; y: 1 / feature size (1/m); z: 1 = continue beyond the grid
+    noise: vec4<f32>,   // x: amount a; y: 1 / feature size (1/m); z: 1 = continue beyond the grid; w: 1 = local volumes point-sampled
     wind: vec4<f32>,    // xyz: how far the wind has carried the noise (m)
 }
 // ANCHOR_END: uniform

@@ -7,7 +7,8 @@
 // constant density and the height layer: T_b = e^(−τ(f, d)), L_b = albedo · L · (1 − T_b) with
 // the unshadowed sun and ambient at f), unless chapter 2 is in the stack, which takes over there.
 // Both lookups live in at_depth.wgsl, shared with the core's transparent-fog module. Also writes
-// the debug views. After Wronski 2014 (the lookup at the pixel's depth) and
+// the debug views, among them a per-pixel reference march of the same medium and lights, against
+// which the grid's error is shown. After Wronski 2014 (the lookup at the pixel's depth) and
 // Hillaire 2015.
 // Stage: froxel fog (after the sky and the analytic fogs). Output: `view_out`.
 // #import 04-froxel-fog/at_depth.wgsl
@@ -31,6 +32,8 @@ const VIEW_LIGHTS_SLICE: u32 = 9u;
 const VIEW_HISTORY: u32 = 10u;
 const VIEW_EMISSION_SLICE: u32 = 11u;
 const VIEW_GRID: u32 = 12u;
+const VIEW_REFERENCE: u32 = 13u;
+const VIEW_REFERENCE_ERROR: u32 = 14u;
 
 const VOLUME_SHADOW_BIAS: f32 = 0.0005; // as lighting.wgsl
 
@@ -62,6 +65,52 @@ fn grid_overlay(pixel: vec2<i32>, color: vec3<f32>) -> vec3<f32> {
     }
     return out;
 }
+
+// The per-pixel reference: the global medium (constant, height layers, noise) and the same lights
+// as the grid (sun through the shadow map, ambient, point and spot lights) marched along this
+// pixel's own ray in REFERENCE_STEPS steps, spaced like the slices and each lit at its middle,
+// integrated with the same step integral — no columns, no slices, no jitter, no history. It ends
+// where the froxel stage's fog ends: at d, or at the grid's far end when the fog is not continued
+// beyond it or chapter 2 takes over there. It leaves out the local volumes and the clouds'
+// shadow, which the composite does not bind.
+const REFERENCE_STEPS: u32 = 512u;
+
+// ANCHOR: reference_march
+fn reference_march(dir: vec3<f32>, d: f32) -> FogAtDepth {
+    var fog: FogAtDepth;
+    fog.inscattering = vec3(0.0);
+    fog.transmittance = 1.0;
+    var end = d;
+    if froxel.noise.z < 0.5 || frame.height_layers[0].w > 0.5 {
+        end = min(d, froxel.slices.y);
+    }
+    let near = min(froxel.slices.x, end);
+    let eye = frame.camera_pos.xyz;
+    let cos_sun = dot(dir, frame.sun_dir.xyz);
+    var t0 = 0.0;
+    for (var i = 1u; i <= REFERENCE_STEPS; i++) {
+        // Boundary i at near · (end/near)^(i/M), as the slices: short steps near the eye.
+        let t1 = select(near * pow(end / max(near, 1e-6), f32(i) / f32(REFERENCE_STEPS)), end, i == REFERENCE_STEPS);
+        let len = t1 - t0;
+        let p = eye + dir * (0.5 * (t0 + t1));
+        let sigma_t = min(smooth_extinction_at(p) * noise_factor(p), MAX_EXTINCTION);
+        var radiance = local_lights_at(p, dir);
+        if froxel.debug.y == 0u {
+            var visibility = 1.0;
+            if froxel.light.z > 0.5 {
+                visibility = shadow_visibility(shadow_map, shadow_sampler, frame.sun_view_proj, p, VOLUME_SHADOW_BIAS);
+            }
+            radiance += sun_light_at(p) * frame.sun_dir.w * froxel.light.x * phase(cos_sun) * visibility
+                + sky_light_at(p) * froxel.light.y;
+        }
+        let s = froxel.albedo.rgb * sigma_t * radiance;
+        fog.inscattering += fog.transmittance * step_integral(s, sigma_t, len);
+        fog.transmittance *= exp(-sigma_t * len);
+        t0 = t1;
+    }
+    return fog;
+}
+// ANCHOR_END: reference_march
 
 @compute @workgroup_size(8, 8, 1)
 fn composite(@builtin(global_invocation_id) id: vec3<u32>) {
@@ -112,6 +161,17 @@ fn composite(@builtin(global_invocation_id) id: vec3<u32>) {
         }
         case VIEW_EMISSION_SLICE: { write_scalar(id.xy, luminance(textureLoad(emission_tex, texel, 0).rgb)); }
         case VIEW_GRID: { write_color(id.xy, grid_overlay(pixel, color)); }
+        case VIEW_REFERENCE, VIEW_REFERENCE_ERROR: {
+            let reference = reference_march(dir, d);
+            let truth = scene * reference.transmittance + reference.inscattering;
+            if froxel.grid.w == VIEW_REFERENCE {
+                write_color(id.xy, truth);
+            } else {
+                // |ΔY| / Y of the final colour, the grid's against the reference's.
+                let fogged = scene * fog.transmittance + fog.inscattering;
+                write_scalar(id.xy, abs(luminance(fogged) - luminance(truth)) / max(luminance(truth), 1e-6));
+            }
+        }
         default: { write_scalar(id.xy, 0.0); }
     }
 }

@@ -72,8 +72,9 @@ fn luminance(c: vec3<f32>) -> f32 {
 }
 
 // The local volumes in froxel `id`: the sum over its block's volumes of each one's average over
-// the piece [a, b] of the ray o + t·dir through the froxel, and how they are lit.
-fn local_media(id: vec3<u32>, o: vec3<f32>, dir: vec3<f32>, a: f32, b: f32) -> LocalMedia {
+// the piece [a, b] of the ray o + t·dir through the froxel, and how they are lit. With
+// `volume_point_sample` (noise.w), each one's density at the froxel's sample o + t_s·dir instead.
+fn local_media(id: vec3<u32>, o: vec3<f32>, dir: vec3<f32>, a: f32, b: f32, t_s: f32) -> LocalMedia {
     var m = LocalMedia(vec3(0.0), 0.0, vec3(0.0), vec4(0.0, 0.5, 0.0, 1.0));
     var centroid = 0.0; // Σ τ_i · middle_i
     var lit = vec3(0.0); // Σ lum(σs_i) · (1, g_i, T_sun,i)
@@ -95,7 +96,10 @@ fn local_media(id: vec3<u32>, o: vec3<f32>, dir: vec3<f32>, a: f32, b: f32) -> L
             let c = fog_volume_chord(v, o, dir);
             let lo = max(a, c.x);
             let hi = min(b, c.y);
-            let w = fog_volume_inside_depth(v, o, dir, lo, hi, SLICE_FADE_STEPS) / (b - a);
+            var w = fog_volume_inside_depth(v, o, dir, lo, hi, SLICE_FADE_STEPS) / (b - a);
+            if froxel.noise.w > 0.5 {
+                w = fog_volume_weight(v, o + dir * t_s); // the comparison: one point per froxel
+            }
             if w > 0.0 {
                 let rho = max(v.albedo_density.w, 0.0);
                 let t = rho * w;
@@ -136,7 +140,8 @@ fn media(@builtin(global_invocation_id) id: vec3<u32>) {
     let global_t = smooth_extinction_at(p) * noise;
     // The column's ray as the sample point's (jittered across with temporal accumulation).
     let dir = normalize(p - frame.camera_pos.xyz);
-    let local = local_media(id, frame.camera_pos.xyz, dir, slice_begin(id.z), slice_end(id.z));
+    let t_s = length(p - frame.camera_pos.xyz);
+    let local = local_media(id, frame.camera_pos.xyz, dir, slice_begin(id.z), slice_end(id.z), t_s);
     let sigma_s = froxel.albedo.rgb * global_t + local.sigma_s;
     let sigma_t = global_t + local.sigma_t;
     let emission = local.emission;

@@ -42,40 +42,27 @@ pub const VIEWS: &[ViewInfo] = &[
     ViewInfo::color("final", "The colour so far, seen through the froxel fog"),
     ViewInfo::color("scene", "The colour this stage receives, without the fog"),
     ViewInfo::scalar("density-slice", "Extinction σt of the froxels in slice `slice`", 1e-4, 10.0, "1/m").log_scale(),
-    ViewInfo::scalar(
-        "inscattering-slice",
-        "Luminance of S, the light scattered per metre, in slice `slice`",
-        1e-5,
-        1.0,
-        "1/m",
-    )
-    .log_scale(),
+    ViewInfo::scalar("inscattering-slice", "Luminance of S, scattered per metre, in slice `slice`", 1e-5, 1.0, "1/m")
+        .log_scale(),
     ViewInfo::color("inscattering", "In-scattered radiance integrated from the eye to the pixel's depth"),
     ViewInfo::fraction("transmittance", "Transmittance from the eye to the pixel's depth"),
     ViewInfo::scalar("slices", "Slice coordinate s(d) = N ln(d/n) / ln(f/n) of the pixel's depth", 0.0, 64.0, ""),
     ViewInfo::fraction("shadow", "The sun's visibility in the volume at the middle of slice `slice`"),
     ViewInfo::scalar("noise-slice", "The noise's factor on the global medium in slice `slice`", 0.0, 2.0, ""),
-    ViewInfo::scalar(
-        "lights-slice",
-        "Luminance of the point and spot lights' share of S in slice `slice`",
-        1e-5,
-        1.0,
-        "1/m",
-    )
-    .log_scale(),
-    ViewInfo::color(
-        "history",
-        "Slice `slice`'s temporal history: green its weight, red rejected (outside last frame's grid)",
-    ),
-    ViewInfo::scalar(
-        "emission-slice",
-        "Luminance of the emitted radiance per metre in slice `slice` (local volumes)",
-        1e-5,
-        1.0,
-        "1/m",
-    )
-    .log_scale(),
+    ViewInfo::scalar("lights-slice", "Luminance of the local lights' share of S in slice `slice`", 1e-5, 1.0, "1/m")
+        .log_scale(),
+    ViewInfo::color("history", "Slice `slice`'s history: green its weight, red rejected (outside last frame's grid)"),
+    ViewInfo::scalar("emission-slice", "Luminance of the local volumes' emission in slice `slice`", 1e-5, 1.0, "1/m")
+        .log_scale(),
     ViewInfo::color("grid", "The final colour with the froxel columns (yellow) and slice edges (cyan)"),
+    ViewInfo::color("reference", "Per-pixel reference: the same medium and lights, 512 steps along each pixel's ray"),
+    ViewInfo::scalar(
+        "reference-error",
+        "|ΔY| / Y of the final colour, the grid's against the reference's",
+        0.0,
+        0.1,
+        "rel.",
+    ),
 ];
 // ANCHOR_END: views
 
@@ -94,7 +81,8 @@ pub struct FroxelUniform {
     /// x: 1 = temporal; y: history weight; z: 1 = the history volume holds last frame's result;
     /// w: factor on the local lights.
     pub temporal: [f32; 4],
-    /// x: noise amount; y: 1 / noise size (1/m); z: 1 = continue beyond the grid.
+    /// x: noise amount; y: 1 / noise size (1/m); z: 1 = continue beyond the grid; w: 1 = local
+    /// volumes point-sampled (`volume_point_sample`).
     pub noise: [f32; 4],
     /// xyz: how far the wind has carried the noise (m).
     pub wind: [f32; 4],
@@ -154,7 +142,7 @@ impl FroxelUniform {
                 finite_in(p.noise_amount, 0.0, 1.0, 0.0),
                 1.0 / finite_in(p.noise_scale_m, 0.5, 500.0, 16.0),
                 p.continue_beyond_grid as u32 as f32,
-                0.0,
+                p.volume_point_sample as u32 as f32,
             ],
             wind: [0.0; 4],
         }
@@ -445,6 +433,15 @@ impl FroxelFog {
         ];
         const LIGHTS_CAMERA: &str = "30,5,-80,-18,3,60";
         const NOISE: &[&str] = &["noise_amount=0.9", "noise_scale_m=30", "constant_density=0.008"];
+        const MOVING: &[&str] = &[
+            "scene.sun_illuminance=0",
+            "scene.ambient=0.02,0.025,0.04",
+            "scene.point_lights=4",
+            "scene.spot_lights=2",
+            "constant_density=0.01",
+            "temporal=true",
+            "scene.light_orbit_deg_s=90",
+        ];
         let fig = |name, view, settings: &[&'static str], camera| Figure::new(name, view, settings, camera);
         vec![
             // The sun's share alone: the tower's shadow is a dark wedge in the glow.
@@ -471,6 +468,16 @@ impl FroxelFog {
             ),
             // Chapter 2 beyond the grid, its layers inside it.
             fig("with-height-fog", "final", &["fog_distance_m=100"], None).with(&["height-fog"]),
+            // The per-pixel reference march of the same medium and lights, and the grid against it.
+            fig("reference-march", "reference", &[], None),
+            fig("grid-error", "reference-error", &[], None),
+            // Close up on the tower's shaft: its edges are a column wide.
+            fig("shaft-edge-error", "reference-error", &[], Some("0,2,0,-9,0,14")),
+            fig("lights-error", "reference-error", DUSK, Some(LIGHTS_CAMERA)),
+            // The ring orbiting at 90°/s with the history on, 40 frames on: each frame's lights
+            // stay in the history and fade by η per frame, a trail behind each light.
+            fig("moving-lights", "final", MOVING, Some(LIGHTS_CAMERA)).continuing_for(39),
+            fig("moving-lights-error", "reference-error", MOVING, Some(LIGHTS_CAMERA)).continuing(),
         ]
     }
     // ANCHOR_END: figures

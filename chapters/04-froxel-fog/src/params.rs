@@ -28,6 +28,11 @@ fogbook_core::parameters! {
             /// (off: every volume is tested in every froxel, the same result, for comparison).
             volume_culling: bool = true,
                 boolean().help("Test only the local fog volumes binned to each block of froxels"),
+            /// For comparison: take each local volume's density at the froxel's one sample point,
+            /// as this chapter takes its own medium, instead of averaging it over the froxel's
+            /// slice (chapter 5's box filter). A volume's faces then step from slice to slice.
+            volume_point_sample: bool = false,
+                boolean().help("Local volumes at the froxel's sample point instead of averaged over its slice"),
         }
         "Grid" {
             /// Froxels across the screen (Wronski 2014: 160).

@@ -505,6 +505,27 @@ impl Clouds {
             all.extend_from_slice(settings);
             Figure::new(name, "final", &all, camera).with(&["sky"])
         };
+        const BROKEN_CUMULUS: &[&str] = &[
+            "layer_bottom_m=300",
+            "layer_thickness_m=500",
+            "shape_tile_km=1.5",
+            "detail_tile_km=0.15",
+            "weather_tile_km=2.5",
+            "coverage=0.35",
+            "extinction=0.08",
+            "noise_seed=2",
+            "shadow_extent_km=3",
+            "scene.sun_elevation_deg=20",
+            "froxel-fog.layer_density=0",
+            "froxel-fog.constant_density=0.0015",
+            "froxel-fog.ambient_scale=0.4",
+            "froxel-fog.fog_distance_m=1500",
+            "froxel-fog.continue_beyond_grid=false",
+        ];
+        let shadows = |name, view, settings: &[&'static str]| {
+            Figure::new(name, view, &[BROKEN_CUMULUS, settings].concat(), Some("0,80,450,-20,-3,70"))
+                .with(&["froxel-fog"])
+        };
         vec![
             alone("single-scattering", &["octaves=1"]),
             alone("three-octaves", &[]).continuing(),
@@ -513,6 +534,11 @@ impl Clouds {
             sky("clouds-in-sky", &[], LOOK_UP),
             sky("low-sun", &["scene.sun_elevation_deg=4"], LOOK_UP).continuing(),
             sky("from-above", &[], Some("0,6000,0,0,-25,70")).continuing(),
+            // Low broken cumulus over chapter 4's fog, facing the sun: the clouds' shadow on the
+            // ground and in the fog, without it, and the fog's in-scattering alone.
+            shadows("cloud-shadows", "final", &[]),
+            shadows("cloud-shadows-off", "final", &["cloud_shadows=false"]),
+            shadows("cloud-shadows-in-the-fog", "froxel-fog/inscattering", &[]),
         ]
     }
     // ANCHOR_END: figures

@@ -156,8 +156,31 @@ pub fn plots() -> Vec<(&'static str, String)> {
         (10.0, 90.0),
         &series,
     );
-    vec![("relight-psnr", svg)]
+    vec![("relight-psnr", svg), ("relit-beside-march", relit_beside_march(&subject, &card))]
 }
+
+// ANCHOR: relit_beside_march
+/// The book's images: the card relit beside the march, and their difference, at the right axis
+/// light and at the worst light, the diagonal (right + top)/√2 in the card's plane.
+fn relit_beside_march(subject: &Subject, card: &CardMaps) -> String {
+    use fogbook_core::plot::{Panel, image_panels};
+    let s = std::f64::consts::FRAC_1_SQRT_2;
+    let mut images = Vec::new();
+    for (name, light) in [("right axis", [1.0, 0.0, 0.0]), ("(right + top)/√2", [s, s, 0.0])] {
+        let relit = card.relit(light);
+        let marched = march_card(subject.n, subject.density, subject.view, subject.medium64(), light, MARCH_STEPS);
+        let psnr = psnr_db(&relit, &marched);
+        let difference = relit.iter().zip(&marched.radiance).map(|(a, b)| 2.0 * (a - b).abs()).collect();
+        images.push((format!("six-way, {name}: {psnr:.1} dB"), relit));
+        images.push((format!("ray march, {name}"), marched.radiance));
+        images.push(("|six-way − march| × 2".to_string(), difference));
+    }
+    let n = subject.n as u32;
+    let panels: Vec<Panel> =
+        images.iter().map(|(label, values)| Panel { label: label.clone(), width: n, height: n, values }).collect();
+    image_panels("32³ lopsided blob, view z, f16 atlases: relit by the six-way blend and marched", &panels, 3, 7.0)
+}
+// ANCHOR_END: relit_beside_march
 
 #[cfg(test)]
 mod tests {
