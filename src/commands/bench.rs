@@ -3,6 +3,11 @@
 //! On a real GPU the times come from timestamp queries around each pass; on a software driver
 //! (lavapipe) each pass is submitted alone and timed on the CPU, because its timestamps are not
 //! attributed to the right passes. Reports medians and the GPU memory the core allocates.
+//!
+//! Those frames run one at a time (record, submit, wait, read the times back), so their wall time
+//! mixes the GPU's work, the wait and the CPU's. A second, untimed run records frames back to back
+//! with at most `FRAMES_IN_FLIGHT` unfinished, as the viewer runs, and reports the frame time it
+//! achieves and the CPU's share: a frame's update, recording and submission.
 
 use crate::cli::{BenchArgs, parse_size};
 use crate::registry;
@@ -13,7 +18,12 @@ use fogbook_core::headless::Headless;
 use fogbook_core::time::TimeControl;
 use fogbook_core::timing::{PassTimes, TimingMode};
 use serde_json::json;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
+use std::time::Instant;
+
+/// Frames submitted and not yet finished in the pipelined run (a viewer with a surface of two
+/// frames in its swap chain runs so).
+const FRAMES_IN_FLIGHT: usize = 2;
 
 fn median(v: &mut [f64]) -> f64 {
     if v.is_empty() {
@@ -80,6 +90,45 @@ fn copy_bandwidth(gpu: &GpuContext) -> Option<f64> {
     (s > 0.0).then(|| 2.0 * size as f64 / s)
 }
 
+/// The pipelined run: `warmup` then `frames` frames recorded back to back, untimed, waiting only
+/// when `FRAMES_IN_FLIGHT` are unfinished. Reports the achieved frame time (wall time over the
+/// timed frames, the last one finished) and the median CPU time from a frame's update to the
+/// return of its submission.
+fn pipelined(
+    headless: &mut Headless,
+    setup: &mut Setup,
+    view: fogbook_core::stack::StackView,
+    warmup: u32,
+    frames: u32,
+    mode: TimingMode,
+) -> serde_json::Value {
+    headless.renderer.timing = TimingMode::Off;
+    let mut time = TimeControl::fixed(0.0);
+    let mut in_flight = VecDeque::new();
+    let mut cpu_ms = Vec::new();
+    let mut started = Instant::now();
+    for i in 0..warmup + frames {
+        if i == warmup {
+            started = Instant::now();
+        }
+        if in_flight.len() == FRAMES_IN_FLIGHT {
+            let oldest = in_flight.pop_front();
+            let _ = headless.gpu.device.poll(wgpu::PollType::Wait { submission_index: oldest, timeout: None });
+        }
+        let start = Instant::now();
+        headless.run(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, 1);
+        if i >= warmup {
+            cpu_ms.push(start.elapsed().as_secs_f64() * 1e3);
+        }
+        // An empty submission after the frame's: its index is done when the frame is.
+        in_flight.push_back(headless.gpu.queue.submit([]));
+    }
+    headless.gpu.wait();
+    let frame_ms = started.elapsed().as_secs_f64() * 1e3 / frames as f64;
+    headless.renderer.timing = mode;
+    json!({ "frames_in_flight": FRAMES_IN_FLIGHT, "frame_ms": frame_ms, "cpu_median_ms": median(&mut cpu_ms) })
+}
+
 pub fn run(args: &BenchArgs) -> Result<serde_json::Value> {
     let size = parse_size(&args.size).map_err(|e| anyhow!(e))?;
     if args.frames == 0 {
@@ -141,11 +190,13 @@ pub fn run(args: &BenchArgs) -> Result<serde_json::Value> {
                 json!({ "pass": name, "median_ms": median(v), "min_ms": v.iter().cloned().fold(f64::INFINITY, f64::min), "samples": v.len() })
             })
             .collect();
+        let pipelined = pipelined(&mut headless, &mut setup, view, args.warmup, args.frames, mode);
         chapters.push(json!({
             "chapter": setup.stack.spec(),
             "view": setup.stack.view_name(view),
             "passes": passes,
             "cpu_frame_median_ms": median(&mut frame_ms),
+            "pipelined": pipelined,
         }));
     }
     // After the chapters have run: the clocks are up (an idle GPU starts slow).
