@@ -13,7 +13,7 @@
 // Output: the debug view selected by `fog.view` into `view_out`.
 // ANCHOR: imports
 // #import common/scene_inputs.wgsl
-// #import 01-distance-fog/fog_functions.wgsl
+// #import common/distance_fog_functions.wgsl
 // ANCHOR_END: imports
 
 @group(2) @binding(0) var<uniform> fog: FogParams;

@@ -11,9 +11,9 @@
 // before left (the scene's when alone); with `use_sky_color` the fog colour is the frame's
 // ambient light, which the sky writes when it is in the stack.
 // Output: the debug view selected by `height.view` into `view_out`. The parameter block, the
-// optical depths along a ray and the fog's terms live in height_functions.wgsl.
+// optical depths along a ray and the fog's terms live in common/height_fog_functions.wgsl.
 // #import common/scene_inputs.wgsl
-// #import 02-height-fog/height_functions.wgsl
+// #import common/height_fog_functions.wgsl
 
 @group(2) @binding(0) var<uniform> height: HeightFogParams;
 

@@ -11,8 +11,8 @@
 // Mirrors `FroxelUniform` and `reference.rs` in chapters/04-froxel-fog.
 // #import common/scene_inputs.wgsl
 // #import common/gradient_noise.wgsl
-// #import 02-height-fog/layer.wgsl
-// #import common/fog_volume.wgsl
+// #import common/height_layer.wgsl
+// #import common/media/fog_volume.wgsl
 
 // ANCHOR: uniform
 struct FroxelParams {
@@ -114,7 +114,7 @@ fn smooth_extinction_at(p: vec3<f32>) -> f32 {
 // ANCHOR_END: medium
 
 // Local fog volumes (chapter 5): the struct and `fog_volume_weight` live in
-// common/fog_volume.wgsl, shared with chapter 5's analytic path.
+// common/media/fog_volume.wgsl, shared with chapter 5's analytic path.
 // ANCHOR_END: medium
 
 // ANCHOR: step_integral

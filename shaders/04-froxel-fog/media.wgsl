@@ -7,7 +7,7 @@
 //     rotated, each with its own albedo, density, height falloff, edge fade, emission and phase
 //     g, summed. Each
 //     volume enters a froxel as its average over the froxel's slice along the column's ray — its
-//     optical depth there in closed form (05-local-fog/shapes.wgsl) divided by the slice's length
+//     optical depth there in closed form (common/media/shapes.wgsl) divided by the slice's length
 //     — not as a sample at one point: a box filter in depth, so that a volume's surfaces count
 //     where they are, its column's optical depth is exact, and a volume thinner than a slice
 //     neither vanishes between samples nor flickers as the sample point is jittered. For the
@@ -15,7 +15,7 @@
 //     centroid in the slice (the lighting samples the sun's shadow there, not at the jittered
 //     point, which a thin volume may not be near), their σs-weighted phase g, and their
 //     transmittance towards the sun: through themselves (self-shadowing) and through the other
-//     volumes that may shadow them (their casters, 05-local-fog/casters.wgsl), as chapter 5's
+//     volumes that may shadow them (their casters, common/media/casters.wgsl), as chapter 5's
 //     analytic path has it, so that a shadowed volume is lit alike on both sides of the grid's
 //     far end. Only
 //     the volumes binned on the CPU to the froxel's block (chapters/04-froxel-fog/src/binning.rs)
@@ -26,8 +26,8 @@
 // a: the noise factor, for its view); `local_light_out` (x: the volumes' share of σs; y: their
 // centroid in the slice, 0–1; z: their phase g; w: their transmittance towards the sun).
 // #import 04-froxel-fog/common.wgsl
-// #import 05-local-fog/shapes.wgsl
-// #import 05-local-fog/casters.wgsl
+// #import common/media/shapes.wgsl
+// #import common/media/casters.wgsl
 
 @group(2) @binding(1) var media_out: texture_storage_3d<rgba32float, write>;
 @group(2) @binding(2) var emission_out: texture_storage_3d<rgba16float, write>;

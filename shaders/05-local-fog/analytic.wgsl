@@ -1,7 +1,7 @@
 // Local fog volumes, the analytic path: per pixel, every volume the view ray crosses before the
-// surface, integrated in closed form (shapes.wgsl) from `start` to the surface — from the eye
-// when chapter 4 is not in the stack, else from its grid's far end (`frame.froxel_far_m`), where
-// the froxels' injection of the same volumes stops — and applied as colour · T + L_in.
+// surface, integrated in closed form (common/media/shapes.wgsl) from `start` to the surface — from
+// the eye when chapter 4 is not in the stack, else from its grid's far end (`frame.froxel_far_m`),
+// where the froxels' injection of the same volumes stops — and applied as colour · T + L_in.
 // Overlapping volumes add: the crossings' ends split the ray into pieces; in each piece the
 // extinctions add, and the in-scattering is the energy-conserving step of Hillaire 2015,
 //   L = T_before · (Σ_i S_i W_i) · (1 − e^(−τ)) / τ,   τ = Σ_i ρ_i W_i,

@@ -1,13 +1,13 @@
-// Local fog volumes, the sun in them: what chapter 5's analytic pass (analytic.wgsl) and its
-// sun grid (sun_grid.wgsl) share — the pass's uniform, the volumes and their casters' masks
-// (group 2), and T_sun of a volume at a point: its own transmittance along the sun's ray in closed
-// form (shapes.wgsl; through an edge fade or a texture, the casters' CASTER_STEPS), times that of
-// the other volumes that may shadow it (casters.wgsl).
+// Local fog volumes, the sun in them: what chapter 5's analytic pass (analytic.wgsl) and its sun
+// grid (sun_grid.wgsl) share — the pass's uniform, the volumes and their casters' masks (group 2),
+// and T_sun of a volume at a point: its own transmittance along the sun's ray in closed form
+// (common/media/shapes.wgsl; through an edge fade or a texture, the casters' CASTER_STEPS), times
+// that of the other volumes that may shadow it (common/media/casters.wgsl).
 // After Wronski 2014 and Hillaire 2015 (the froxel fog this complements) and the engines' local
 // fog volumes (Unreal's Local Fog Volumes, Godot's FogVolume).
 // #import common/scene_inputs.wgsl
-// #import 05-local-fog/shapes.wgsl
-// #import 05-local-fog/casters.wgsl
+// #import common/media/shapes.wgsl
+// #import common/media/casters.wgsl
 
 // ANCHOR: uniform
 struct LocalFogParams {

@@ -3,7 +3,7 @@
 // as f16 pairs (pack2x16float) in a buffer that is then copied into an r16float 3D texture
 // (fogbook_core::fog_volume_textures::NoiseBake). Runs once per device, the first time a volume
 // has a noise density: frequency, octaves, contrast, scroll and scale are all applied when the
-// texture is read (common/fog_volume_density.wgsl), so no parameter ever needs a new bake.
+// texture is read (common/media/fog_volume_density.wgsl), so no parameter ever needs a new bake.
 // Mirrors fogbook_core::fog_volume_density::baked_noise_texels (its f64 copy).
 // #import common/gradient_noise.wgsl
 

@@ -6,8 +6,10 @@
 // Each stage keeps T_i of the colour it receives and adds S_i; in stage order (distance fog, height
 // fog, froxel fog) they compose to T = T1 T2 T3 and S = (S1 T2 + S2) T3 + S3, applied here in that
 // order with the chapters' own functions:
-//   chapter 1 (fog_functions.wgsl): c (1 − a·ext) + (fog colour + glow) · a·ins, per channel;
-//   chapter 2 (height_functions.wgsl): its closed form from max(start, frame.froxel_far_m) to d;
+//   chapter 1 (distance_fog_functions.wgsl): c (1 − a·ext) + (fog colour + glow) · a·ins, per
+//     channel;
+//   chapter 2 (height_fog_functions.wgsl): its closed form from max(start, frame.froxel_far_m)
+//     to d;
 //   chapter 4 (at_depth.wgsl): the integrated volume at d, continued beyond the grid.
 // A chapter switched off contributes T = 1, S = 0, and so does one missing from the stack: the
 // core binds an all-zero uniform in its place, which reads as off (fogbook_core::transparent_fog).
@@ -19,8 +21,10 @@
 // glow marches), group 2 (the transparent-fog group, below and in at_depth.wgsl) and group 3
 // (the shared sky, 03-sky/sky_light.wgsl: the sun and sky light beyond the froxel grid).
 // #import common/scene_inputs.wgsl
-// #import 01-distance-fog/fog_functions.wgsl
-// #import 02-height-fog/height_functions.wgsl
+// #import common/distance_fog_functions.wgsl
+// #import common/height_fog_functions.wgsl
+// The one import of common from a chapter (the exception in tests/structure.rs): at_depth.wgsl
+// reads chapter 4's uniform and volumes (FroxelParams, 04-froxel-fog/common.wgsl).
 // #import 04-froxel-fog/at_depth.wgsl
 
 // ANCHOR: bindings

@@ -10,11 +10,11 @@ use fogbook_core::fog_volumes::FogVolume;
 use glam::DVec3;
 
 /// Steps of the midpoint rule for an edge-faded volume's crossing (as `FADE_STEPS` in
-/// shaders/05-local-fog/shapes.wgsl).
+/// shaders/common/media/shapes.wgsl).
 pub const FADE_STEPS: u32 = 32;
 
 /// Steps of the midpoint rule along the sun's ray through an edge-faded volume, its own or a
-/// caster (as `CASTER_STEPS` in shaders/05-local-fog/casters.wgsl, and chapter 4's
+/// caster (as `CASTER_STEPS` in shaders/common/media/casters.wgsl, and chapter 4's
 /// `SLICE_FADE_STEPS`).
 pub const SUN_STEPS: u32 = 8;
 

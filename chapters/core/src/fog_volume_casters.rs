@@ -1,7 +1,7 @@
 //! Shadows between local fog volumes: for each volume, the other volumes that may lie between it
 //! and the sun, binned on the CPU as a bit mask per volume (`BIN_WORDS` words; binned again only
 //! when the volumes or the sun change, `CasterMasks`), so that a GPU pass lighting a volume walks
-//! only its own few casters (shaders/05-local-fog/casters.wgsl). The core bins the stack's
+//! only its own few casters (shaders/common/media/casters.wgsl). The core bins the stack's
 //! published list once a frame into one buffer (`FogCasters`, `ChapterContext::fog_casters`),
 //! which chapter 5's analytic pass and chapter 4's froxel injection both bind and walk with the
 //! same shader code, so the two paths shadow a volume alike and nothing steps where one hands over

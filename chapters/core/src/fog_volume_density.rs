@@ -2,7 +2,7 @@
 //! it moves and rotates with the volume. Either scrolling periodic gradient noise (`noise`'s
 //! `periodic_fbm`, which the GPU reads from one baked texture of one period: `baked_noise`) or a density grid read from a smoke volume file (`volume_file`, chapter 7's
 //! `save`) stretched over the volume's box [−1, 1]³ and interpolated trilinearly. The f64
-//! reference of shaders/common/fog_volume_density.wgsl; the GPU copies of the grids are in
+//! reference of shaders/common/media/fog_volume_density.wgsl; the GPU copies of the grids are in
 //! `fog_volume_textures`.
 
 use crate::fog_volumes::FogVolume;

@@ -1,13 +1,13 @@
 //! The GPU copies of the frame's density grids (`fog_volume_density::DensityTexture`): up to
 //! `MAX_DENSITY_TEXTURES` r32float 3D textures in fixed bindings 12–15 of a chapter's group 2
-//! (declared in shaders/common/fog_volume_density.wgsl). They are a shared resource of the stack:
-//! the core owns one set (`Renderer::fog_density`), updates it once a frame from what the stack
-//! published, and hands it to every chapter (`ChapterContext::fog_density`); the chapters that
-//! draw fog volumes (4's froxel injection, 5's analytic path) put its views into their own
-//! groups, made again when its `generation` changes. A slot is uploaded again only when the grid
-//! in it changes (compared by `Arc` identity). Empty slots hold a 1³ texture, so that a layout
-//! never changes. Beside them, in bindings 16–17, the noise baked once (`NoiseBake`) and its
-//! repeating trilinear sampler.
+//! (declared in shaders/common/media/fog_volume_density.wgsl). They are a shared resource of the
+//! stack: the core owns one set (`Renderer::fog_density`), updates it once a frame from what the
+//! stack published, and hands it to every chapter (`ChapterContext::fog_density`); the chapters
+//! that draw fog volumes (4's froxel injection, 5's analytic path) put its views into their own
+//! groups, made again when its `generation` changes. A slot is uploaded again only when the grid in
+//! it changes (compared by `Arc` identity). Empty slots hold a 1³ texture, so that a layout never
+//! changes. Beside them, in bindings 16–17, the noise baked once (`NoiseBake`) and its repeating
+//! trilinear sampler.
 
 use crate::fog_volume_density::{DensityTexture, MAX_DENSITY_TEXTURES, NOISE_BAKE_SIDE, SOURCE_NOISE};
 use crate::fog_volumes::FogVolume;
@@ -315,8 +315,8 @@ pub fn any_textured(volumes: &[FogVolume]) -> bool {
     volumes.iter().any(|v| v.texture[0] > 0.5)
 }
 
-/// A pass over fog volumes, compiled with the shaders' `DENSITY_TEXTURES` override off, and on
-/// the first time a volume has a texture (common/fog_volume_density.wgsl). Without it the texture
+/// A pass over fog volumes, compiled with the shaders' `DENSITY_TEXTURES` override off, and on the
+/// first time a volume has a texture (common/media/fog_volume_density.wgsl). Without it the texture
 /// code is compiled out: on a software driver a branch no lane takes still runs, and there the
 /// noise doubled the time of chapter 4's froxel tests.
 pub struct DensityPipelines {

@@ -2,7 +2,8 @@
 //! cylinders) and others use: chapter 4 injects them into its froxel grid
 //! (`04-froxel-fog/media.wgsl`), chapter 5 integrates them analytically per pixel. The core only
 //! carries the list from `Chapter::publish` to every stage's `ChapterContext`, and defines what a
-//! volume's density is at a point (`FogVolume::weight_at`, mirrored by `common/fog_volume.wgsl`).
+//! volume's density is at a point (`FogVolume::weight_at`, mirrored by
+//! `common/media/fog_volume.wgsl`).
 
 use crate::frame::FrameUniform;
 use bytemuck::{Pod, Zeroable};
@@ -30,7 +31,7 @@ pub const SHAPE_ELLIPSOID: f32 = 1.0;
 pub const SHAPE_CYLINDER: f32 = 2.0;
 
 // ANCHOR: fog_volume
-/// Mirrors `struct FogVolume` in shaders/common/fog_volume.wgsl. A box, the ellipsoid inscribed
+/// Mirrors `struct FogVolume` in shaders/common/media/fog_volume.wgsl. A box, the ellipsoid inscribed
 /// in it, or the cylinder inscribed in it along its local y, placed by a centre and a rotation
 /// (`axis_x/y/z`, the local axes in world space: the rows of the world-to-local rotation). Inside,
 /// the extinction is `density · e^(−falloff · (y − y₀))`, y the world height and
@@ -132,7 +133,7 @@ impl FogVolume {
 
     // ANCHOR: weight
     /// The share of the volume's density at p (0 outside; the edge fade times the height falloff
-    /// inside), as `fog_volume_weight` in common/fog_volume.wgsl: distances from the surface
+    /// inside), as `fog_volume_weight` in common/media/fog_volume.wgsl: distances from the surface
     /// inwards in metres, the ellipsoid's along its smallest axis, the cylinder's the smaller of
     /// the distance to a cap and the radial one.
     pub fn weight_at(&self, p: DVec3) -> f64 {

@@ -1,7 +1,7 @@
 //! The sky's lookup tables as a shared resource: a bind group the core owns the layout of
 //! (group 3 of any stage that wants the sun and sky light at a point), filled with the sky
 //! chapter's tables when the sky is in the stack, and with 1×1 stand-ins otherwise, so that a
-//! stage never meets a missing binding. `shaders/common/sky_light.wgsl` holds the bindings and
+//! stage never meets a missing binding. `shaders/03-sky/sky_light.wgsl` holds the bindings and
 //! the lookups, which fall back to the frame's constant sun and ambient when the stand-ins are
 //! bound (their atmosphere uniform is all zeros: a top radius of 0 means "no sky").
 //!

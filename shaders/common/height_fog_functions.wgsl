@@ -1,15 +1,16 @@
-// Analytic exponential height fog, the functions shared by chapter 2's pass (height_fog.wgsl,
-// which states the model and its references) and the core's transparent-fog module
-// (common/transparent_fog.wgsl: the fog at a transparent surface's own depth): the parameter
-// block, the optical depths along a view ray from the start distance (or chapter 4's far
-// distance, the handover) to a distance d, and what the fog then does to a surface at d:
+// Analytic exponential height fog, the functions: taught in chapter 2, whose pass
+// (02-height-fog/height_fog.wgsl) states the model and its references; kept in common because the
+// core's transparent-fog module (common/transparent_fog.wgsl: the fog at a transparent surface's
+// own depth) applies the same fog. The parameter block, the optical depths along a view ray from
+// the start distance (or chapter 4's far distance, the handover) to a distance d, and what the fog
+// then does to a surface at d:
 //   colour · (1 − f) + fog colour · f + directional,   f = min(1 − e^(−τ), max opacity).
 // After Wenzel 2006 (the closed form) and Unreal Engine's ExponentialHeightFog (the parameters).
 // The including pass binds the parameters as `height` (height_fog.wgsl at group 2, binding 0;
 // the transparent-fog group at binding 4):
 // #needs height
 // #import common/scene_inputs.wgsl
-// #import 02-height-fog/layer.wgsl
+// #import common/height_layer.wgsl
 
 // ANCHOR: uniform
 struct HeightFogParams {

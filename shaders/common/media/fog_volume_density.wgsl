@@ -12,7 +12,7 @@
 // Mirrors fogbook_core::fog_volume_density (its f64 reference). The grids are in group 2,
 // bindings 12–15, the baked noise and its sampler in 16–17, of every pass that imports this
 // (fogbook_core::fog_volume_textures).
-// #import common/fog_volume.wgsl
+// #import common/media/fog_volume.wgsl
 
 @group(2) @binding(12) var fog_density_0: texture_3d<f32>;
 @group(2) @binding(13) var fog_density_1: texture_3d<f32>;

@@ -1,6 +1,7 @@
 // Local fog volumes: the struct chapter 5 publishes (fogbook_core::fog_volumes::FogVolume) and
-// the share of its density at a point. Shared by chapter 4's froxel injection (media.wgsl) and
-// chapter 5's analytic integration (analytic.wgsl), so that both describe one medium.
+// the share of its density at a point. Shared by chapter 4's froxel injection
+// (04-froxel-fog/media.wgsl) and chapter 5's analytic integration (05-local-fog/analytic.wgsl),
+// so that both describe one medium; chapter 5 teaches it.
 // Shapes after Godot's FogVolume (box, ellipsoid, cylinder); the density model (extinction with a
 // height falloff and an edge fade) after Hillaire 2015 and Unreal's Local Fog Volumes.
 

@@ -1,7 +1,8 @@
 // One exponential height-fog layer, ρ(h) = d · e^(−k (h − h₀)), packed as vec4(d, k, h₀, _):
-// its density and its optical depth along a ray segment in closed form. Shared by chapter 2's
-// analytic fog and chapter 4's froxel fog (its media and its continuation beyond the grid), so
-// the two chapters describe one medium. After Wenzel 2006 (the closed form).
+// its density and its optical depth along a ray segment in closed form, as chapter 2 teaches it.
+// Shared by chapter 2's analytic fog, chapter 4's froxel fog (its media and its continuation
+// beyond the grid) and the local fog volumes' shapes (common/media/shapes.wgsl, chapter 5), so
+// the chapters describe one medium. After Wenzel 2006 (the closed form).
 
 // ANCHOR: density
 const MAX_EXPONENT: f32 = 80.0;        // the density alone (density view, plot)

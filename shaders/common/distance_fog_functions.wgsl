@@ -1,7 +1,8 @@
-// Distance fog functions shared by chapter 1's pass and by the core's transparent-fog module
-// (common/transparent_fog.wgsl: the fog at a transparent surface's own depth): the parameter
-// block, the four falloffs, and the sun glow with its shadow-map mask. See distance_fog.wgsl for
-// the model and its references. The including pass binds the parameters as `fog`
+// Distance fog, the functions: the parameter block, the four falloffs, and the sun glow with its
+// shadow-map mask. Taught in chapter 1, whose pass (01-distance-fog/distance_fog.wgsl) states the
+// model and its references (Koschmieder 1924; Bevy's DistanceFog); kept in common because the
+// core's transparent-fog module (common/transparent_fog.wgsl: the fog at a transparent surface's
+// own depth) applies the same fog. The including pass binds the parameters as `fog`
 // (distance_fog.wgsl at group 2, binding 0; the transparent-fog group at binding 3):
 // #needs fog
 // #import common/scene_inputs.wgsl

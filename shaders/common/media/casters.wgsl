@@ -4,12 +4,13 @@
 // caster's optical depth along the sun's ray in closed form where it has one (shapes.wgsl), else
 // by the midpoint rule in CASTER_STEPS steps. Shared by chapter 5's analytic pass (at a
 // crossing's median scattering point) and chapter 4's froxel injection (at the middle of each
-// slice's piece of a crossing), so both paths shadow a volume alike.
+// slice's piece of a crossing), so both paths shadow a volume alike. Taught in chapter 5 (its
+// many volumes); kept in common for chapter 4, which comes before it.
 // After Wronski 2014 and Hillaire 2015 (the froxel fog and its analytic complement), with the
 // engines' local fog volumes (Unreal's Local Fog Volumes, Godot's FogVolume).
 // Where the volumes and the masks live is up to the including pass, which also defines BIN_WORDS:
 // #needs caster_volume, caster_volume_count, caster_mask_word
-// #import 05-local-fog/shapes.wgsl
+// #import common/media/shapes.wgsl
 
 // Midpoint steps along the sun's ray through a caster with an edge fade or a texture (one
 // without either is in closed form).
