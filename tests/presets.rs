@@ -1,7 +1,9 @@
 //! Presets round-trip, and a malformed or out-of-range file changes nothing.
 
+use fogbook::registry;
 use fogbook::state::Setup;
 use fogbook_core::camera::CameraPose;
+use fogbook_core::params::{DynParameters, ParamKind, ParamValue, collect, set_by_name};
 use fogbook_core::preset;
 
 fn temp(name: &str) -> std::path::PathBuf {
@@ -113,8 +115,83 @@ fn the_book_presets_load() {
         }
         let args = fogbook::cli::SceneArgs { preset: Some(path.clone()), ..Default::default() };
         let mut setup = Setup::from_args(&args).unwrap_or_else(|e| panic!("{}: {e:#}", path.display()));
-        assert!(!setup.stack.chapter_mut(0).params().to_ron().is_empty());
+        // What the preset set survives writing: each chapter's RON, read into a fresh chapter,
+        // gives back every parameter the visitor lists (not the RON against itself).
+        for i in 0..setup.stack.len() {
+            let chapter = setup.stack.chapter_mut(i);
+            let id = chapter.info().id;
+            let written = collect(chapter.params());
+            let defaults = collect(&mut *registry::find(id).unwrap().params());
+            assert_ne!(written, defaults, "{}: the preset sets something in {id}", path.display());
+            assert_round_trip(id, chapter.params());
+        }
         loaded += 1;
     }
     assert!(loaded >= 1, "no preset in {}", dir.display());
+}
+
+/// Writes `params` as RON, reads it into a fresh chapter `id` and asserts that every parameter
+/// the visitor lists came back with its value.
+fn assert_round_trip(id: &str, params: &mut dyn DynParameters) {
+    let text = params.to_ron();
+    let written = collect(params);
+    let mut fresh = registry::find(id).unwrap();
+    fresh.params().load_ron(&text).unwrap_or_else(|e| panic!("{id}: its own RON does not load: {e}\n{text}"));
+    let read = collect(fresh.params());
+    assert_eq!(read.len(), written.len(), "{id}");
+    for ((info, want), (_, got)) in written.iter().zip(&read) {
+        assert_eq!(got, want, "{id}.{}: written {want}, read back {got}\n{text}", info.name);
+    }
+}
+
+/// A valid value of parameter `kind` other than `default`, as CLI text (None for text fields).
+fn other_value(kind: &ParamKind, default: &ParamValue) -> Option<String> {
+    Some(match (kind, default) {
+        (ParamKind::Float { min, max, .. }, ParamValue::Float(d)) => {
+            // An odd point of the range (an exact decimal in f32 is not needed: RON writes the
+            // shortest text that reads back as the same f32).
+            let v = [0.29f32, 0.73].into_iter().map(|f| min + (max - min) * f).find(|v| v != d)?;
+            format!("{v}")
+        }
+        (ParamKind::Int { min, max }, ParamValue::Int(d)) => {
+            format!("{}", [*min, *max, min + (max - min) / 2].into_iter().find(|v| v != d)?)
+        }
+        (ParamKind::Bool, ParamValue::Bool(d)) => format!("{}", !d),
+        (ParamKind::Choice { options }, ParamValue::Choice(d)) => options.iter().find(|o| *o != d)?.to_string(),
+        (ParamKind::Color { alpha, max }, ParamValue::Color(d)) => {
+            let c = [0.31 * max.min(1.0), 0.52 * max.min(1.0), 0.73 * max.min(1.0), 0.61];
+            if c == *d {
+                return None;
+            }
+            if *alpha { format!("{},{},{},{}", c[0], c[1], c[2], c[3]) } else { format!("{},{},{}", c[0], c[1], c[2]) }
+        }
+        _ => return None,
+    })
+}
+
+/// Every chapter's parameters, each moved off its default (one at a time, so that no two
+/// settings conflict), survive `to_ron` and `load_ron`: a field that serialisation drops or
+/// mangles comes back as its default or not at all.
+#[test]
+fn every_parameter_of_every_chapter_round_trips_through_ron() {
+    let mut moved = 0;
+    for mut chapter in registry::chapters() {
+        let id = chapter.info().id;
+        let defaults = collect(chapter.params());
+        assert_round_trip(id, chapter.params());
+        for (info, default) in &defaults {
+            let Some(value) = other_value(&info.kind, default) else { continue };
+            let mut c = registry::find(id).unwrap();
+            if set_by_name(c.params(), info.name, &value).is_err() {
+                continue;
+            }
+            let now = collect(c.params());
+            let changed = now.iter().find(|(i, _)| i.name == info.name).map(|(_, v)| v);
+            assert_ne!(changed, Some(default), "{id}.{} = {value} changed nothing", info.name);
+            assert_round_trip(id, c.params());
+            moved += 1;
+        }
+    }
+    eprintln!("{moved} parameters moved off their defaults and round-tripped");
+    assert!(moved > 100, "only {moved} parameters round-tripped");
 }

@@ -22,10 +22,10 @@ fn every_view_of_every_chapter_matches_its_reference() {
     let mut checked = 0;
     let mut worst = (0.0f64, 0u8, String::new());
     let mut note = |name: String, result: &Result<ImageDiff, String>| {
-        if let Ok(d) = result {
-            if (d.fraction_over, d.max_steps) >= (worst.0, worst.1) {
-                worst = (d.fraction_over, d.max_steps, name);
-            }
+        if let Ok(d) = result
+            && (d.fraction_over, d.max_steps) >= (worst.0, worst.1)
+        {
+            worst = (d.fraction_over, d.max_steps, name);
         }
     };
     // FOGBOOK_SNAPSHOT_CHAPTERS=id,id checks only those chapters (and no stack), for working on one.
@@ -114,7 +114,71 @@ fn every_view_of_every_chapter_matches_its_reference() {
         h.gpu.describe()
     );
     assert!(failures.is_empty(), "{} snapshot failures:\n{}", failures.len(), failures.join("\n"));
-    assert!(checked >= 13 || only.is_some(), "only {checked} views checked");
+    // Exactly the images the registry asks for were checked: every view and figure of every
+    // chapter (of those asked for), and the stacks.
+    let expected = expected_references(only.as_deref());
+    assert_eq!(checked, expected.len(), "images checked against the registry's views, figures and stacks");
+    // And every committed reference is one of them: a view or figure that stops being listed
+    // leaves its image here, unchecked.
+    if only.is_none() {
+        let on_disk = committed_references();
+        let wanted: std::collections::BTreeSet<String> = expected.iter().cloned().collect();
+        let orphans: Vec<_> = on_disk.difference(&wanted).collect();
+        let missing: Vec<_> = wanted.difference(&on_disk).collect();
+        assert!(
+            orphans.is_empty() && missing.is_empty(),
+            "references no view checks: {orphans:?}; missing: {missing:?}"
+        );
+    }
+}
+
+/// The reference images the registry asks for, as `chapter/name` (`stacks/name` for the stacks):
+/// each chapter's views (`view-…`) and book figures, for the chapters in `only` if given, and
+/// the stacks when it is not. Refuses two of the same name (one would hide the other).
+fn expected_references(only: Option<&[String]>) -> Vec<String> {
+    let mut names = Vec::new();
+    for chapter in registry::chapters() {
+        let id = chapter.info().id;
+        if only.is_some_and(|o| !o.iter().any(|c| c == id)) {
+            continue;
+        }
+        names.extend(chapter.views().iter().map(|v| format!("{id}/view-{}", v.name)));
+        names.extend(chapter.book().figures.iter().map(|f| format!("{id}/{}", f.name)));
+    }
+    if only.is_none() {
+        names.extend(STACK_SNAPSHOTS.iter().map(|(.., name)| format!("stacks/{name}")));
+    }
+    let unique: std::collections::BTreeSet<&String> = names.iter().collect();
+    assert_eq!(unique.len(), names.len(), "two snapshots share a reference name: {names:?}");
+    names
+}
+
+/// The committed reference images, as `chapter/name`.
+fn committed_references() -> std::collections::BTreeSet<String> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots");
+    let mut out = std::collections::BTreeSet::new();
+    for dir in std::fs::read_dir(&root).unwrap().flatten().filter(|e| e.path().is_dir()) {
+        for file in std::fs::read_dir(dir.path()).unwrap().flatten() {
+            let path = file.path();
+            if path.extension().is_some_and(|e| e == "png") {
+                let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+                out.insert(format!("{}/{stem}", dir.file_name().to_string_lossy()));
+            }
+        }
+    }
+    out
+}
+
+/// The registry's reference names and the committed images are the same set, without
+/// rendering anything (the full comparison above needs every image rendered).
+#[test]
+fn every_committed_reference_is_a_view_or_figure_of_the_registry() {
+    let expected: std::collections::BTreeSet<String> = expected_references(None).into_iter().collect();
+    let on_disk = committed_references();
+    let orphans: Vec<_> = on_disk.difference(&expected).collect();
+    let missing: Vec<_> = expected.difference(&on_disk).collect();
+    assert!(orphans.is_empty() && missing.is_empty(), "references no view checks: {orphans:?}; missing: {missing:?}");
+    eprintln!("{} reference images, one per view, figure and stack", expected.len());
 }
 
 /// The comparison must reject a small but real change: exponential fog 10% denser.

@@ -10,7 +10,8 @@ use fogbook::registry;
 use fogbook::state::Setup;
 use fogbook_core::capture::FloatImage;
 use fogbook_core::history::{JITTER_PERIOD, jitter};
-use fogbook_core::stage::{Stage, frame_plan};
+use fogbook_core::stack::Stack;
+use fogbook_core::stage::Stage;
 use fogbook_core::time::TimeControl;
 
 const SIZE: [u32; 2] = [64, 36];
@@ -45,6 +46,7 @@ fn stage_order_is_the_same_whatever_is_enabled() {
         assert_eq!(forwards.ids(), expected, "{subset:?}");
         assert_eq!(backwards.ids(), expected, "{subset:?}");
         let plan = forwards.plan();
+        assert_eq!(planned(&plan), expected_plan(&subset), "{subset:?}");
         let colour: Vec<&str> = plan.iter().filter(|p| p.stage.is_colour_stage()).map(|p| p.by).collect();
         assert_eq!(colour, expected, "{subset:?}");
         let stages: Vec<Stage> = plan.iter().map(|p| p.stage).collect();
@@ -59,8 +61,52 @@ fn stage_order_is_the_same_whatever_is_enabled() {
             "prepare work, one colour stage per chapter, scene, display"
         );
     }
-    // The core's own plan function agrees with the stack's.
-    assert_eq!(frame_plan(&all.registrations()), all.plan());
+    // The whole plan of every registered chapter at once, prepare order included, against one
+    // built here from each chapter's declared stage (not through `frame_plan`).
+    let every: Vec<&str> = registry::chapters().iter().map(|c| c.info().id).collect();
+    let stack = registry::stack(&every.join(",")).unwrap();
+    assert_eq!(planned(&stack.plan()), expected_plan(&every));
+    assert_eq!(planned(&all.plan()), expected_plan(&ids));
+    // Each chapter's colour pass appears once, in the stage it declares.
+    for c in registry::chapters() {
+        let passes: Vec<_> = stack.plan().into_iter().filter(|p| p.by == c.info().id).collect();
+        let colour: Vec<_> = passes.iter().filter(|p| p.stage.is_colour_stage()).collect();
+        assert_eq!(colour.len(), 1, "{}: {passes:?}", c.info().id);
+        assert_eq!(colour[0].stage, c.stage_io().stage, "{}", c.info().id);
+        let prepares = passes.iter().filter(|p| p.stage == Stage::Prepare).count();
+        assert_eq!(prepares, usize::from(!c.stage_io().prepare.is_empty()), "{}", c.info().id);
+    }
+}
+
+/// A plan as (stage, by) pairs.
+fn planned(plan: &[fogbook_core::stage::PlannedPass]) -> Vec<(Stage, &'static str)> {
+    plan.iter().map(|p| (p.stage, p.by)).collect()
+}
+
+/// The plan the stage model promises for chapters `ids`, built from each chapter's declared
+/// stage and prepare work without `frame_plan`: walk `Stage::ALL` in its order and, in each
+/// colour stage, take the chapters that declare it by book number, then id; the prepare passes
+/// are the chapters with prepare work, in that same order; the core's scene before the colour
+/// stages, display after.
+fn expected_plan(ids: &[&str]) -> Vec<(Stage, &'static str)> {
+    let chapters: Vec<_> = registry::chapters().into_iter().filter(|c| ids.contains(&c.info().id)).collect();
+    assert_eq!(chapters.len(), ids.len(), "every id names a registered chapter: {ids:?}");
+    let mut colour = Vec::new();
+    for stage in Stage::ALL.into_iter().filter(|s| s.is_colour_stage()) {
+        let mut here: Vec<(u32, &'static str, bool)> = chapters
+            .iter()
+            .filter(|c| c.stage_io().stage == stage)
+            .map(|c| (c.info().number, c.info().id, !c.stage_io().prepare.is_empty()))
+            .collect();
+        here.sort();
+        colour.extend(here.into_iter().map(|(_, id, prepares)| (stage, id, prepares)));
+    }
+    let mut plan: Vec<(Stage, &'static str)> =
+        colour.iter().filter(|c| c.2).map(|&(_, id, _)| (Stage::Prepare, id)).collect();
+    plan.push((Stage::Scene, "core"));
+    plan.extend(colour.iter().map(|&(stage, id, _)| (stage, id)));
+    plan.push((Stage::Display, "core"));
+    plan
 }
 
 /// Chapter 7's two sections share the number 7 and the transparent stage: the id breaks the tie,
@@ -72,7 +118,9 @@ fn chapters_that_share_a_number_and_stage_order_by_id() {
     assert_eq!(a.ids(), ["smoke", "smoke-2d"]);
     assert_eq!(b.ids(), a.ids());
     assert_eq!(a.plan(), b.plan());
-    assert_eq!(frame_plan(&b.registrations()), a.plan());
+    assert_eq!(planned(&b.plan()), expected_plan(&["smoke-2d", "smoke"]));
+    let colour: Vec<_> = a.plan().into_iter().filter(|p| p.stage.is_colour_stage()).map(|p| (p.stage, p.by)).collect();
+    assert_eq!(colour, [(Stage::Transparent, "smoke"), (Stage::Transparent, "smoke-2d")]);
 }
 
 fn rgb(image: &FloatImage, i: usize) -> [f32; 3] {
@@ -318,22 +366,47 @@ fn history_targets_swap_and_follow_the_frame_size() {
 }
 
 /// Switching chapters on and off, as the viewer's checkboxes do: the running chapters are kept
-/// (same objects, same parameters), new ones join in stage order, and a set that would be empty
-/// or repeat a chapter changes nothing.
+/// (the same GPU objects — the sky's shared tables are the very bind group it made before —
+/// and the same parameters), new ones join in stage order with the GPU state their caller made,
+/// and a set that would be empty or repeat a chapter changes nothing.
 #[test]
 fn restacking_keeps_running_chapters_and_refuses_bad_sets() {
-    let mut stack = registry::stack("height-fog").unwrap();
-    stack.set("fog_density", "0.07").unwrap();
-    let sky = registry::find("sky").unwrap();
-    stack.restack(&["height-fog"], vec![sky]).unwrap();
+    let h = headless(SIZE);
+    let mut stack = registry::stack("sky").unwrap();
+    stack.set("exposure", "12").unwrap();
+    h.prepare_stack(&mut stack).unwrap();
+    let tables = stack.chapters()[0].shared_sky().expect("the sky made its tables");
+    let sky_tables = |stack: &Stack| stack.chapters()[stack.position("sky").unwrap()].shared_sky();
+    let mut fog = registry::find("height-fog").unwrap();
+    h.prepare(fog.as_mut()).unwrap();
+    let fog_uniform = |c: &dyn fogbook_core::DynChapter| match c.transparent_fog() {
+        Some(fogbook_core::transparent_fog::FogPart::HeightFog { uniform }) => Some(uniform),
+        _ => None,
+    };
+    let uniform = fog_uniform(fog.as_ref()).expect("the height fog made its uniform");
+    stack.restack(&["sky"], vec![fog]).unwrap();
     assert_eq!(stack.ids(), ["sky", "height-fog"]);
-    assert!(stack.settings_key().contains("fog_density: 0.07"), "the height fog kept its parameters");
+    assert_eq!(sky_tables(&stack).as_ref(), Some(&tables), "the sky kept its GPU objects");
+    assert_eq!(
+        fog_uniform(stack.chapters()[1].as_ref()),
+        Some(uniform),
+        "the height fog joined with its own GPU state"
+    );
+    assert!(stack.settings_key().contains("exposure: 12.0"), "the sky kept its parameters");
     let before = stack.settings_key();
     assert!(stack.restack(&[], Vec::new()).is_err());
     assert!(stack.restack(&["sky"], vec![registry::find("sky").unwrap()]).is_err());
     assert_eq!(stack.settings_key(), before, "a refused set changes nothing");
-    stack.restack(&["height-fog"], Vec::new()).unwrap();
-    assert_eq!(stack.ids(), ["height-fog"]);
+    assert_eq!(sky_tables(&stack).as_ref(), Some(&tables), "a refused set keeps the sky's GPU objects");
+    stack.restack(&["sky"], Vec::new()).unwrap();
+    assert_eq!(stack.ids(), ["sky"]);
+    assert_eq!(sky_tables(&stack).as_ref(), Some(&tables), "dropping another chapter keeps the sky's");
+    // A sky created afresh has none until it is prepared, and then other ones.
+    stack.restack(&[], vec![registry::find("height-fog").unwrap()]).unwrap();
+    stack.restack(&["height-fog"], vec![registry::find("sky").unwrap()]).unwrap();
+    assert_eq!(sky_tables(&stack), None, "a fresh sky has no GPU state");
+    h.prepare_stack(&mut stack).unwrap();
+    assert_ne!(sky_tables(&stack).as_ref(), Some(&tables), "a new sky makes new tables");
 }
 
 // ANCHOR: rewrites_test

@@ -1312,17 +1312,59 @@ mod tests {
         }
     }
 
+    /// The orders, each computed apart and without a table, add up to what the tables render.
+    /// With two orders precomputed, the "single-scattering" view must be the direct single-
+    /// scattering integral (`reference::single_scattering_graded`), the "multiple-scattering"
+    /// view the second order by brute force (`reference::second_order_scattering`: the first
+    /// order integrated afresh from every direction at every point of the ray, and the sun's
+    /// light off the ground), and "sky" (all orders) their sum. Sky rays from the ground of the
+    /// toy atmosphere, at [8, 8, 32, 8] texels. Measured: single 0.978–0.999 of the integral,
+    /// second order 0.96–1.08, all 0.974–1.006; so within 4 %, 12 % and 5 %. (Subtracting
+    /// single from all, as the views do, would agree with any tables: that is not checked here.)
     #[test]
-    fn single_plus_multiple_is_all() {
+    fn the_orders_computed_apart_add_up_to_all() {
+        use crate::reference::{SecondOrderQuality, second_order_scattering, single_scattering_graded};
         let atm = toy();
-        let luts = &toy_orders()[2];
-        let sky_ray =
-            |r, mu, mu_s, nu| camera_ray(&atm, r, mu, mu_s, nu).is_some_and(|ray| !atm.hits_ground(ray.r, ray.mu));
-        for [r, mu, mu_s, nu] in rays(&atm).into_iter().filter(|&[r, mu, mu_s, nu]| sky_ray(r, mu, mu_s, nu)) {
+        let each = precompute_each_order(&atm, [8, 8, 32, 8], 3);
+        let luts = &each[1];
+        let q = SecondOrderQuality { view_steps: 24, rings: 20, single_steps: 32, sun_samples: 48 };
+        let r = atm.bottom_radius + 10.0;
+        let mut checked = 0;
+        for (mu, mu_s, nu) in
+            [(0.0, 0.8, 0.5), (0.0, 0.05, -0.2), (0.2, 0.8, 0.5), (0.2, 0.05, -0.2), (0.95, 0.05, -0.2)]
+        {
             let sky = |o| luts.sky_radiance(&atm, r, mu, mu_s, nu, 0.0, o, false).inscattering;
             let (all, single, multiple) = (sky(Orders::All), sky(Orders::Single), sky(Orders::Multiple));
+            let first = single_scattering_graded(&atm, r, mu, mu_s, nu, 200, 200);
+            let second = second_order_scattering(&atm, r, mu, mu_s, nu, sun_angular_radius(), q);
             for k in 0..3 {
-                assert!(close(single[k] + multiple[k], all[k], 1e-12 * all[k].abs() + 1e-300), "ray {:?}", [r, mu]);
+                let ray = [mu, mu_s, nu];
+                let ratio = |a: f64, b: f64| a / b;
+                let (s, m, a) =
+                    (ratio(single[k], first[k]), ratio(multiple[k], second[k]), ratio(all[k], first[k] + second[k]));
+                assert!((s - 1.0).abs() < 0.04, "ray {ray:?}: single {} against the integral {}", single[k], first[k]);
+                assert!(
+                    (m - 1.0).abs() < 0.12,
+                    "ray {ray:?}: multiple {} against the second order {}",
+                    multiple[k],
+                    second[k]
+                );
+                assert!((a - 1.0).abs() < 0.05, "ray {ray:?}: all {} against {} + {}", all[k], first[k], second[k]);
+            }
+            checked += 1;
+        }
+        assert_eq!(checked, 5);
+        // And one order more adds light, less than the order before it added.
+        let third = &each[2];
+        for (mu, mu_s, nu) in [(0.0, 0.8, 0.5), (0.2, 0.05, -0.2), (0.95, 0.05, -0.2)] {
+            let sky = |l: &Luts, o| l.sky_radiance(&atm, r, mu, mu_s, nu, 0.0, o, false).inscattering;
+            let (two, three, one) = (sky(luts, Orders::All), sky(third, Orders::All), sky(&each[0], Orders::All));
+            for k in 0..3 {
+                assert!(
+                    three[k] > two[k] && three[k] - two[k] < two[k] - one[k],
+                    "{:?}: {one:?} {two:?} {three:?}",
+                    [mu, mu_s, nu]
+                );
             }
         }
     }

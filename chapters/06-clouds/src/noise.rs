@@ -163,6 +163,52 @@ mod tests {
         assert!(slope > 1.0 && worst < 2e-2 * slope, "divergence {worst:.3e} against slopes up to {slope:.3e}");
     }
 
+    /// The curl-noise texel is curl ψ = (∂ψ/∂v, −∂ψ/∂u) / 16 of its potential, with that sign:
+    /// checked against the derivatives of ψ taken here, by central differences 1e-6 wide (not
+    /// `curl`'s eighth of a texel), at points all over the tile. The divergence test above cannot
+    /// see the sign (−curl ψ has no divergence either), nor the GPU comparison (the WGSL and this
+    /// port share it); a flipped or swapped component is off by up to twice the field here.
+    #[test]
+    fn curl_noise_is_the_curl_of_its_potential_with_its_sign() {
+        let (n, seed) = (32, 3);
+        let psi = |u: f64, v: f64| {
+            let p = DVec3::new(u, v, 0.5);
+            tile_gradient_noise(p * 4.0, 4, key(seed, KEY_CURL))
+                + 0.5 * tile_gradient_noise(p * 8.0, 8, key(seed, KEY_CURL + 1))
+        };
+        let e = 1e-6;
+        let (mut worst, mut largest, mut checked) = (0.0f64, 0.0f64, 0);
+        for i in 0..25 {
+            for j in 0..25 {
+                let (u, v) = (0.011 + i as f64 * 0.039, 0.017 + j as f64 * 0.041);
+                let d_du = (psi(u + e, v) - psi(u - e, v)) / (2.0 * e);
+                let d_dv = (psi(u, v + e) - psi(u, v - e)) / (2.0 * e);
+                let want = [d_dv / 16.0, -d_du / 16.0];
+                if want.iter().any(|w| w.abs() > 0.98) {
+                    continue; // clamped
+                }
+                let got = curl([u, v], n, seed);
+                for k in 0..2 {
+                    let err = (2.0 * got[k] - 1.0 - want[k]).abs();
+                    assert!(
+                        err < 0.01,
+                        "({u:.3},{v:.3}) channel {k}: texel {} against curl ψ {}",
+                        2.0 * got[k] - 1.0,
+                        want[k]
+                    );
+                    worst = worst.max(err);
+                    largest = largest.max(want[k].abs());
+                }
+                assert_eq!((got[2], got[3]), (0.5, 1.0));
+                checked += 1;
+            }
+        }
+        eprintln!(
+            "curl against the potential's derivatives: worst {worst:.2e}, field up to {largest:.2}, {checked} points"
+        );
+        assert!(checked > 400 && largest > 0.3, "{checked} points, field up to {largest}");
+    }
+
     /// The functions repeat with their period: the value one tile over is the same.
     #[test]
     fn every_channel_repeats_after_one_tile() {
