@@ -193,7 +193,7 @@ impl Default for FiguresArgs {
     }
 }
 
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Default)]
 pub struct ViewArgs {
     #[command(flatten)]
     pub scene: SceneArgs,
@@ -206,12 +206,6 @@ pub struct ViewArgs {
     /// Show the next debug view every frame, printing each one's name (a scripted tour).
     #[arg(long)]
     pub cycle_views: bool,
-}
-
-impl Default for ViewArgs {
-    fn default() -> Self {
-        Self { scene: SceneArgs::default(), view: None, frames: None, cycle_views: false }
-    }
 }
 
 /// The chapter the viewer and `render` open unless told otherwise.

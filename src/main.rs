@@ -31,11 +31,13 @@ fn main() -> ExitCode {
     // A fresh machine without a GPU driver: install Mesa's software one when this process can
     // (root and apt-get), as the test runner does. Otherwise the adapter error says how.
     let needs_gpu = !matches!(cli.command, Some(Command::List));
-    if needs_gpu && !software_driver::vulkan_present() && software_driver::can_install() {
-        if let Err(e) = software_driver::ensure_vulkan() {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
-        }
+    if needs_gpu
+        && !software_driver::vulkan_present()
+        && software_driver::can_install()
+        && let Err(e) = software_driver::ensure_vulkan()
+    {
+        eprintln!("error: {e}");
+        return ExitCode::FAILURE;
     }
     let result = match cli.command {
         Some(Command::List) => {

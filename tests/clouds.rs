@@ -48,7 +48,9 @@ fn noise_textures_match_the_cpu_noise_and_tile() {
         out
     };
     let nc = nw / 4;
-    let cases: [(&str, u32, u32, Vec<[u8; 4]>, Vec<[f64; 4]>); 4] = [
+    // (name, side, depth, the GPU's texels, the CPU's values)
+    type Case = (&'static str, u32, u32, Vec<[u8; 4]>, Vec<[f64; 4]>);
+    let cases: [Case; 4] = [
         ("base shape", nb, nb, base, volume(nb, &|p| noise::base_shape(p, 7))),
         ("detail", nd, nd, detail, volume(nd, &|p| noise::detail(p, 7))),
         (

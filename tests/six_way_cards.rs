@@ -131,8 +131,9 @@ fn the_gpu_blend_matches_the_f64_reference_for_suns_all_round() {
         (60.0, 45.0),
         (20.0, 160.0),
     ];
+    type Weights = fn([f64; 3]) -> [f64; 6];
     // ANCHOR: gpu_blend
-    let weightings: [(&str, fn([f64; 3]) -> [f64; 6]); 3] = [
+    let weightings: [(&str, Weights); 3] = [
         ("squared", blend::weights),
         ("linear", blend::weights_linear),
         ("linear-normalised", blend::weights_linear_normalised),
@@ -268,6 +269,7 @@ fn both_packings_decode_to_the_same_maps() {
 ///   `CARD_RADIANCE` in the final view, the view's largest value in the others);
 /// - the mean views divide the layer by the coverage 1 − T; they are compared where the coverage
 ///   is at least 1/16 (where it is near zero both divide rounding-sized numbers).
+///
 /// The bounds are reached at a few pixels only: the differences must also sum to under a quarter
 /// of the bounds. A splat that drops every other card of a batch fails both (see the commit that
 /// added this test).

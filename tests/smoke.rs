@@ -89,7 +89,7 @@ const QUIET: &[&str] = &[
 
 fn steps(h: &Headless, s: &mut Loaded<Smoke>, n: u32) {
     for _ in 0..n {
-        s.run_now(&h, |s, g, p| s.step(g, &h.gpu, p));
+        s.run_now(h, |s, g, p| s.step(g, &h.gpu, p));
     }
 }
 

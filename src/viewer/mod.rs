@@ -589,10 +589,8 @@ impl ApplicationHandler for App {
             }
             _ => {}
         }
-        if !consumed {
-            if let Some(action) = self.viewer.input.on_event(&event) {
-                self.handle_action(action, event_loop);
-            }
+        if !consumed && let Some(action) = self.viewer.input.on_event(&event) {
+            self.handle_action(action, event_loop);
         }
     }
 }

@@ -5,7 +5,11 @@
 //!    (root and apt-get), or prints the one-line install command and stops.
 //! 2. Checks that the core and every chapter still build for the browser
 //!    (`wasm32-unknown-unknown`), adding that target with rustup when it is missing.
-//! 3. Runs `cargo test --release --workspace --tests --bench chapters` (sharing the app's release
+//! 3. Checks the formatting (`cargo fmt --all --check`) and runs clippy over every target with
+//!    warnings as errors (`cargo clippy --release --workspace --all-targets -- -D warnings`; the
+//!    lints in the workspace's `[workspace.lints]`), adding rustup's `rustfmt` and `clippy`
+//!    components when they are missing.
+//! 4. Runs `cargo test --release --workspace --tests --bench chapters` (sharing the app's release
 //!    build): unit tests, GPU and snapshot tests, naga
 //!    validation, book checks, and every criterion bench once in test mode.
 //!
@@ -107,6 +111,37 @@ fn check_browser_build() -> Result<(), String> {
     }
 }
 
+/// Adds rustup component `name` when it is missing (a distribution's Rust without rustup keeps
+/// whatever it has).
+fn ensure_component(name: &str) -> Result<(), String> {
+    let Ok(out) = Command::new("rustup").args(["component", "list", "--installed"]).output() else {
+        return Ok(());
+    };
+    if String::from_utf8_lossy(&out.stdout).lines().any(|l| l.starts_with(name)) {
+        return Ok(());
+    }
+    eprintln!("xtask: adding rustup's {name} component");
+    let ok = Command::new("rustup").args(["component", "add", name]).status().is_ok_and(|s| s.success());
+    if ok { Ok(()) } else { Err(format!("`rustup component add {name}` failed")) }
+}
+
+/// `cargo fmt --all --check`, then clippy over every target with warnings as errors. `--release`
+/// reuses the release build's build scripts and proc macros, as the browser check does.
+fn check_style() -> Result<(), String> {
+    ensure_component("rustfmt")?;
+    ensure_component("clippy")?;
+    let fmt = cargo().args(["fmt", "--all", "--check"]).status();
+    if !fmt.is_ok_and(|s| s.success()) {
+        return Err("the code is not formatted: run `cargo fmt --all`".into());
+    }
+    let clippy = cargo().args(["clippy", "--release", "--workspace", "--all-targets", "--", "-D", "warnings"]).status();
+    if !clippy.is_ok_and(|s| s.success()) {
+        return Err("clippy found warnings (above)".into());
+    }
+    println!("xtask: formatted, and clippy is clean");
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
@@ -144,6 +179,10 @@ fn main() -> ExitCode {
     if let Err(e) = &browser {
         eprintln!("xtask: {e}");
     }
+    let style = check_style();
+    if let Err(e) = &style {
+        eprintln!("xtask: {e}");
+    }
     let (tests_passed, totals) = match run_and_count(&mut cmd) {
         Ok(r) => r,
         Err(e) => {
@@ -154,7 +193,7 @@ fn main() -> ExitCode {
     // One closing line over every test binary (cargo prints one summary per binary, the last
     // often of a crate without tests).
     println!("tests: {} passed, {} failed, {} ignored", totals.passed, totals.failed, totals.ignored);
-    if tests_passed && browser.is_ok() { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+    if tests_passed && browser.is_ok() && style.is_ok() { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
 
 #[derive(Default)]

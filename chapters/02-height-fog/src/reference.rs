@@ -222,7 +222,7 @@ mod tests {
         for origin_y in [-1000.0, 0.0, 1e5] {
             for dir_y in [-1.0, -1e-7, 0.0, 1e-7, 1.0] {
                 let tau = dense.optical_depth(origin_y, dir_y, 0.0, 1e6);
-                assert!(tau.is_finite() && tau >= 0.0 && tau <= MAX_OPTICAL_DEPTH, "y={origin_y} v={dir_y}: {tau}");
+                assert!(tau.is_finite() && (0.0..=MAX_OPTICAL_DEPTH).contains(&tau), "y={origin_y} v={dir_y}: {tau}");
             }
         }
     }

@@ -87,10 +87,11 @@ impl Slab {
                 t0 = b1;
             }
         }
-        if let Some((g0, g1)) = sphere_hits(r, mu, self.planet_radius_m) {
-            if g1 > 0.0 && g0.max(0.0) < t0 {
-                return None;
-            }
+        if let Some((g0, g1)) = sphere_hits(r, mu, self.planet_radius_m)
+            && g1 > 0.0
+            && g0.max(0.0) < t0
+        {
+            return None;
         }
         let t1 = t1.min(end).min(t0 + self.max_march_m);
         (t1 > t0).then_some((t0, t1))
@@ -105,10 +106,10 @@ impl Slab {
             return None;
         }
         let mut exit = sphere_hits(r, mu, self.top_radius()).map_or(0.0, |h| h.1);
-        if let Some((b0, _)) = sphere_hits(r, mu, self.bottom_radius()) {
-            if b0 > 0.0 {
-                exit = exit.min(b0);
-            }
+        if let Some((b0, _)) = sphere_hits(r, mu, self.bottom_radius())
+            && b0 > 0.0
+        {
+            exit = exit.min(b0);
         }
         Some(exit.clamp(0.0, self.light_march_m))
     }

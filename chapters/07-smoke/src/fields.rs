@@ -56,11 +56,11 @@ pub fn check_grid(gpu: &GpuContext, n: u32) -> Result<()> {
             MEMORY_BUDGET >> 30
         );
     }
-    if n % 4 != 0 {
+    if !n.is_multiple_of(4) {
         bail!("grid_size {n} must be a multiple of 4");
     }
     let scalar_bytes = 4 * (n as u64).pow(3);
-    let max_binding = gpu.device.limits().max_storage_buffer_binding_size as u64;
+    let max_binding = gpu.device.limits().max_storage_buffer_binding_size;
     if scalar_bytes > max_binding {
         bail!("grid_size {n} needs {scalar_bytes}-byte pressure buffers; this device binds at most {max_binding}");
     }

@@ -679,7 +679,6 @@ impl Chapter for Smoke {
             view_settings: TEXTBOOK.to_vec(),
             figures: Self::figures(),
             plots: Self::plots,
-            ..Default::default()
         }
     }
 }

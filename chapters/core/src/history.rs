@@ -141,6 +141,74 @@ pub fn is_cut(a: &CameraPose, b: &CameraPose) -> bool {
     moved > CUT_DISTANCE_M || turned > CUT_ANGLE_DEG || a.fov_y_deg != b.fov_y_deg
 }
 
+// ANCHOR: history_targets
+/// A pair of same-sized textures for a stage that blends each frame with the last: it reads
+/// `previous()` (meaningful only while `frame.history_valid` is 1) and writes `current()`, and
+/// calls `swap` once a frame. `follow` re-creates both at a new size (the core also marks
+/// history invalid then).
+pub struct HistoryTargets {
+    label: &'static str,
+    format: wgpu::TextureFormat,
+    size: [u32; 2],
+    targets: [crate::frame::Target; 2],
+    current: usize,
+}
+
+impl HistoryTargets {
+    /// The texture this frame writes.
+    pub fn current(&self) -> &crate::frame::Target {
+        &self.targets[self.current]
+    }
+
+    /// The texture last frame wrote.
+    pub fn previous(&self) -> &crate::frame::Target {
+        &self.targets[1 - self.current]
+    }
+
+    /// Both textures, in a fixed order, and which of them `previous()` is: for bind groups made
+    /// once per way round instead of every frame.
+    pub fn pair(&self) -> &[crate::frame::Target; 2] {
+        &self.targets
+    }
+
+    pub fn previous_index(&self) -> usize {
+        1 - self.current
+    }
+
+    /// Makes this frame's output next frame's history.
+    pub fn swap(&mut self) {
+        self.current = 1 - self.current;
+    }
+    // ANCHOR_END: history_targets
+
+    pub fn new(device: &wgpu::Device, label: &'static str, format: wgpu::TextureFormat, size: [u32; 2]) -> Self {
+        let make = || {
+            use wgpu::TextureUsages as U;
+            crate::frame::Target::new(
+                device,
+                label,
+                size,
+                format,
+                U::STORAGE_BINDING | U::TEXTURE_BINDING | U::COPY_SRC,
+            )
+        };
+        Self { label, format, size, targets: [make(), make()], current: 0 }
+    }
+
+    pub fn size(&self) -> [u32; 2] {
+        self.size
+    }
+
+    /// Re-creates both textures if the frame's size changed; true when it did.
+    pub fn follow(&mut self, device: &wgpu::Device, size: [u32; 2]) -> bool {
+        if size == self.size {
+            return false;
+        }
+        *self = Self::new(device, self.label, self.format, size);
+        true
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -236,73 +304,5 @@ mod tests {
         let mut turned = small_move;
         turned.yaw_deg += 60.0;
         assert!(!h.advance(key([64, 64], "a"), &turned, false, vp2).valid, "a 60° turn");
-    }
-}
-
-// ANCHOR: history_targets
-/// A pair of same-sized textures for a stage that blends each frame with the last: it reads
-/// `previous()` (meaningful only while `frame.history_valid` is 1) and writes `current()`, and
-/// calls `swap` once a frame. `follow` re-creates both at a new size (the core also marks
-/// history invalid then).
-pub struct HistoryTargets {
-    label: &'static str,
-    format: wgpu::TextureFormat,
-    size: [u32; 2],
-    targets: [crate::frame::Target; 2],
-    current: usize,
-}
-
-impl HistoryTargets {
-    /// The texture this frame writes.
-    pub fn current(&self) -> &crate::frame::Target {
-        &self.targets[self.current]
-    }
-
-    /// The texture last frame wrote.
-    pub fn previous(&self) -> &crate::frame::Target {
-        &self.targets[1 - self.current]
-    }
-
-    /// Both textures, in a fixed order, and which of them `previous()` is: for bind groups made
-    /// once per way round instead of every frame.
-    pub fn pair(&self) -> &[crate::frame::Target; 2] {
-        &self.targets
-    }
-
-    pub fn previous_index(&self) -> usize {
-        1 - self.current
-    }
-
-    /// Makes this frame's output next frame's history.
-    pub fn swap(&mut self) {
-        self.current = 1 - self.current;
-    }
-    // ANCHOR_END: history_targets
-
-    pub fn new(device: &wgpu::Device, label: &'static str, format: wgpu::TextureFormat, size: [u32; 2]) -> Self {
-        let make = || {
-            use wgpu::TextureUsages as U;
-            crate::frame::Target::new(
-                device,
-                label,
-                size,
-                format,
-                U::STORAGE_BINDING | U::TEXTURE_BINDING | U::COPY_SRC,
-            )
-        };
-        Self { label, format, size, targets: [make(), make()], current: 0 }
-    }
-
-    pub fn size(&self) -> [u32; 2] {
-        self.size
-    }
-
-    /// Re-creates both textures if the frame's size changed; true when it did.
-    pub fn follow(&mut self, device: &wgpu::Device, size: [u32; 2]) -> bool {
-        if size == self.size {
-            return false;
-        }
-        *self = Self::new(device, self.label, self.format, size);
-        true
     }
 }

@@ -52,11 +52,7 @@ impl ComposedShader {
         let mut validator =
             naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::all());
         validator.validate(&module).map_err(|e| {
-            let line = e
-                .spans()
-                .next()
-                .and_then(|(span, _)| Some(span.location(&self.source).line_number as usize))
-                .unwrap_or(0);
+            let line = e.spans().next().map(|(span, _)| span.location(&self.source).line_number as usize).unwrap_or(0);
             ShaderError::Invalid(format!("{}: {}", self.origin(line), e.emit_to_string(&self.source).trim()))
         })?;
         Ok(module)
@@ -95,10 +91,10 @@ impl ShaderStore {
 
     /// Raw text of one file (no composition).
     pub fn read(&self, path: &str) -> Result<String, ShaderError> {
-        if let Some(root) = &self.disk_root {
-            if let Ok(text) = std::fs::read_to_string(root.join(path)) {
-                return Ok(text);
-            }
+        if let Some(root) = &self.disk_root
+            && let Ok(text) = std::fs::read_to_string(root.join(path))
+        {
+            return Ok(text);
         }
         EMBEDDED_SHADERS
             .iter()

@@ -178,12 +178,11 @@ impl Stack {
         if let Some(v) = views.iter().find(|v| v.name == name) {
             return Ok(v.at);
         }
-        if let Some((id, view)) = name.split_once('/') {
-            if let Some(chapter) = self.position(id) {
-                if let Some(v) = self.chapters[chapter].views().iter().position(|v| v.name == view) {
-                    return Ok(StackView { chapter, view: v });
-                }
-            }
+        if let Some((id, view)) = name.split_once('/')
+            && let Some(chapter) = self.position(id)
+            && let Some(v) = self.chapters[chapter].views().iter().position(|v| v.name == view)
+        {
+            return Ok(StackView { chapter, view: v });
         }
         let names: Vec<_> = views.iter().map(|v| v.name.as_str()).collect();
         Err(format!("unknown view {name:?} (views: {})", names.join(", ")))
@@ -209,10 +208,10 @@ impl Stack {
     /// Sets one parameter: `chapter.name` for a named chapter of the stack, or a bare `name`
     /// that exactly one chapter of the stack has.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
-        if let Some((id, rest)) = name.split_once('.') {
-            if let Some(i) = self.position(id) {
-                return set_by_name(self.chapters[i].params(), rest, value).map_err(|e| e.to_string());
-            }
+        if let Some((id, rest)) = name.split_once('.')
+            && let Some(i) = self.position(id)
+        {
+            return set_by_name(self.chapters[i].params(), rest, value).map_err(|e| e.to_string());
         }
         let owners: Vec<usize> = (0..self.chapters.len())
             .filter(|&i| collect(self.chapters[i].params()).iter().any(|(p, _)| p.name == name))

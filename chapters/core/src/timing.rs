@@ -183,7 +183,7 @@ impl<'a> PassRecorder<'a> {
     /// a simulation step's parameters when several steps are recorded together.
     pub fn write_buffer(&mut self, buffer: &wgpu::Buffer, offset: u64, data: &[u8]) {
         use wgpu::util::DeviceExt;
-        debug_assert!(data.len() as u64 % wgpu::COPY_BUFFER_ALIGNMENT == 0, "copies move whole words");
+        debug_assert!((data.len() as u64).is_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT), "copies move whole words");
         let staging = self.gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("ordered write"),
             contents: data,
