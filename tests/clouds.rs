@@ -22,6 +22,8 @@ use glam::DVec3;
 /// texture tiles: across each wrapping edge the step between neighbouring texels is no larger
 /// than the largest step inside the texture (a seam would be a step of any size).
 #[test]
+// Four textures checked the same way, listed as one table of cases.
+#[allow(clippy::too_many_lines)]
 fn noise_textures_match_the_cpu_noise_and_tile() {
     let mut h = headless([16, 16]);
     let mut setup = fogbook::state::Setup::new("clouds").unwrap();

@@ -42,6 +42,8 @@ fn check(file: &str, name: &str, rust: (usize, Vec<(&str, usize)>)) {
 }
 
 #[test]
+// A table, one check per uniform and storage struct with its fields listed: long by its data.
+#[allow(clippy::too_many_lines)]
 fn every_uniform_matches_its_wgsl_layout() {
     use fogbook_core::display::DisplayUniform;
     use fogbook_core::frame::FrameUniform;

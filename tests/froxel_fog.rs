@@ -562,6 +562,8 @@ const LIGHT_CAMERA: &str = "30,5,-80,-18,3,60";
 /// the exact integral along each pixel's own ray: the grid's error, which must shrink when the
 /// slices are made finer (32 → 128).
 #[test]
+// The f64 model of the lights in the grid is written out in full beside the GPU check.
+#[allow(clippy::too_many_lines)]
 fn point_and_spot_lights_match_the_grid_model() {
     use fogbook_core::lights::scene_lights;
     use fogbook_froxel_fog::reference::{cornette_shanks, henyey_greenstein};

@@ -129,6 +129,59 @@ fn pipelined(
     json!({ "frames_in_flight": FRAMES_IN_FLIGHT, "frame_ms": frame_ms, "cpu_median_ms": median(&mut cpu_ms) })
 }
 
+/// Times one chapter or stack: every pass's median and minimum over the timed frames, the CPU
+/// frame time and the pipelined run.
+fn bench_spec(headless: &mut Headless, args: &BenchArgs, spec: String, mode: TimingMode) -> Result<serde_json::Value> {
+    let mut scene_args = args.scene.clone();
+    (scene_args.chapter, scene_args.stack) = (Some(spec.clone()), None);
+    let mut setup = Setup::from_args(&scene_args)?;
+    let view = match &args.view {
+        Some(name) => setup.stack.find_view(name).map_err(|e| anyhow!(e))?,
+        None => setup.stack.views()[0].at,
+    };
+    headless.prepare_stack(&mut setup.stack)?;
+    let mut time = TimeControl::fixed(0.0);
+    let mut per_pass: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+    let mut order: Vec<String> = Vec::new();
+    let mut frame_ms = Vec::new();
+    for i in 0..args.warmup + args.frames {
+        let start = std::time::Instant::now();
+        let times = headless.run(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, 1);
+        let times: Option<PassTimes> = match mode {
+            TimingMode::Timestamps => headless.renderer.timer.as_mut().and_then(|t| t.collect_blocking(&headless.gpu)),
+            _ => {
+                headless.gpu.wait();
+                times
+            }
+        };
+        if i < args.warmup {
+            continue;
+        }
+        frame_ms.push(start.elapsed().as_secs_f64() * 1e3);
+        for (name, ms) in times.map(|t| t.passes).unwrap_or_default() {
+            if !order.contains(&name) {
+                order.push(name.clone());
+            }
+            per_pass.entry(name).or_default().push(ms);
+        }
+    }
+    let passes: Vec<_> = order
+        .iter()
+        .map(|name| {
+            let v = per_pass.get_mut(name).unwrap();
+            json!({ "pass": name, "median_ms": median(v), "min_ms": v.iter().cloned().fold(f64::INFINITY, f64::min), "samples": v.len() })
+        })
+        .collect();
+    let pipelined = pipelined(headless, &mut setup, view, args.warmup, args.frames, mode);
+    Ok(json!({
+        "chapter": setup.stack.spec(),
+        "view": setup.stack.view_name(view),
+        "passes": passes,
+        "cpu_frame_median_ms": median(&mut frame_ms),
+        "pipelined": pipelined,
+    }))
+}
+
 pub fn run(args: &BenchArgs) -> Result<serde_json::Value> {
     let size = parse_size(&args.size).map_err(|e| anyhow!(e))?;
     if args.frames == 0 {
@@ -148,56 +201,7 @@ pub fn run(args: &BenchArgs) -> Result<serde_json::Value> {
     headless.renderer.timing = mode;
     let mut chapters = Vec::new();
     for spec in specs {
-        let mut scene_args = args.scene.clone();
-        (scene_args.chapter, scene_args.stack) = (Some(spec.clone()), None);
-        let mut setup = Setup::from_args(&scene_args)?;
-        let view = match &args.view {
-            Some(name) => setup.stack.find_view(name).map_err(|e| anyhow!(e))?,
-            None => setup.stack.views()[0].at,
-        };
-        headless.prepare_stack(&mut setup.stack)?;
-        let mut time = TimeControl::fixed(0.0);
-        let mut per_pass: BTreeMap<String, Vec<f64>> = BTreeMap::new();
-        let mut order: Vec<String> = Vec::new();
-        let mut frame_ms = Vec::new();
-        for i in 0..args.warmup + args.frames {
-            let start = std::time::Instant::now();
-            let times = headless.run(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, 1);
-            let times: Option<PassTimes> = match mode {
-                TimingMode::Timestamps => {
-                    headless.renderer.timer.as_mut().and_then(|t| t.collect_blocking(&headless.gpu))
-                }
-                _ => {
-                    headless.gpu.wait();
-                    times
-                }
-            };
-            if i < args.warmup {
-                continue;
-            }
-            frame_ms.push(start.elapsed().as_secs_f64() * 1e3);
-            for (name, ms) in times.map(|t| t.passes).unwrap_or_default() {
-                if !order.contains(&name) {
-                    order.push(name.clone());
-                }
-                per_pass.entry(name).or_default().push(ms);
-            }
-        }
-        let passes: Vec<_> = order
-            .iter()
-            .map(|name| {
-                let v = per_pass.get_mut(name).unwrap();
-                json!({ "pass": name, "median_ms": median(v), "min_ms": v.iter().cloned().fold(f64::INFINITY, f64::min), "samples": v.len() })
-            })
-            .collect();
-        let pipelined = pipelined(&mut headless, &mut setup, view, args.warmup, args.frames, mode);
-        chapters.push(json!({
-            "chapter": setup.stack.spec(),
-            "view": setup.stack.view_name(view),
-            "passes": passes,
-            "cpu_frame_median_ms": median(&mut frame_ms),
-            "pipelined": pipelined,
-        }));
+        chapters.push(bench_spec(&mut headless, args, spec, mode)?);
     }
     // After the chapters have run: the clocks are up (an idle GPU starts slow).
     let bandwidth = copy_bandwidth(&headless.gpu);

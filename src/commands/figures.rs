@@ -89,19 +89,7 @@ pub fn run(args: &FiguresArgs) -> Result<PathBuf> {
     let size = parse_size(&args.size).map_err(|e| anyhow!(e))?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     // Plots need no GPU: write them first.
-    for chapter in registry::chapters() {
-        let dir = args.out.join(chapter.info().id);
-        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-        for (name, svg) in (chapter.book().plots)() {
-            let path = dir.join(format!("{name}.svg"));
-            std::fs::write(&path, svg).with_context(|| format!("writing {}", path.display()))?;
-        }
-    }
-    for dir in ["core", "stacks"] {
-        std::fs::create_dir_all(args.out.join(dir)).with_context(|| format!("creating {dir}"))?;
-    }
-    let stages = args.out.join("core/stages.svg");
-    std::fs::write(&stages, stage_diagram()).with_context(|| format!("writing {}", stages.display()))?;
+    write_plots(&args.out)?;
     for id in &args.chapter {
         registry::find(id).map_err(|e| anyhow!(e))?;
     }
@@ -128,73 +116,19 @@ pub fn run(args: &FiguresArgs) -> Result<PathBuf> {
         if let (Some(prev), Some(setup)) = (previous, current.as_mut())
             && (prev.same_frame_as(job) || continues.is_some())
         {
-            if continues.is_some() {
-                for chapter in setup.stack.chapters_mut() {
-                    chapter.params().reset();
-                }
-                setup.scene = Default::default();
-                setup.camera = Default::default();
-                setup.apply(None, &job.settings, job.camera.as_deref())?;
+            render_again(&mut headless, setup, job, continues)?;
+        } else {
+            // Every figure starts from the defaults. Chapters keep their GPU state from one figure
+            // to the next, across stacks too (with parameters and simulations reset), so that
+            // precomputed data that does not depend on the changed settings (the sky's LUTs) is
+            // computed once rather than for every figure and stack.
+            if current_spec != job.spec {
+                switch_stack(&mut headless, &mut current, &mut parked, &job.spec)?;
+                current_spec = job.spec.clone();
             }
-            let view = setup.stack.find_view(&job.view).map_err(|e| anyhow!(e))?;
-            match continues {
-                Some(steps) if steps > 0 => {
-                    let mut time = TimeControl::fixed(0.0);
-                    headless.run_warmed(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, steps);
-                }
-                _ => {
-                    headless.redraw(&mut setup.stack, &setup.camera, &setup.scene, view);
-                }
-            }
-            let capture = headless.capture()?;
-            log_range(job, &capture);
-            save_png(&capture.display, &args.out.join(job.dir).join(&job.file))?;
-            previous = Some(job);
-            log_time(job);
-            bar.inc(1);
-            continue;
+            let setup = current.as_mut().expect("a stack was set up above");
+            render_from_defaults(&mut headless, setup, job)?;
         }
-        // Every figure starts from the defaults. Chapters keep their GPU state from one figure
-        // to the next, across stacks too (with parameters and simulations reset), so that
-        // precomputed data that does not depend on the changed settings (the sky's LUTs) is
-        // computed once rather than for every figure and stack.
-        if current_spec != job.spec {
-            match current.as_mut() {
-                None => {
-                    let mut setup = Setup::new(&job.spec)?;
-                    headless.prepare_stack(&mut setup.stack)?;
-                    current = Some(setup);
-                }
-                Some(setup) => {
-                    let ids = registry::stack(&job.spec).map_err(|e| anyhow!(e))?.ids();
-                    parked.extend(setup.stack.take_all_but(&ids));
-                    let mut fresh = Vec::new();
-                    for id in ids.iter().filter(|id| setup.stack.position(id).is_none()) {
-                        match parked.iter().position(|c| c.info().id == *id) {
-                            Some(i) => fresh.push(parked.swap_remove(i)),
-                            None => {
-                                let mut chapter = registry::find(id).map_err(|e| anyhow!(e))?;
-                                headless.prepare(chapter.as_mut())?;
-                                fresh.push(chapter);
-                            }
-                        }
-                    }
-                    setup.stack.restack(&ids, fresh).map_err(|e| anyhow!(e))?;
-                }
-            }
-            current_spec = job.spec.clone();
-        }
-        let setup = current.as_mut().expect("a stack was set up above");
-        for chapter in setup.stack.chapters_mut() {
-            chapter.params().reset();
-            chapter.reset(&headless.gpu);
-        }
-        setup.scene = Default::default();
-        setup.camera = Default::default();
-        setup.apply(None, &job.settings, job.camera.as_deref())?;
-        let view = setup.stack.find_view(&job.view).map_err(|e| anyhow!(e))?;
-        let mut time = TimeControl::fixed(0.0);
-        headless.run_warmed(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, job.frames);
         let capture = headless.capture()?;
         log_range(job, &capture);
         save_png(&capture.display, &args.out.join(job.dir).join(&job.file))?;
@@ -207,6 +141,98 @@ pub fn run(args: &FiguresArgs) -> Result<PathBuf> {
         bake_figure(&args.out)?;
     }
     Ok(args.out.clone())
+}
+
+/// Writes every chapter's plots and the stage diagram, creating the figure folders.
+fn write_plots(out: &std::path::Path) -> Result<()> {
+    for chapter in registry::chapters() {
+        let dir = out.join(chapter.info().id);
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        for (name, svg) in (chapter.book().plots)() {
+            let path = dir.join(format!("{name}.svg"));
+            std::fs::write(&path, svg).with_context(|| format!("writing {}", path.display()))?;
+        }
+    }
+    for dir in ["core", "stacks"] {
+        std::fs::create_dir_all(out.join(dir)).with_context(|| format!("creating {dir}"))?;
+    }
+    let stages = out.join("core/stages.svg");
+    std::fs::write(&stages, stage_diagram()).with_context(|| format!("writing {}", stages.display()))?;
+    Ok(())
+}
+
+/// Renders the frame just rendered once more for `job` with time paused: another view, or, when it
+/// `continues`, the job's own settings applied and that many steps run on.
+fn render_again(headless: &mut Headless, setup: &mut Setup, job: &Job, continues: Option<u32>) -> Result<()> {
+    if continues.is_some() {
+        for chapter in setup.stack.chapters_mut() {
+            chapter.params().reset();
+        }
+        setup.scene = Default::default();
+        setup.camera = Default::default();
+        setup.apply(None, &job.settings, job.camera.as_deref())?;
+    }
+    let view = setup.stack.find_view(&job.view).map_err(|e| anyhow!(e))?;
+    match continues {
+        Some(steps) if steps > 0 => {
+            let mut time = TimeControl::fixed(0.0);
+            headless.run_warmed(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, steps);
+        }
+        _ => {
+            headless.redraw(&mut setup.stack, &setup.camera, &setup.scene, view);
+        }
+    }
+    Ok(())
+}
+
+/// Sets up the stack `spec` names: a new one the first time, then the current one restacked,
+/// taking chapters from `parked` (or preparing new ones) and parking those it leaves out.
+fn switch_stack(
+    headless: &mut Headless,
+    current: &mut Option<Setup>,
+    parked: &mut Vec<Box<dyn fogbook_core::DynChapter>>,
+    spec: &str,
+) -> Result<()> {
+    match current.as_mut() {
+        None => {
+            let mut setup = Setup::new(spec)?;
+            headless.prepare_stack(&mut setup.stack)?;
+            *current = Some(setup);
+        }
+        Some(setup) => {
+            let ids = registry::stack(spec).map_err(|e| anyhow!(e))?.ids();
+            parked.extend(setup.stack.take_all_but(&ids));
+            let mut fresh = Vec::new();
+            for id in ids.iter().filter(|id| setup.stack.position(id).is_none()) {
+                match parked.iter().position(|c| c.info().id == *id) {
+                    Some(i) => fresh.push(parked.swap_remove(i)),
+                    None => {
+                        let mut chapter = registry::find(id).map_err(|e| anyhow!(e))?;
+                        headless.prepare(chapter.as_mut())?;
+                        fresh.push(chapter);
+                    }
+                }
+            }
+            setup.stack.restack(&ids, fresh).map_err(|e| anyhow!(e))?;
+        }
+    }
+    Ok(())
+}
+
+/// Resets every chapter, the scene and the camera, applies the job's settings and runs its
+/// warm-up frames.
+fn render_from_defaults(headless: &mut Headless, setup: &mut Setup, job: &Job) -> Result<()> {
+    for chapter in setup.stack.chapters_mut() {
+        chapter.params().reset();
+        chapter.reset(&headless.gpu);
+    }
+    setup.scene = Default::default();
+    setup.camera = Default::default();
+    setup.apply(None, &job.settings, job.camera.as_deref())?;
+    let view = setup.stack.find_view(&job.view).map_err(|e| anyhow!(e))?;
+    let mut time = TimeControl::fixed(0.0);
+    headless.run_warmed(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, job.frames);
+    Ok(())
 }
 
 /// Chapter 8's figure: a small flipbook baked from the default smoke made denser (extinction 4),

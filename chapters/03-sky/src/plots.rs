@@ -127,19 +127,7 @@ fn geometry_svg() -> String {
     let mut s = String::new();
     svg_open(&mut s, w, h);
     let c = to((0.0, 0.0));
-    let _ = writeln!(s, r##"<circle cx="{}" cy="{}" r="{top}" fill="#e3eefb" stroke="#7aa6d8"/>"##, c.0, c.1);
-    let _ = writeln!(s, r##"<circle cx="{}" cy="{}" r="{bottom}" fill="#e4dccb" stroke="#8a7f6a"/>"##, c.0, c.1);
-    let _ = writeln!(s, r##"<circle cx="{}" cy="{}" r="3" fill="black"/>"##, c.0, c.1);
-    text(&mut s, (c.0 + 8.0, c.1 - 4.0), "start", "", "planet's centre");
-    text(&mut s, at((0.0, 0.0), -62.0, 130.0), "middle", r##"fill="#6b604a""##, "ground: radius R_b");
-    text(&mut s, at((0.0, 0.0), -64.0, 262.0), "middle", r##"fill="#3d6ea8""##, "atmosphere:");
-    text(
-        &mut s,
-        add(at((0.0, 0.0), -64.0, 262.0), (0.0, 1.0), 15.0),
-        "middle",
-        r##"fill="#3d6ea8""##,
-        "top radius R_t",
-    );
+    geometry_planet(&mut s, c, at, (bottom, top));
 
     let thin = r##"stroke="#444" stroke-width="1.2""##;
     let dashed = r##"stroke="#777" stroke-width="1" stroke-dasharray="5 4""##;
@@ -184,21 +172,7 @@ fn geometry_svg() -> String {
     text(&mut s, add(at(sun_end, sun_a, 20.0), (1.0, 0.0), 16.0), "start", r##"fill="#a86a00""##, "s (sun)");
 
     // The three angles.
-    let arc = |s: &mut String, from: f64, to_a: f64, radius: f64, color: &str| {
-        let (a, b) = (at(x, from, radius), at(x, to_a, radius));
-        let large = u8::from(to_a - from > 180.0);
-        let _ = writeln!(
-            s,
-            r#"<path d="M{:.1},{:.1} A{radius},{radius} 0 {large} 1 {:.1},{:.1}" fill="none" stroke="{color}" stroke-width="1.5"/>"#,
-            a.0, a.1, b.0, b.1
-        );
-    };
-    arc(&mut s, phi, view_a, 48.0, blue);
-    text(&mut s, add(at(x, phi + 24.0, 48.0), (0.0, 1.0), -8.0), "middle", blue_text, "arccos μ");
-    arc(&mut s, sun_a, phi, 40.0, "#d08700");
-    text(&mut s, at(x, sun_a + 8.0, 50.0), "end", r##"fill="#a86a00""##, "arccos μ_s");
-    arc(&mut s, sun_a, view_a, 92.0, "#7a3fa0");
-    text(&mut s, add(at(x, phi - 12.0, 92.0), (0.0, 1.0), -6.0), "end", r##"fill="#7a3fa0""##, "arccos ν");
+    geometry_angles(&mut s, at, x, [phi, view_a, sun_a]);
 
     dot(&mut s, to(x), 4.0, "black");
     text(&mut s, add(to(x), (-1.0, 0.5), 10.0), "end", r#"font-weight="bold""#, "x");
@@ -211,6 +185,51 @@ fn geometry_svg() -> String {
     );
     s.push_str("</svg>\n");
     s
+}
+
+/// The geometry figure's planet and atmosphere, centred on `c`, with their labels; `at` places a
+/// point at a distance along a direction (degrees from up) from a world point.
+fn geometry_planet(
+    s: &mut String,
+    c: (f64, f64),
+    at: impl Fn((f64, f64), f64, f64) -> (f64, f64),
+    (bottom, top): (f64, f64),
+) {
+    let add = |p: (f64, f64), d: (f64, f64), t: f64| (p.0 + d.0 * t, p.1 + d.1 * t);
+    let _ = writeln!(s, r##"<circle cx="{}" cy="{}" r="{top}" fill="#e3eefb" stroke="#7aa6d8"/>"##, c.0, c.1);
+    let _ = writeln!(s, r##"<circle cx="{}" cy="{}" r="{bottom}" fill="#e4dccb" stroke="#8a7f6a"/>"##, c.0, c.1);
+    let _ = writeln!(s, r##"<circle cx="{}" cy="{}" r="3" fill="black"/>"##, c.0, c.1);
+    text(s, (c.0 + 8.0, c.1 - 4.0), "start", "", "planet's centre");
+    text(s, at((0.0, 0.0), -62.0, 130.0), "middle", r##"fill="#6b604a""##, "ground: radius R_b");
+    text(s, at((0.0, 0.0), -64.0, 262.0), "middle", r##"fill="#3d6ea8""##, "atmosphere:");
+    text(s, add(at((0.0, 0.0), -64.0, 262.0), (0.0, 1.0), 15.0), "middle", r##"fill="#3d6ea8""##, "top radius R_t");
+}
+
+/// The geometry figure's three angles at the viewer `x`, from the zenith `phi`, the view
+/// direction `view_a` and the sun `sun_a` (degrees from up), as arcs with their labels.
+fn geometry_angles(
+    s: &mut String,
+    at: impl Fn((f64, f64), f64, f64) -> (f64, f64),
+    x: (f64, f64),
+    [phi, view_a, sun_a]: [f64; 3],
+) {
+    let add = |p: (f64, f64), d: (f64, f64), t: f64| (p.0 + d.0 * t, p.1 + d.1 * t);
+    let (blue, blue_text) = ("#1f5fa8", r##"fill="#1f5fa8""##);
+    let arc = |s: &mut String, from: f64, to_a: f64, radius: f64, color: &str| {
+        let (a, b) = (at(x, from, radius), at(x, to_a, radius));
+        let large = u8::from(to_a - from > 180.0);
+        let _ = writeln!(
+            s,
+            r#"<path d="M{:.1},{:.1} A{radius},{radius} 0 {large} 1 {:.1},{:.1}" fill="none" stroke="{color}" stroke-width="1.5"/>"#,
+            a.0, a.1, b.0, b.1
+        );
+    };
+    arc(s, phi, view_a, 48.0, blue);
+    text(s, add(at(x, phi + 24.0, 48.0), (0.0, 1.0), -8.0), "middle", blue_text, "arccos μ");
+    arc(s, sun_a, phi, 40.0, "#d08700");
+    text(s, at(x, sun_a + 8.0, 50.0), "end", r##"fill="#a86a00""##, "arccos μ_s");
+    arc(s, sun_a, view_a, 92.0, "#7a3fa0");
+    text(s, add(at(x, phi - 12.0, 92.0), (0.0, 1.0), -6.0), "end", r##"fill="#7a3fa0""##, "arccos ν");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -294,27 +313,33 @@ fn scattering_layout_svg() -> String {
     let nu_caption = format!("ν: {n_nu} blocks, one per value (−1: sun behind, 1: sun ahead)");
     text(&mut s, (fx + fw / 2.0, fy + fh + 34.0), "middle", "", &nu_caption);
     // One block, enlarged: its μ_s texels.
+    scattering_block(&mut s, (fx, fy, fh, bw), n_mu_s, |e| uvwz(atm.bottom_radius, 90.0, e, false)[1]);
+    s.push_str("</svg>\n");
+    s
+}
+
+/// One ν block of the scattering layout, enlarged below the texture's front face (at `fx`, `fy`,
+/// height `fh`, blocks `bw` wide): its `n_mu_s` texels, ticked at sun elevations placed by `u_of`.
+fn scattering_block(s: &mut String, (fx, fy, fh, bw): (f64, f64, f64, f64), n_mu_s: u32, u_of: impl Fn(f64) -> f64) {
     let block = 5.0;
     let (zx, zy, zw, zh) = (50.0, 455.0, 540.0, 32.0);
     let guide = r##"stroke="#888" stroke-dasharray="3 3""##;
-    line(&mut s, (fx + bw * block, fy + fh), (zx, zy), guide);
-    line(&mut s, (fx + bw * (block + 1.0), fy + fh), (zx + zw, zy), guide);
+    line(s, (fx + bw * block, fy + fh), (zx, zy), guide);
+    line(s, (fx + bw * (block + 1.0), fy + fh), (zx + zw, zy), guide);
     let _ = writeln!(s, r##"<rect x="{zx}" y="{zy}" width="{zw}" height="{zh}" fill="#c4d8ef" stroke="#5b7fa8"/>"##);
     let tw = zw / n_mu_s as f64;
     for i in 1..n_mu_s {
         let x = zx + tw * i as f64;
-        line(&mut s, (x, zy), (x, zy + zh), r##"stroke="#8fb0d6" stroke-width="0.6""##);
+        line(s, (x, zy), (x, zy + zh), r##"stroke="#8fb0d6" stroke-width="0.6""##);
     }
     for e in [-12.0f64, -6.0, -3.0, 0.0, 3.0, 10.0, 30.0, 90.0] {
-        let x = zx + zw * uvwz(atm.bottom_radius, 90.0, e, false)[1];
-        line(&mut s, (x, zy - 6.0), (x, zy + zh), r##"stroke="#a86a00" stroke-width="1.5""##);
+        let x = zx + zw * u_of(e);
+        line(s, (x, zy - 6.0), (x, zy + zh), r##"stroke="#a86a00" stroke-width="1.5""##);
         let label = format!("{e}°").replace('-', "−");
-        text(&mut s, (x, zy - 9.0), "middle", r##"font-size="11" fill="#a86a00""##, &label);
+        text(s, (x, zy - 9.0), "middle", r##"font-size="11" fill="#a86a00""##, &label);
     }
     let block_caption = format!("one ν block: {n_mu_s} texels of μ_s (ticks: the sun's elevation)");
-    text(&mut s, (zx + zw / 2.0, zy + zh + 20.0), "middle", "", &block_caption);
-    s.push_str("</svg>\n");
-    s
+    text(s, (zx + zw / 2.0, zy + zh + 20.0), "middle", "", &block_caption);
 }
 
 // ---------------------------------------------------------------------------------------------

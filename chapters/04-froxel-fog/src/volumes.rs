@@ -151,25 +151,47 @@ enum Bind<'a> {
     Buffer(&'a wgpu::Buffer),
 }
 
+/// One of the grid's 3D textures, `size` froxels, written by storage and read by sampling.
+fn create_volume(device: &wgpu::Device, size: [u32; 3], label: &str, format: wgpu::TextureFormat) -> wgpu::Texture {
+    device.create_texture(&wgpu::TextureDescriptor {
+        label: Some(label),
+        size: wgpu::Extent3d { width: size[0], height: size[1], depth_or_array_layers: size[2] },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D3,
+        format,
+        usage: wgpu::TextureUsages::STORAGE_BINDING
+            | wgpu::TextureUsages::TEXTURE_BINDING
+            | wgpu::TextureUsages::COPY_SRC,
+        view_formats: &[],
+    })
+}
+
+/// A bind group: the uniform at binding 0, then `binds` from binding 1 on.
+fn create_group(
+    device: &wgpu::Device,
+    uniform: &wgpu::Buffer,
+    label: &str,
+    layout: &wgpu::BindGroupLayout,
+    binds: &[Bind],
+) -> wgpu::BindGroup {
+    let mut entries = vec![wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() }];
+    for (i, b) in binds.iter().enumerate() {
+        let resource = match b {
+            Bind::View(v) => wgpu::BindingResource::TextureView(v),
+            Bind::Buffer(b) => b.as_entire_binding(),
+        };
+        entries.push(wgpu::BindGroupEntry { binding: i as u32 + 1, resource });
+    }
+    device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(label), layout, entries: &entries })
+}
+
 impl Volumes {
     pub fn new(gpu: &GpuContext, layouts: &Layouts, uniform: &wgpu::Buffer, size: [u32; 3]) -> Result<Self> {
         check_grid(gpu, size)?;
         debug_assert_eq!(uniform.size(), std::mem::size_of::<FroxelUniform>() as u64);
         let device = &gpu.device;
-        let volume = |label, format| {
-            device.create_texture(&wgpu::TextureDescriptor {
-                label: Some(label),
-                size: wgpu::Extent3d { width: size[0], height: size[1], depth_or_array_layers: size[2] },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D3,
-                format,
-                usage: wgpu::TextureUsages::STORAGE_BINDING
-                    | wgpu::TextureUsages::TEXTURE_BINDING
-                    | wgpu::TextureUsages::COPY_SRC,
-                view_formats: &[],
-            })
-        };
+        let volume = |label, format| create_volume(device, size, label, format);
         let media = volume("froxel media", VOLUME_FORMAT);
         let emission = volume("froxel emission", EMISSION_FORMAT);
         let local_light = volume("froxel local light", LOCAL_LIGHT_FORMAT);
@@ -193,17 +215,7 @@ impl Volumes {
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let group = |label, layout, binds: &[Bind]| {
-            let mut entries = vec![wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() }];
-            for (i, b) in binds.iter().enumerate() {
-                let resource = match b {
-                    Bind::View(v) => wgpu::BindingResource::TextureView(v),
-                    Bind::Buffer(b) => b.as_entire_binding(),
-                };
-                entries.push(wgpu::BindGroupEntry { binding: i as u32 + 1, resource });
-            }
-            device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(label), layout, entries: &entries })
-        };
+        let group = |label, layout, binds: &[Bind]| create_group(device, uniform, label, layout, binds);
         use Bind::{Buffer, View};
         let both = |f: &dyn Fn(usize) -> wgpu::BindGroup| [f(0), f(1)];
         Ok(Self {

@@ -477,78 +477,80 @@ impl Chapter for LocalFog {
 /// viewer.
 impl LocalFog {
     // ANCHOR: figures
+    // Chapter 4 at a small grid ending at 30 m: the mist is in its froxels, the sphere
+    // (27–35 m away) is cut by its far end, the cylinder (57–63 m) lies beyond it.
+    const FROXELS: &[&str] = &[
+        "froxel-fog.grid_width=64",
+        "froxel-fog.grid_height=36",
+        "froxel-fog.grid_depth=32",
+        "froxel-fog.fog_distance_m=30",
+        "froxel-fog.constant_density=0",
+        "froxel-fog.layer_density=0",
+    ];
+    const FROXELS_100: &[&str] = &[
+        "froxel-fog.grid_width=64",
+        "froxel-fog.grid_height=36",
+        "froxel-fog.grid_depth=32",
+        "froxel-fog.fog_distance_m=100",
+        "froxel-fog.constant_density=0",
+        "froxel-fog.layer_density=0",
+    ];
+    const ABOVE: Option<&str> = Some("-5,25,-5,0,-35,60");
+    const FAR_END_LIGHTS: &[&str] = &[
+        "scene.sun_illuminance=0",
+        "scene.ambient=0.02,0.025,0.04",
+        "scene.point_lights=4",
+        "scene.light_intensity=600",
+        "froxel-fog.constant_density=0",
+        "froxel-fog.layer_density=0",
+        "volume_count=1",
+        "volumes[0].x_m=46",
+        "volumes[0].y_m=4",
+        "volumes[0].z_m=-124",
+        "volumes[0].size_x_m=40",
+        "volumes[0].size_y_m=8",
+        "volumes[0].size_z_m=16",
+        "volumes[0].yaw_deg=0",
+        "volumes[0].density=0.1",
+        "volumes[0].falloff=0",
+        "volumes[0].edge_fade_m=0",
+    ];
+    const LIGHTS: Option<&str> = Some("20,4,-95,-45,3,60");
+    // tests/local_fog.rs's `shadowing_slab_settings` for the default sun: the slab 9 m
+    // towards the sun from above the box.
+    const SLAB: &[&str] = &[
+        "block_sun=false",
+        "volume_scene_shadows=false",
+        "volumes[0].size_x_m=5",
+        "volumes[0].size_z_m=5",
+        "volume_count=2",
+        "volumes[1].x_m=1.03",
+        "volumes[1].y_m=5.06",
+        "volumes[1].z_m=-38.33",
+        "volumes[1].size_x_m=12",
+        "volumes[1].size_y_m=2",
+        "volumes[1].size_z_m=12",
+        "volumes[1].yaw_deg=0",
+        "volumes[1].falloff=0",
+        "volumes[1].edge_fade_m=0",
+        "volumes[1].density=0.15",
+    ];
+    const SLAB_CAMERA: Option<&str> = Some("-2,3.5,-14,0,-3,50");
+    const NOISE: &[&str] = &[
+        "volumes[0].density_source=noise",
+        "volumes[0].noise_frequency=0.7",
+        "volumes[0].noise_octaves=4",
+        "volumes[0].noise_contrast=1.6",
+        "volumes[0].scroll_x_mps=1.5",
+        "volumes[1].density_source=noise",
+        "volumes[1].noise_frequency=0.4",
+        "volumes[1].noise_contrast=2.5",
+        "volumes[1].scroll_y_mps=0.6",
+    ];
+
+    /// The chapter's extra figures for the book.
     fn figures() -> Vec<Figure> {
         let fig = |name, view, settings: &[&'static str], camera| Figure::new(name, view, settings, camera);
-        // Chapter 4 at a small grid ending at 30 m: the mist is in its froxels, the sphere
-        // (27–35 m away) is cut by its far end, the cylinder (57–63 m) lies beyond it.
-        const FROXELS: &[&str] = &[
-            "froxel-fog.grid_width=64",
-            "froxel-fog.grid_height=36",
-            "froxel-fog.grid_depth=32",
-            "froxel-fog.fog_distance_m=30",
-            "froxel-fog.constant_density=0",
-            "froxel-fog.layer_density=0",
-        ];
-        const FROXELS_100: &[&str] = &[
-            "froxel-fog.grid_width=64",
-            "froxel-fog.grid_height=36",
-            "froxel-fog.grid_depth=32",
-            "froxel-fog.fog_distance_m=100",
-            "froxel-fog.constant_density=0",
-            "froxel-fog.layer_density=0",
-        ];
-        const ABOVE: Option<&str> = Some("-5,25,-5,0,-35,60");
-        const FAR_END_LIGHTS: &[&str] = &[
-            "scene.sun_illuminance=0",
-            "scene.ambient=0.02,0.025,0.04",
-            "scene.point_lights=4",
-            "scene.light_intensity=600",
-            "froxel-fog.constant_density=0",
-            "froxel-fog.layer_density=0",
-            "volume_count=1",
-            "volumes[0].x_m=46",
-            "volumes[0].y_m=4",
-            "volumes[0].z_m=-124",
-            "volumes[0].size_x_m=40",
-            "volumes[0].size_y_m=8",
-            "volumes[0].size_z_m=16",
-            "volumes[0].yaw_deg=0",
-            "volumes[0].density=0.1",
-            "volumes[0].falloff=0",
-            "volumes[0].edge_fade_m=0",
-        ];
-        const LIGHTS: Option<&str> = Some("20,4,-95,-45,3,60");
-        // tests/local_fog.rs's `shadowing_slab_settings` for the default sun: the slab 9 m
-        // towards the sun from above the box.
-        const SLAB: &[&str] = &[
-            "block_sun=false",
-            "volume_scene_shadows=false",
-            "volumes[0].size_x_m=5",
-            "volumes[0].size_z_m=5",
-            "volume_count=2",
-            "volumes[1].x_m=1.03",
-            "volumes[1].y_m=5.06",
-            "volumes[1].z_m=-38.33",
-            "volumes[1].size_x_m=12",
-            "volumes[1].size_y_m=2",
-            "volumes[1].size_z_m=12",
-            "volumes[1].yaw_deg=0",
-            "volumes[1].falloff=0",
-            "volumes[1].edge_fade_m=0",
-            "volumes[1].density=0.15",
-        ];
-        const SLAB_CAMERA: Option<&str> = Some("-2,3.5,-14,0,-3,50");
-        const NOISE: &[&str] = &[
-            "volumes[0].density_source=noise",
-            "volumes[0].noise_frequency=0.7",
-            "volumes[0].noise_octaves=4",
-            "volumes[0].noise_contrast=1.6",
-            "volumes[0].scroll_x_mps=1.5",
-            "volumes[1].density_source=noise",
-            "volumes[1].noise_frequency=0.4",
-            "volumes[1].noise_contrast=2.5",
-            "volumes[1].scroll_y_mps=0.6",
-        ];
         vec![
             fig(
                 "no-edge-fade",
@@ -560,30 +562,41 @@ impl LocalFog {
             // Without the sun: the ambient light and the sphere's own glow.
             fig("glow-at-dusk", "final", &["scene.sun_illuminance=0", "scene.ambient=0.02,0.025,0.04"], None),
             fig("overlap", "overlap-count", &["volumes[1].x_m=-3", "volumes[1].y_m=3", "volumes[1].size_x_m=12"], None),
-            fig("with-froxel-fog", "final", FROXELS, None).with(&["froxel-fog"]),
-            fig("with-froxel-fog-path", "local-fog/path", FROXELS, None).with(&["froxel-fog"]),
+            fig("with-froxel-fog", "final", Self::FROXELS, None).with(&["froxel-fog"]),
+            fig("with-froxel-fog-path", "local-fog/path", Self::FROXELS, None).with(&["froxel-fog"]),
             // Density textures, seen from above: the mist's density times four octaves of
             // noise, the sphere's times coarser noise of higher contrast (at t = 1/60 s).
-            fig("noise-from-above-optical-depth", "optical-depth", NOISE, Some("-5,25,-5,0,-35,60")),
+            fig("noise-from-above-optical-depth", "optical-depth", Self::NOISE, Some("-5,25,-5,0,-35,60")),
             // Chapter 4's grid seen from above, its transmittance: each volume averaged over the
             // froxel's slice (the box filter), then taken at the froxel's one sample point.
-            fig("box-filter-from-above", "froxel-fog/transmittance", FROXELS_100, ABOVE).with(&["froxel-fog"]),
+            fig("box-filter-from-above", "froxel-fog/transmittance", Self::FROXELS_100, Self::ABOVE)
+                .with(&["froxel-fog"]),
             fig(
                 "point-sample-from-above",
                 "froxel-fog/transmittance",
-                &[FROXELS_100, &["froxel-fog.volume_point_sample=true"]].concat(),
-                ABOVE,
+                &[Self::FROXELS_100, &["froxel-fog.volume_point_sample=true"]].concat(),
+                Self::ABOVE,
             )
             .with(&["froxel-fog"]),
             // A mist around one of the ring's point lights, the grid ending 33 m away and at 300 m:
             // beyond the grid's end this chapter has no point lights.
-            fig("far-end-lights-cut", "final", &[FAR_END_LIGHTS, &["froxel-fog.fog_distance_m=33"]].concat(), LIGHTS)
-                .with(&["froxel-fog"]),
-            fig("far-end-lights-in-grid", "final", FAR_END_LIGHTS, LIGHTS).with(&["froxel-fog"]),
+            fig(
+                "far-end-lights-cut",
+                "final",
+                &[Self::FAR_END_LIGHTS, &["froxel-fog.fog_distance_m=33"]].concat(),
+                Self::LIGHTS,
+            )
+            .with(&["froxel-fog"]),
+            fig("far-end-lights-in-grid", "final", Self::FAR_END_LIGHTS, Self::LIGHTS).with(&["froxel-fog"]),
             // The sharp-edged slab over a small box (the shadow test's): the sun's transmittance
             // from each volume's 16³ grid, then traced at every pixel.
-            fig("sun-grid-slab", "sun-transmittance", SLAB, SLAB_CAMERA),
-            fig("per-pixel-sun-slab", "sun-transmittance", &[SLAB, &["sun_grid=false"]].concat(), SLAB_CAMERA),
+            fig("sun-grid-slab", "sun-transmittance", Self::SLAB, Self::SLAB_CAMERA),
+            fig(
+                "per-pixel-sun-slab",
+                "sun-transmittance",
+                &[Self::SLAB, &["sun_grid=false"]].concat(),
+                Self::SLAB_CAMERA,
+            ),
         ]
     }
     // ANCHOR_END: figures

@@ -141,28 +141,7 @@ impl NoiseTextures {
                        size: u32,
                        bindings: Vec<(u32, wgpu::TextureView)>|
          -> anyhow::Result<()> {
-            let uniform = device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(&label),
-                size: std::mem::size_of::<NoiseUniform>() as u64,
-                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            });
-            let mut entries = vec![wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() }];
-            entries.extend(
-                bindings.iter().map(|(b, v)| wgpu::BindGroupEntry {
-                    binding: *b,
-                    resource: wgpu::BindingResource::TextureView(v),
-                }),
-            );
-            let group =
-                device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(&label), layout, entries: &entries });
-            let pipeline = compute_pipeline(device, module, entry, &[Some(layout)])?;
-            let workgroups = if entry == "weather" || entry == "curl" {
-                [size.div_ceil(8), size.div_ceil(8), 1]
-            } else {
-                [size.div_ceil(4); 3]
-            };
-            passes.push(Pass { label, pipeline, uniform, group, size, workgroups, weather: entry == "weather" });
+            passes.push(Self::pass(device, module, label, entry, layout, size, bindings)?);
             Ok(())
         };
         add("clouds: noise base shape".into(), "base_shape", &volume_layout, base_n, vec![(1, mip_view(&base, 0))])?;
@@ -198,6 +177,40 @@ impl NoiseTextures {
             generated: None,
             resolution,
         })
+    }
+
+    /// One generation pass: its uniform, its bind group over `bindings`, the pipeline of the
+    /// shader's `entry` and its workgroup count for a texture `size` texels across.
+    fn pass(
+        device: &wgpu::Device,
+        module: &wgpu::ShaderModule,
+        label: String,
+        entry: &str,
+        layout: &wgpu::BindGroupLayout,
+        size: u32,
+        bindings: Vec<(u32, wgpu::TextureView)>,
+    ) -> anyhow::Result<Pass> {
+        let uniform = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(&label),
+            size: std::mem::size_of::<NoiseUniform>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut entries = vec![wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() }];
+        entries.extend(
+            bindings
+                .iter()
+                .map(|(b, v)| wgpu::BindGroupEntry { binding: *b, resource: wgpu::BindingResource::TextureView(v) }),
+        );
+        let group =
+            device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(&label), layout, entries: &entries });
+        let pipeline = compute_pipeline(device, module, entry, &[Some(layout)])?;
+        let workgroups = if entry == "weather" || entry == "curl" {
+            [size.div_ceil(8), size.div_ceil(8), 1]
+        } else {
+            [size.div_ceil(4); 3]
+        };
+        Ok(Pass { label, pipeline, uniform, group, size, workgroups, weather: entry == "weather" })
     }
     // ANCHOR_END: create
 

@@ -123,14 +123,9 @@ pub fn obstacle_constants(with_obstacles: bool) -> [(&'static str, f64); 1] {
 pub const WORKGROUP: [u32; 3] = [8, 8, 4];
 
 impl Pipelines {
-    pub fn new(
-        gpu: &GpuContext,
-        frame_layouts: &FrameLayouts,
-        shaders: &ShaderStore,
-        with_obstacles: bool,
-    ) -> Result<Self> {
-        let device = &gpu.device;
-        let constants = obstacle_constants(with_obstacles);
+    /// The parameters' group layouts: uniform, sampler and obstacle mask, and the same without
+    /// the mask.
+    fn params_layouts(device: &wgpu::Device) -> (wgpu::BindGroupLayout, wgpu::BindGroupLayout) {
         let basic = [
             uniform_entry(0, wgpu::ShaderStages::COMPUTE),
             wgpu::BindGroupLayoutEntry {
@@ -158,6 +153,18 @@ impl Pipelines {
             label: Some("smoke params (no mask)"),
             entries: &basic,
         });
+        (params_layout, params_basic_layout)
+    }
+
+    pub fn new(
+        gpu: &GpuContext,
+        frame_layouts: &FrameLayouts,
+        shaders: &ShaderStore,
+        with_obstacles: bool,
+    ) -> Result<Self> {
+        let device = &gpu.device;
+        let constants = obstacle_constants(with_obstacles);
+        let (params_layout, params_basic_layout) = Self::params_layouts(device);
         let obstacles = {
             let module = create_module(device, &shaders.load("07-smoke/obstacles.wgsl")?)?;
             let textures =

@@ -282,30 +282,54 @@ pub fn stencils_svg() -> String {
 <rect width="900" height="600" fill="white"/>
 <line x1="450" y1="10" x2="450" y2="590" stroke="#ccc"/><line x1="10" y1="300" x2="890" y2="300" stroke="#ccc"/>"##
     );
-    let text = |s: &mut String, x: f64, y: f64, anchor: &str, size: u32, t: &str| {
-        let _ = writeln!(s, r#"<text x="{x}" y="{y}" text-anchor="{anchor}" font-size="{size}">{t}</text>"#);
-    };
-    let cell = |s: &mut String, cx: f64, cy: f64, size: f64, fill: &str, dashed: bool| {
-        let dash = if dashed { r#" stroke-dasharray="5,3""# } else { "" };
-        let _ = writeln!(
-            s,
-            r##"<rect x="{}" y="{}" width="{size}" height="{size}" fill="{fill}" stroke="#333"{dash}/>"##,
-            cx - size / 2.0,
-            cy - size / 2.0
-        );
-    };
-    let arrow = |s: &mut String, x1: f64, y1: f64, x2: f64, y2: f64| {
-        let _ = writeln!(
-            s,
-            r##"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#c0392b" stroke-width="2.5" marker-end="url(#arrow)"/>"##
-        );
-    };
-    let dot = |s: &mut String, x: f64, y: f64| {
-        let _ = writeln!(s, r##"<circle cx="{x}" cy="{y}" r="3" fill="#333"/>"##);
-    };
 
     // A: the 7-point stencil of the sweeps.
-    text(&mut s, 225.0, 26.0, "middle", 15, "Jacobi sweep: the 7-point stencil");
+    stencil_sweep(&mut s);
+
+    // B: the staggered (MAC) grid: q at the centres, each velocity component on its faces.
+    stencil_staggered(&mut s);
+
+    // C: composed, the projection's Laplacian is the compact one of the sweeps.
+    stencil_laplacian(&mut s);
+
+    // D: the walls.
+    stencil_walls(&mut s);
+    s.push_str("</svg>\n");
+    s
+}
+
+/// A label at (x, y) in the stencils figure.
+fn stencil_text(s: &mut String, x: f64, y: f64, anchor: &str, size: u32, t: &str) {
+    let _ = writeln!(s, r#"<text x="{x}" y="{y}" text-anchor="{anchor}" font-size="{size}">{t}</text>"#);
+}
+
+/// A grid cell of the stencils figure, centred on (cx, cy), dashed when it lies behind or outside.
+fn stencil_cell(s: &mut String, cx: f64, cy: f64, size: f64, fill: &str, dashed: bool) {
+    let dash = if dashed { r#" stroke-dasharray="5,3""# } else { "" };
+    let _ = writeln!(
+        s,
+        r##"<rect x="{}" y="{}" width="{size}" height="{size}" fill="{fill}" stroke="#333"{dash}/>"##,
+        cx - size / 2.0,
+        cy - size / 2.0
+    );
+}
+
+/// A red arrow of the stencils figure: a velocity on a face.
+fn stencil_arrow(s: &mut String, x1: f64, y1: f64, x2: f64, y2: f64) {
+    let _ = writeln!(
+        s,
+        r##"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#c0392b" stroke-width="2.5" marker-end="url(#arrow)"/>"##
+    );
+}
+
+/// A dot of the stencils figure: a value at a cell's centre.
+fn stencil_dot(s: &mut String, x: f64, y: f64) {
+    let _ = writeln!(s, r##"<circle cx="{x}" cy="{y}" r="3" fill="#333"/>"##);
+}
+
+/// The stencils figure's first panel: the 7-point stencil of the Jacobi sweeps.
+fn stencil_sweep(s: &mut String) {
+    stencil_text(s, 225.0, 26.0, "middle", 15, "Jacobi sweep: the 7-point stencil");
     let (cx, cy, size, step) = (225.0, 145.0, 46.0, 80.0);
     let neighbours = [
         (52.0, -46.0, "k+1", true),
@@ -319,37 +343,39 @@ pub fn stencils_svg() -> String {
         let _ = writeln!(s, r##"<line x1="{cx}" y1="{cy}" x2="{}" y2="{}" stroke="#999"/>"##, cx + dx, cy + dy);
     }
     for &(dx, dy, label, depth) in &neighbours {
-        cell(&mut s, cx + dx, cy + dy, size, if depth { "#eef3fb" } else { "#dde8f7" }, depth);
-        text(&mut s, cx + dx, cy + dy - 3.0, "middle", 14, "+1");
-        text(&mut s, cx + dx, cy + dy + 14.0, "middle", 11, label);
+        stencil_cell(s, cx + dx, cy + dy, size, if depth { "#eef3fb" } else { "#dde8f7" }, depth);
+        stencil_text(s, cx + dx, cy + dy - 3.0, "middle", 14, "+1");
+        stencil_text(s, cx + dx, cy + dy + 14.0, "middle", 11, label);
     }
-    cell(&mut s, cx, cy, size, "#fde9a8", false);
-    text(&mut s, cx, cy - 3.0, "middle", 14, "−6");
-    text(&mut s, cx, cy + 14.0, "middle", 11, "i, j, k");
-    text(&mut s, 24.0, 258.0, "start", 13, "h² ∇²q ≈ (sum of the six neighbours) − 6 q");
-    text(&mut s, 24.0, 278.0, "start", 13, "sweep: q ← (sum of the six neighbours − h² ∇·w) / 6");
+    stencil_cell(s, cx, cy, size, "#fde9a8", false);
+    stencil_text(s, cx, cy - 3.0, "middle", 14, "−6");
+    stencil_text(s, cx, cy + 14.0, "middle", 11, "i, j, k");
+    stencil_text(s, 24.0, 258.0, "start", 13, "h² ∇²q ≈ (sum of the six neighbours) − 6 q");
+    stencil_text(s, 24.0, 278.0, "start", 13, "sweep: q ← (sum of the six neighbours − h² ∇·w) / 6");
+}
 
-    // B: the staggered (MAC) grid: q at the centres, each velocity component on its faces.
-    text(&mut s, 675.0, 26.0, "middle", 15, "Staggered grid: q at centres, u on faces");
+/// The stencils figure's second panel: the staggered (MAC) grid, q at centres and velocities on faces.
+fn stencil_staggered(s: &mut String) {
+    stencil_text(s, 675.0, 26.0, "middle", 15, "Staggered grid: q at centres, u on faces");
     let (gx, gy, g) = (591.0, 40.0, 56.0);
     for j in 0..3 {
         for i in 0..3 {
             let fill = if (i, j) == (1, 1) { "#fde9a8" } else { "white" };
-            cell(&mut s, gx + g * (i as f64 + 0.5), gy + g * (j as f64 + 0.5), g, fill, false);
-            dot(&mut s, gx + g * (i as f64 + 0.5), gy + g * (j as f64 + 0.5));
+            stencil_cell(s, gx + g * (i as f64 + 0.5), gy + g * (j as f64 + 0.5), g, fill, false);
+            stencil_dot(s, gx + g * (i as f64 + 0.5), gy + g * (j as f64 + 0.5));
         }
     }
     let (mx, my) = (gx + 1.5 * g, gy + 1.5 * g);
     // The middle cell's four faces, each with its own component, pointing along +x or +y.
-    arrow(&mut s, mx + g / 2.0 - 14.0, my, mx + g / 2.0 + 14.0, my);
-    arrow(&mut s, mx - g / 2.0 - 14.0, my, mx - g / 2.0 + 14.0, my);
-    arrow(&mut s, mx, my - g / 2.0 + 14.0, mx, my - g / 2.0 - 14.0);
-    arrow(&mut s, mx, my + g / 2.0 + 14.0, mx, my + g / 2.0 - 14.0);
-    text(&mut s, mx + g / 2.0 + 4.0, my - 8.0, "start", 11, "u(i+1)");
-    text(&mut s, mx - g / 2.0 - 4.0, my - 8.0, "end", 11, "u(i)");
-    text(&mut s, mx + 5.0, my - g / 2.0 - 6.0, "start", 11, "v(j+1)");
-    text(&mut s, mx + 5.0, my + g / 2.0 + 16.0, "start", 11, "v(j)");
-    text(&mut s, mx, my + 16.0, "middle", 11, "q(i, j)");
+    stencil_arrow(s, mx + g / 2.0 - 14.0, my, mx + g / 2.0 + 14.0, my);
+    stencil_arrow(s, mx - g / 2.0 - 14.0, my, mx - g / 2.0 + 14.0, my);
+    stencil_arrow(s, mx, my - g / 2.0 + 14.0, mx, my - g / 2.0 - 14.0);
+    stencil_arrow(s, mx, my + g / 2.0 + 14.0, mx, my + g / 2.0 - 14.0);
+    stencil_text(s, mx + g / 2.0 + 4.0, my - 8.0, "start", 11, "u(i+1)");
+    stencil_text(s, mx - g / 2.0 - 4.0, my - 8.0, "end", 11, "u(i)");
+    stencil_text(s, mx + 5.0, my - g / 2.0 - 6.0, "start", 11, "v(j+1)");
+    stencil_text(s, mx + 5.0, my + g / 2.0 + 16.0, "start", 11, "v(j)");
+    stencil_text(s, mx, my + 16.0, "middle", 11, "q(i, j)");
     let by = gy + 3.0 * g + 12.0;
     let _ = writeln!(
         s,
@@ -358,43 +384,49 @@ pub fn stencils_svg() -> String {
         by - 6.0,
         mx + g / 2.0
     );
-    text(&mut s, mx, by + 16.0, "middle", 12, "h");
-    text(&mut s, 470.0, 262.0, "start", 13, "∇·w ≈ (u(i+1) − u(i) + v(j+1) − v(j) + …z) / h");
-    text(&mut s, 470.0, 282.0, "start", 13, "on face i: ∂q/∂x ≈ (q(i) − q(i−1)) / h; texel i holds face i");
+    stencil_text(s, mx, by + 16.0, "middle", 12, "h");
+    stencil_text(s, 470.0, 262.0, "start", 13, "∇·w ≈ (u(i+1) − u(i) + v(j+1) − v(j) + …z) / h");
+    stencil_text(s, 470.0, 282.0, "start", 13, "on face i: ∂q/∂x ≈ (q(i) − q(i−1)) / h; texel i holds face i");
+}
 
-    // C: composed, the projection's Laplacian is the compact one of the sweeps.
-    text(&mut s, 225.0, 326.0, "middle", 15, "The projection's Laplacian is the sweeps'");
+/// The stencils figure's third panel: the projection's Laplacian is the sweeps' compact one.
+fn stencil_laplacian(s: &mut String) {
+    stencil_text(s, 225.0, 326.0, "middle", 15, "The projection's Laplacian is the sweeps'");
     let (rx, ry, c) = (70.0, 366.0, 62.0);
     let labels = ["i−2", "i−1", "i", "i+1", "i+2"];
     for (k, label) in labels.iter().enumerate() {
         let x = rx + c * (k as f64 + 0.5);
-        cell(&mut s, x, ry, c, if k == 2 { "#fde9a8" } else { "white" }, false);
-        text(&mut s, x, ry + 5.0, "middle", 12, label);
+        stencil_cell(s, x, ry, c, if k == 2 { "#fde9a8" } else { "white" }, false);
+        stencil_text(s, x, ry + 5.0, "middle", 12, label);
     }
-    text(&mut s, 24.0, 422.0, "start", 13, "sweeps, compact ∇²q (× 1/h² per axis):");
+    stencil_text(s, 24.0, 422.0, "start", 13, "sweeps, compact ∇²q (× 1/h² per axis):");
     for (k, w) in ["", "1", "−2", "1", ""].iter().enumerate() {
-        text(&mut s, rx + c * (k as f64 + 0.5), 446.0, "middle", 15, w);
+        stencil_text(s, rx + c * (k as f64 + 0.5), 446.0, "middle", 15, w);
     }
-    text(&mut s, 24.0, 478.0, "start", 13, "projection, face divergence of face gradient:");
+    stencil_text(s, 24.0, 478.0, "start", 13, "projection, face divergence of face gradient:");
     for (k, w) in ["", "1", "−2", "1", ""].iter().enumerate() {
-        text(&mut s, rx + c * (k as f64 + 0.5), 502.0, "middle", 15, w);
+        stencil_text(s, rx + c * (k as f64 + 0.5), 502.0, "middle", 15, w);
     }
-    text(&mut s, 24.0, 544.0, "start", 13, "The same operator: an exact solve leaves no divergence,");
-    text(&mut s, 24.0, 564.0, "start", 13, "and a checkerboard q = +1, −1, +1 is seen (−4/h²).");
-    text(&mut s, 24.0, 584.0, "start", 13, "(Collocated, central differences gave ¼, 0, −½, 0, ¼.)");
+    stencil_text(s, 24.0, 544.0, "start", 13, "The same operator: an exact solve leaves no divergence,");
+    stencil_text(s, 24.0, 564.0, "start", 13, "and a checkerboard q = +1, −1, +1 is seen (−4/h²).");
+    stencil_text(s, 24.0, 584.0, "start", 13, "(Collocated, central differences gave ¼, 0, −½, 0, ¼.)");
+}
 
-    // D: the walls.
-    text(&mut s, 675.0, 326.0, "middle", 15, "At a wall: the face on it is closed");
+/// The stencils figure's fourth panel: the closed face at a wall and the ghost cell.
+fn stencil_walls(s: &mut String) {
+    // Cells as wide as the third panel's.
+    let c = 62.0;
+    stencil_text(s, 675.0, 326.0, "middle", 15, "At a wall: the face on it is closed");
     let (wx, wy) = (520.0, 380.0);
-    cell(&mut s, wx + c * 0.5, wy, c, "#eeeeee", true);
+    stencil_cell(s, wx + c * 0.5, wy, c, "#eeeeee", true);
     for k in 0..3 {
-        cell(&mut s, wx + c * (k as f64 + 1.5), wy, c, "white", false);
-        dot(&mut s, wx + c * (k as f64 + 1.5), wy);
-        text(&mut s, wx + c * (k as f64 + 1.5), wy - 12.0, "middle", 12, &k.to_string());
+        stencil_cell(s, wx + c * (k as f64 + 1.5), wy, c, "white", false);
+        stencil_dot(s, wx + c * (k as f64 + 1.5), wy);
+        stencil_text(s, wx + c * (k as f64 + 1.5), wy - 12.0, "middle", 12, &k.to_string());
     }
-    dot(&mut s, wx + c * 0.5, wy);
-    text(&mut s, wx + c * 0.5, wy - 12.0, "middle", 12, "−1");
-    text(&mut s, wx + c * 0.5, wy + 46.0, "middle", 12, "ghost");
+    stencil_dot(s, wx + c * 0.5, wy);
+    stencil_text(s, wx + c * 0.5, wy - 12.0, "middle", 12, "−1");
+    stencil_text(s, wx + c * 0.5, wy + 46.0, "middle", 12, "ghost");
     let wall = wx + c;
     let _ = writeln!(
         s,
@@ -402,18 +434,16 @@ pub fn stencils_svg() -> String {
         wy - 44.0,
         wy + 44.0
     );
-    text(&mut s, wall, wy + 60.0, "middle", 12, "wall: u = 0");
+    stencil_text(s, wall, wy + 60.0, "middle", 12, "wall: u = 0");
     for k in 1..3 {
         let x = wall + c * k as f64;
-        arrow(&mut s, x - 14.0, wy + 18.0, x + 14.0, wy + 18.0);
+        stencil_arrow(s, x - 14.0, wy + 18.0, x + 14.0, wy + 18.0);
     }
-    text(&mut s, 470.0, 472.0, "start", 13, "velocity: face 0 lies on the wall and holds 0;");
-    text(&mut s, 470.0, 490.0, "start", 13, "the projection changes only the faces inside (red)");
-    text(&mut s, 470.0, 508.0, "start", 13, "so no flow crosses the wall, however it is solved");
-    text(&mut s, 470.0, 536.0, "start", 13, "pressure, Neumann: q₋₁ = q₀ (∂q/∂n = 0 on face 0)");
-    text(&mut s, 470.0, 564.0, "start", 13, "smoke: samples clamped to the centre of cell 0");
-    s.push_str("</svg>\n");
-    s
+    stencil_text(s, 470.0, 472.0, "start", 13, "velocity: face 0 lies on the wall and holds 0;");
+    stencil_text(s, 470.0, 490.0, "start", 13, "the projection changes only the faces inside (red)");
+    stencil_text(s, 470.0, 508.0, "start", 13, "so no flow crosses the wall, however it is solved");
+    stencil_text(s, 470.0, 536.0, "start", 13, "pressure, Neumann: q₋₁ = q₀ (∂q/∂n = 0 on face 0)");
+    stencil_text(s, 470.0, 564.0, "start", 13, "smoke: samples clamped to the centre of cell 0");
 }
 
 #[cfg(test)]

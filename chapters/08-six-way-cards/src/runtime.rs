@@ -335,6 +335,40 @@ impl SixWayCards {
 const INSTANCE_BYTES: u64 = std::mem::size_of::<CardInstance>() as u64;
 const PREPARED_BYTES: u64 = std::mem::size_of::<PreparedCard>() as u64;
 
+/// The cards' group layout (uniform, the two atlases, their sampler, the prepared cards) and the
+/// composite's (uniform and three layers).
+fn group_layouts(device: &wgpu::Device) -> (wgpu::BindGroupLayout, wgpu::BindGroupLayout) {
+    let vis = wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::FRAGMENT;
+    let filterable = wgpu::TextureSampleType::Float { filterable: true };
+    let unfilterable = wgpu::TextureSampleType::Float { filterable: false };
+    let cards_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("six-way cards"),
+        entries: &[
+            uniform_entry(2, vis),
+            texture_entry(3, wgpu::ShaderStages::FRAGMENT, filterable),
+            texture_entry(4, wgpu::ShaderStages::FRAGMENT, filterable),
+            wgpu::BindGroupLayoutEntry {
+                binding: 5,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                count: None,
+            },
+            storage_buffer_entry(6, wgpu::ShaderStages::FRAGMENT, true),
+        ],
+    });
+    let compute = wgpu::ShaderStages::COMPUTE;
+    let composite_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("six-way composite"),
+        entries: &[
+            uniform_entry(0, compute),
+            texture_entry(1, compute, unfilterable),
+            texture_entry(2, compute, unfilterable),
+            texture_entry(3, compute, unfilterable),
+        ],
+    });
+    (cards_layout, composite_layout)
+}
+
 fn card_pipeline(
     device: &wgpu::Device,
     module: &wgpu::ShaderModule,
@@ -455,34 +489,7 @@ impl Chapter for SixWayCards {
 
     fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> Result<CardsGpu> {
         let device = &gpu.device;
-        let vis = wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::FRAGMENT;
-        let filterable = wgpu::TextureSampleType::Float { filterable: true };
-        let unfilterable = wgpu::TextureSampleType::Float { filterable: false };
-        let cards_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("six-way cards"),
-            entries: &[
-                uniform_entry(2, vis),
-                texture_entry(3, wgpu::ShaderStages::FRAGMENT, filterable),
-                texture_entry(4, wgpu::ShaderStages::FRAGMENT, filterable),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 5,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                    count: None,
-                },
-                storage_buffer_entry(6, wgpu::ShaderStages::FRAGMENT, true),
-            ],
-        });
-        let compute = wgpu::ShaderStages::COMPUTE;
-        let composite_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("six-way composite"),
-            entries: &[
-                uniform_entry(0, compute),
-                texture_entry(1, compute, unfilterable),
-                texture_entry(2, compute, unfilterable),
-                texture_entry(3, compute, unfilterable),
-            ],
-        });
+        let (cards_layout, composite_layout) = group_layouts(device);
         let cards_module = create_module(device, &shaders.load(CARDS_SHADER)?)?;
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("six-way cards"),

@@ -334,108 +334,110 @@ pub fn check(params: &mut dyn Visit) -> Result<(), ParamError> {
     Ok(())
 }
 
+/// The visitor that parses `text` into the parameter named `name`, noting whether it was found.
+struct Setter<'a> {
+    name: &'a str,
+    text: &'a str,
+    found: bool,
+    result: Result<(), ParamError>,
+}
+impl Setter<'_> {
+    /// Whether `info` is the parameter sought (noting that it was found).
+    fn matches(&mut self, info: &ParamInfo) -> bool {
+        let hit = info.name == self.name;
+        self.found |= hit;
+        hit
+    }
+    /// Records that the text is not a value of the parameter's kind.
+    fn invalid(&mut self, info: &ParamInfo, expected: &str) {
+        self.result =
+            Err(ParamError::Invalid { name: info.name.into(), value: self.text.into(), expected: expected.into() });
+    }
+    /// Records that the value lies outside the parameter's range.
+    fn out_of_range(&mut self, info: &ParamInfo) {
+        self.result =
+            Err(ParamError::OutOfRange { name: info.name.into(), value: self.text.into(), range: info.range_text() });
+    }
+}
+impl ParamVisitor for Setter<'_> {
+    fn float(&mut self, info: &ParamInfo, value: &mut f32) {
+        if !self.matches(info) {
+            return;
+        }
+        let ParamKind::Float { min, max, .. } = info.kind else { return };
+        match self.text.trim().parse::<f32>() {
+            Ok(v) if !v.is_finite() => self.invalid(info, "a finite number"),
+            Ok(v) if v < min || v > max => self.out_of_range(info),
+            Ok(v) => *value = v,
+            Err(_) => self.invalid(info, "a number"),
+        }
+    }
+    fn int(&mut self, info: &ParamInfo, value: &mut u32) {
+        if !self.matches(info) {
+            return;
+        }
+        let ParamKind::Int { min, max } = info.kind else { return };
+        match self.text.trim().parse::<u32>() {
+            Ok(v) if v < min || v > max => self.out_of_range(info),
+            Ok(v) => *value = v,
+            Err(_) => self.invalid(info, "a whole number"),
+        }
+    }
+    fn boolean(&mut self, info: &ParamInfo, value: &mut bool) {
+        if !self.matches(info) {
+            return;
+        }
+        match self.text.trim().to_ascii_lowercase().as_str() {
+            "true" | "1" | "on" | "yes" => *value = true,
+            "false" | "0" | "off" | "no" => *value = false,
+            _ => self.invalid(info, "true or false"),
+        }
+    }
+    fn choice(&mut self, info: &ParamInfo, index: &mut usize) {
+        if !self.matches(info) {
+            return;
+        }
+        let ParamKind::Choice { options } = info.kind else { return };
+        match options.iter().position(|o| o.eq_ignore_ascii_case(self.text.trim())) {
+            Some(i) => *index = i,
+            None => self.invalid(info, &options.join(" | ")),
+        }
+    }
+    fn color(&mut self, info: &ParamInfo, value: &mut [f32; 4]) {
+        if !self.matches(info) {
+            return;
+        }
+        let ParamKind::Color { alpha, max } = info.kind else { return };
+        let parts: Result<Vec<f32>, _> = self.text.split(',').map(|p| p.trim().parse::<f32>()).collect();
+        let expected = if alpha { "r,g,b or r,g,b,a" } else { "r,g,b (or r,g,b,1: this colour has no alpha)" };
+        // A colour without alpha takes a fourth component of 1 too, as preset files and
+        // the panel's colour editors hold it.
+        let no_alpha_four = |p: &[f32]| !alpha && p.len() == 4 && p[3] == 1.0;
+        match parts {
+            Ok(p) if p.len() == 3 || (alpha && p.len() == 4) || no_alpha_four(&p) => {
+                let a = if alpha && p.len() == 4 { p[3] } else { value[3] };
+                let rgb_ok = p[..3].iter().all(|x| x.is_finite() && *x >= 0.0 && *x <= max);
+                if !rgb_ok || !(0.0..=1.0).contains(&a) {
+                    self.out_of_range(info);
+                } else {
+                    *value = [p[0], p[1], p[2], a];
+                }
+            }
+            _ => self.invalid(info, expected),
+        }
+    }
+    fn text(&mut self, info: &ParamInfo, value: &mut String) {
+        if self.matches(info) {
+            // `list` prints text quoted ("" for none): a quoted value is its contents.
+            let text = self.text.trim();
+            let unquoted = text.strip_prefix('"').and_then(|t| t.strip_suffix('"'));
+            *value = unquoted.unwrap_or(text).to_string();
+        }
+    }
+}
+
 /// Sets one parameter from its CLI text (`name=value`). On error nothing changes.
 pub fn set_by_name(params: &mut dyn Visit, name: &str, text: &str) -> Result<(), ParamError> {
-    struct Setter<'a> {
-        name: &'a str,
-        text: &'a str,
-        found: bool,
-        result: Result<(), ParamError>,
-    }
-    impl Setter<'_> {
-        fn matches(&mut self, info: &ParamInfo) -> bool {
-            let hit = info.name == self.name;
-            self.found |= hit;
-            hit
-        }
-        fn invalid(&mut self, info: &ParamInfo, expected: &str) {
-            self.result =
-                Err(ParamError::Invalid { name: info.name.into(), value: self.text.into(), expected: expected.into() });
-        }
-        fn out_of_range(&mut self, info: &ParamInfo) {
-            self.result = Err(ParamError::OutOfRange {
-                name: info.name.into(),
-                value: self.text.into(),
-                range: info.range_text(),
-            });
-        }
-    }
-    impl ParamVisitor for Setter<'_> {
-        fn float(&mut self, info: &ParamInfo, value: &mut f32) {
-            if !self.matches(info) {
-                return;
-            }
-            let ParamKind::Float { min, max, .. } = info.kind else { return };
-            match self.text.trim().parse::<f32>() {
-                Ok(v) if !v.is_finite() => self.invalid(info, "a finite number"),
-                Ok(v) if v < min || v > max => self.out_of_range(info),
-                Ok(v) => *value = v,
-                Err(_) => self.invalid(info, "a number"),
-            }
-        }
-        fn int(&mut self, info: &ParamInfo, value: &mut u32) {
-            if !self.matches(info) {
-                return;
-            }
-            let ParamKind::Int { min, max } = info.kind else { return };
-            match self.text.trim().parse::<u32>() {
-                Ok(v) if v < min || v > max => self.out_of_range(info),
-                Ok(v) => *value = v,
-                Err(_) => self.invalid(info, "a whole number"),
-            }
-        }
-        fn boolean(&mut self, info: &ParamInfo, value: &mut bool) {
-            if !self.matches(info) {
-                return;
-            }
-            match self.text.trim().to_ascii_lowercase().as_str() {
-                "true" | "1" | "on" | "yes" => *value = true,
-                "false" | "0" | "off" | "no" => *value = false,
-                _ => self.invalid(info, "true or false"),
-            }
-        }
-        fn choice(&mut self, info: &ParamInfo, index: &mut usize) {
-            if !self.matches(info) {
-                return;
-            }
-            let ParamKind::Choice { options } = info.kind else { return };
-            match options.iter().position(|o| o.eq_ignore_ascii_case(self.text.trim())) {
-                Some(i) => *index = i,
-                None => self.invalid(info, &options.join(" | ")),
-            }
-        }
-        fn color(&mut self, info: &ParamInfo, value: &mut [f32; 4]) {
-            if !self.matches(info) {
-                return;
-            }
-            let ParamKind::Color { alpha, max } = info.kind else { return };
-            let parts: Result<Vec<f32>, _> = self.text.split(',').map(|p| p.trim().parse::<f32>()).collect();
-            let expected = if alpha { "r,g,b or r,g,b,a" } else { "r,g,b (or r,g,b,1: this colour has no alpha)" };
-            // A colour without alpha takes a fourth component of 1 too, as preset files and
-            // the panel's colour editors hold it.
-            let no_alpha_four = |p: &[f32]| !alpha && p.len() == 4 && p[3] == 1.0;
-            match parts {
-                Ok(p) if p.len() == 3 || (alpha && p.len() == 4) || no_alpha_four(&p) => {
-                    let a = if alpha && p.len() == 4 { p[3] } else { value[3] };
-                    let rgb_ok = p[..3].iter().all(|x| x.is_finite() && *x >= 0.0 && *x <= max);
-                    if !rgb_ok || !(0.0..=1.0).contains(&a) {
-                        self.out_of_range(info);
-                    } else {
-                        *value = [p[0], p[1], p[2], a];
-                    }
-                }
-                _ => self.invalid(info, expected),
-            }
-        }
-        fn text(&mut self, info: &ParamInfo, value: &mut String) {
-            if self.matches(info) {
-                // `list` prints text quoted ("" for none): a quoted value is its contents.
-                let text = self.text.trim();
-                let unquoted = text.strip_prefix('"').and_then(|t| t.strip_suffix('"'));
-                *value = unquoted.unwrap_or(text).to_string();
-            }
-        }
-    }
     let mut setter = Setter { name, text, found: false, result: Ok(()) };
     params.visit_all(&mut setter);
     if !setter.found {

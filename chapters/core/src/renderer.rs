@@ -199,15 +199,9 @@ impl Renderer {
         passes.submit();
     }
 
-    /// Records and submits one frame into `output`. Returns per-pass times when the timing mode
-    /// gives them at once (CPU split); timestamp times arrive through `self.timer`.
-    pub fn render(
-        &mut self,
-        gpu: &GpuContext,
-        stack: &mut Stack,
-        req: &FrameRequest,
-        output: &wgpu::TextureView,
-    ) -> Option<PassTimes> {
+    /// Writes the frame's uniform, brings the fog volumes' textures and casters up to date and
+    /// tells the chapters of a new frame size; returns the uniform.
+    fn begin_frame(&mut self, gpu: &GpuContext, stack: &mut Stack, req: &FrameRequest) -> FrameUniform {
         let uniform = self.frame_uniform(stack, req);
         self.frame.write_uniform(gpu, &uniform);
         // The volumes' density grids and noise, uploaded or baked once for every chapter.
@@ -222,6 +216,19 @@ impl Renderer {
             }
             self.chapters_sized_for = Some(self.frame.size);
         }
+        uniform
+    }
+
+    /// Records and submits one frame into `output`. Returns per-pass times when the timing mode
+    /// gives them at once (CPU split); timestamp times arrive through `self.timer`.
+    pub fn render(
+        &mut self,
+        gpu: &GpuContext,
+        stack: &mut Stack,
+        req: &FrameRequest,
+        output: &wgpu::TextureView,
+    ) -> Option<PassTimes> {
+        let uniform = self.begin_frame(gpu, stack, req);
         let shown = req.view;
         let display = DisplaySettings {
             dither: self.dither,

@@ -205,6 +205,36 @@ impl TestScene {
         (frame_only, lit)
     }
 
+    /// The vertex buffer's layout: position, normal and colour.
+    fn vertex_layout() -> wgpu::VertexBufferLayout<'static> {
+        const ATTRIBUTES: [wgpu::VertexAttribute; 3] =
+            wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3, 2 => Float32x3];
+        wgpu::VertexBufferLayout {
+            array_stride: std::mem::size_of::<Vertex>() as u64,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &ATTRIBUTES,
+        }
+    }
+
+    /// A depth test with `compare`, writing depth when `write`.
+    fn depth_state(write: bool, compare: wgpu::CompareFunction) -> Option<wgpu::DepthStencilState> {
+        Some(wgpu::DepthStencilState {
+            format: DEPTH_FORMAT,
+            depth_write_enabled: Some(write),
+            depth_compare: Some(compare),
+            stencil: Default::default(),
+            bias: Default::default(),
+        })
+    }
+
+    /// The scene's colour targets: HDR radiance and distance, unblended.
+    fn targets() -> [Option<wgpu::ColorTargetState>; 2] {
+        [
+            Some(wgpu::ColorTargetState { format: HDR_FORMAT, blend: None, write_mask: wgpu::ColorWrites::ALL }),
+            Some(wgpu::ColorTargetState { format: DISTANCE_FORMAT, blend: None, write_mask: wgpu::ColorWrites::ALL }),
+        ]
+    }
+
     fn pipelines(
         device: &wgpu::Device,
         shaders: &ShaderStore,
@@ -223,24 +253,9 @@ impl TestScene {
         };
         let shadow_layout = layout(&[Some(frame_only_layout)]);
         let lit_pipeline_layout = layout(&[Some(lit_layout), Some(cloud_shadow_layout), Some(volume_shadow_layout)]);
-        let vertex_layout = wgpu::VertexBufferLayout {
-            array_stride: std::mem::size_of::<Vertex>() as u64,
-            step_mode: wgpu::VertexStepMode::Vertex,
-            attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3, 2 => Float32x3],
-        };
-        let depth = |write: bool, compare| {
-            Some(wgpu::DepthStencilState {
-                format: DEPTH_FORMAT,
-                depth_write_enabled: Some(write),
-                depth_compare: Some(compare),
-                stencil: Default::default(),
-                bias: Default::default(),
-            })
-        };
-        let targets = [
-            Some(wgpu::ColorTargetState { format: HDR_FORMAT, blend: None, write_mask: wgpu::ColorWrites::ALL }),
-            Some(wgpu::ColorTargetState { format: DISTANCE_FORMAT, blend: None, write_mask: wgpu::ColorWrites::ALL }),
-        ];
+        let vertex_layout = Self::vertex_layout();
+        let depth = Self::depth_state;
+        let targets = Self::targets();
         let make = |desc: &wgpu::RenderPipelineDescriptor| {
             crate::shaders::checked(device, desc.label.unwrap_or("scene"), || device.create_render_pipeline(desc))
         };

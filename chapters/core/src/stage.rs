@@ -268,6 +268,32 @@ pub fn frame_plan(chapters: &[(&'static str, u32, StageIo)]) -> Vec<PlannedPass>
     plan
 }
 
+/// Labels the passes under one stage's box in the stage diagram: the core's own passes in blue,
+/// the chapters registered in it (with their prepare work) in brown.
+fn stage_labels(stage: Stage, chapters: &[(&'static str, u32, StageIo)], label: &mut impl FnMut(&str, &str)) {
+    match stage {
+        Stage::Scene => {
+            label("shadow map", "#1f4e8c");
+            label("test scene", "#1f4e8c");
+        }
+        Stage::Display => {
+            label("tonemap /", "#1f4e8c");
+            label("false colour", "#1f4e8c");
+        }
+        Stage::Prepare => {
+            for (id, _, io) in chapters.iter().filter(|c| !c.2.prepare.is_empty()) {
+                label(id, "#8c4b1f");
+                label(&format!("({})", io.prepare), "#8c4b1f");
+            }
+        }
+        _ => {
+            for (id, ..) in chapters.iter().filter(|c| c.2.stage == stage) {
+                label(id, "#8c4b1f");
+            }
+        }
+    }
+}
+
 /// The stage diagram for chapter 0 (SVG): the stages left to right, each chapter under the stage
 /// it registers in, and the shared resources beneath.
 pub fn stage_diagram_svg(chapters: &[(&'static str, u32, StageIo)]) -> String {
@@ -314,27 +340,7 @@ pub fn stage_diagram_svg(chapters: &[(&'static str, u32, StageIo)]) -> String {
             );
             row += 1;
         };
-        match stage {
-            Stage::Scene => {
-                label("shadow map", "#1f4e8c");
-                label("test scene", "#1f4e8c");
-            }
-            Stage::Display => {
-                label("tonemap /", "#1f4e8c");
-                label("false colour", "#1f4e8c");
-            }
-            Stage::Prepare => {
-                for (id, _, io) in chapters.iter().filter(|c| !c.2.prepare.is_empty()) {
-                    label(id, "#8c4b1f");
-                    label(&format!("({})", io.prepare), "#8c4b1f");
-                }
-            }
-            _ => {
-                for (id, ..) in chapters.iter().filter(|c| c.2.stage == *stage) {
-                    label(id, "#8c4b1f");
-                }
-            }
-        }
+        stage_labels(*stage, chapters, &mut label);
     }
     let _ = writeln!(
         s,

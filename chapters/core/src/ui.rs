@@ -4,138 +4,141 @@
 use crate::params::{DynParameters, ParamInfo, ParamKind, ParamList, ParamVisitor};
 use crate::views::{ColorMap, ViewKind};
 
-/// Draws every parameter with a widget matching its kind; returns true if any changed.
-pub fn param_panel(ui: &mut egui::Ui, params: &mut dyn DynParameters) -> bool {
-    struct Panel<'u> {
-        ui: &'u mut egui::Ui,
-        changed: bool,
-    }
-    impl Panel<'_> {
-        fn row(&mut self, info: &ParamInfo, add: impl FnOnce(&mut egui::Ui) -> egui::Response) {
-            let r = self
-                .ui
-                .horizontal(|ui| {
-                    // A list item's field under its bare name (`volumes[2].density` as `density`).
-                    let label = ui.label(info.name.rsplit('.').next().unwrap_or(info.name));
-                    let r = add(ui);
-                    if !info.help.is_empty() {
-                        label.on_hover_text(info.help);
-                    }
-                    r
-                })
-                .inner;
-            self.changed |= r.changed();
-        }
-    }
-    impl ParamVisitor for Panel<'_> {
-        fn group(&mut self, title: &'static str) {
-            self.ui.separator();
-            self.ui.strong(title);
-        }
-        // ANCHOR: list_panel
-        /// The items as a selectable list with add, duplicate and delete; the selected item's
-        /// parameters below it. The selection lives in egui's memory, per list.
-        fn list(&mut self, list: &mut dyn ParamList) -> bool {
-            let label = list.item_label();
-            let id = self.ui.make_persistent_id(("param-list", label));
-            let mut selected: usize = self.ui.data_mut(|d| d.get_temp(id)).unwrap_or(0);
-            let (n, max) = (list.len(), list.max_len());
-            self.ui.label(format!("{n} {label}s (at most {max})"));
-            egui::ScrollArea::vertical().id_salt(("param-list-scroll", label)).max_height(160.0).show(self.ui, |ui| {
-                for i in 0..n {
-                    if ui.selectable_label(i == selected, format!("{i}: {}", list.describe(i))).clicked() {
-                        selected = i;
-                    }
-                }
-            });
-            let mut changed = false;
-            self.ui.horizontal(|ui| {
-                if ui.add_enabled(n < max, egui::Button::new("Add")).clicked() {
-                    list.push_new();
-                    selected = list.len() - 1;
-                    changed = true;
-                }
-                if ui.add_enabled(selected < n && n < max, egui::Button::new("Duplicate")).clicked() {
-                    list.duplicate(selected);
-                    selected += 1;
-                    changed = true;
-                }
-                if ui.add_enabled(selected < n, egui::Button::new("Delete")).clicked() {
-                    list.remove(selected);
-                    selected = selected.min(list.len().saturating_sub(1));
-                    changed = true;
-                }
-            });
-            self.changed |= changed;
-            if selected < list.len() {
-                self.ui.strong(format!("{label} {selected}"));
-                list.visit_item(selected, self);
-            }
-            self.ui.data_mut(|d| d.insert_temp(id, selected));
-            true
-        }
-        // ANCHOR_END: list_panel
-        fn float(&mut self, info: &ParamInfo, value: &mut f32) {
-            let ParamKind::Float { min, max, log } = info.kind else { return };
-            self.row(info, |ui| {
-                ui.add(egui::Slider::new(value, min..=max).logarithmic(log).suffix(format!(" {}", info.unit)))
-            });
-        }
-        fn int(&mut self, info: &ParamInfo, value: &mut u32) {
-            let ParamKind::Int { min, max } = info.kind else { return };
-            self.row(info, |ui| ui.add(egui::Slider::new(value, min..=max).suffix(format!(" {}", info.unit))));
-        }
-        fn boolean(&mut self, info: &ParamInfo, value: &mut bool) {
-            self.row(info, |ui| ui.checkbox(value, ""));
-        }
-        fn choice(&mut self, info: &ParamInfo, index: &mut usize) {
-            let ParamKind::Choice { options } = info.kind else { return };
-            self.row(info, |ui| {
-                let mut r = egui::ComboBox::from_id_salt(info.name)
-                    .selected_text(options.get(*index).copied().unwrap_or("?"))
-                    .show_ui(ui, |ui| {
-                        let mut changed = false;
-                        for (i, o) in options.iter().enumerate() {
-                            changed |= ui.selectable_value(index, i, *o).changed();
-                        }
-                        changed
-                    });
-                if r.inner == Some(true) {
-                    r.response.mark_changed();
-                }
-                r.response
-            });
-        }
-        fn text(&mut self, info: &ParamInfo, value: &mut String) {
-            self.row(info, |ui| ui.text_edit_singleline(value));
-        }
-        fn color(&mut self, info: &ParamInfo, value: &mut [f32; 4]) {
-            let ParamKind::Color { alpha, max } = info.kind else { return };
-            self.row(info, |ui| {
-                let mut r = if alpha {
-                    ui.color_edit_button_rgba_unmultiplied(value)
-                } else {
-                    let mut rgb = [value[0], value[1], value[2]];
-                    let r = ui.color_edit_button_rgb(&mut rgb);
-                    value[..3].copy_from_slice(&rgb);
-                    r
-                };
-                // HDR colours: a scale slider on top of the picker.
-                if max > 1.0 {
-                    let mut scale = value[..3].iter().cloned().fold(0.0f32, f32::max).max(1e-6);
-                    let before = scale;
-                    let s = ui.add(egui::Slider::new(&mut scale, 0.0..=max).text("×"));
-                    if s.changed() {
-                        for c in &mut value[..3] {
-                            *c = (*c / before * scale).clamp(0.0, max);
-                        }
-                        r.mark_changed();
-                    }
+/// The visitor that draws each parameter it is shown into `ui`, noting whether any changed.
+struct Panel<'u> {
+    ui: &'u mut egui::Ui,
+    changed: bool,
+}
+impl Panel<'_> {
+    /// One row: the parameter's bare name (its help on hover) and the widget `add` draws.
+    fn row(&mut self, info: &ParamInfo, add: impl FnOnce(&mut egui::Ui) -> egui::Response) {
+        let r = self
+            .ui
+            .horizontal(|ui| {
+                // A list item's field under its bare name (`volumes[2].density` as `density`).
+                let label = ui.label(info.name.rsplit('.').next().unwrap_or(info.name));
+                let r = add(ui);
+                if !info.help.is_empty() {
+                    label.on_hover_text(info.help);
                 }
                 r
-            });
-        }
+            })
+            .inner;
+        self.changed |= r.changed();
     }
+}
+impl ParamVisitor for Panel<'_> {
+    fn group(&mut self, title: &'static str) {
+        self.ui.separator();
+        self.ui.strong(title);
+    }
+    // ANCHOR: list_panel
+    /// The items as a selectable list with add, duplicate and delete; the selected item's
+    /// parameters below it. The selection lives in egui's memory, per list.
+    fn list(&mut self, list: &mut dyn ParamList) -> bool {
+        let label = list.item_label();
+        let id = self.ui.make_persistent_id(("param-list", label));
+        let mut selected: usize = self.ui.data_mut(|d| d.get_temp(id)).unwrap_or(0);
+        let (n, max) = (list.len(), list.max_len());
+        self.ui.label(format!("{n} {label}s (at most {max})"));
+        egui::ScrollArea::vertical().id_salt(("param-list-scroll", label)).max_height(160.0).show(self.ui, |ui| {
+            for i in 0..n {
+                if ui.selectable_label(i == selected, format!("{i}: {}", list.describe(i))).clicked() {
+                    selected = i;
+                }
+            }
+        });
+        let mut changed = false;
+        self.ui.horizontal(|ui| {
+            if ui.add_enabled(n < max, egui::Button::new("Add")).clicked() {
+                list.push_new();
+                selected = list.len() - 1;
+                changed = true;
+            }
+            if ui.add_enabled(selected < n && n < max, egui::Button::new("Duplicate")).clicked() {
+                list.duplicate(selected);
+                selected += 1;
+                changed = true;
+            }
+            if ui.add_enabled(selected < n, egui::Button::new("Delete")).clicked() {
+                list.remove(selected);
+                selected = selected.min(list.len().saturating_sub(1));
+                changed = true;
+            }
+        });
+        self.changed |= changed;
+        if selected < list.len() {
+            self.ui.strong(format!("{label} {selected}"));
+            list.visit_item(selected, self);
+        }
+        self.ui.data_mut(|d| d.insert_temp(id, selected));
+        true
+    }
+    // ANCHOR_END: list_panel
+    fn float(&mut self, info: &ParamInfo, value: &mut f32) {
+        let ParamKind::Float { min, max, log } = info.kind else { return };
+        self.row(info, |ui| {
+            ui.add(egui::Slider::new(value, min..=max).logarithmic(log).suffix(format!(" {}", info.unit)))
+        });
+    }
+    fn int(&mut self, info: &ParamInfo, value: &mut u32) {
+        let ParamKind::Int { min, max } = info.kind else { return };
+        self.row(info, |ui| ui.add(egui::Slider::new(value, min..=max).suffix(format!(" {}", info.unit))));
+    }
+    fn boolean(&mut self, info: &ParamInfo, value: &mut bool) {
+        self.row(info, |ui| ui.checkbox(value, ""));
+    }
+    fn choice(&mut self, info: &ParamInfo, index: &mut usize) {
+        let ParamKind::Choice { options } = info.kind else { return };
+        self.row(info, |ui| {
+            let mut r = egui::ComboBox::from_id_salt(info.name)
+                .selected_text(options.get(*index).copied().unwrap_or("?"))
+                .show_ui(ui, |ui| {
+                    let mut changed = false;
+                    for (i, o) in options.iter().enumerate() {
+                        changed |= ui.selectable_value(index, i, *o).changed();
+                    }
+                    changed
+                });
+            if r.inner == Some(true) {
+                r.response.mark_changed();
+            }
+            r.response
+        });
+    }
+    fn text(&mut self, info: &ParamInfo, value: &mut String) {
+        self.row(info, |ui| ui.text_edit_singleline(value));
+    }
+    fn color(&mut self, info: &ParamInfo, value: &mut [f32; 4]) {
+        let ParamKind::Color { alpha, max } = info.kind else { return };
+        self.row(info, |ui| {
+            let mut r = if alpha {
+                ui.color_edit_button_rgba_unmultiplied(value)
+            } else {
+                let mut rgb = [value[0], value[1], value[2]];
+                let r = ui.color_edit_button_rgb(&mut rgb);
+                value[..3].copy_from_slice(&rgb);
+                r
+            };
+            // HDR colours: a scale slider on top of the picker.
+            if max > 1.0 {
+                let mut scale = value[..3].iter().cloned().fold(0.0f32, f32::max).max(1e-6);
+                let before = scale;
+                let s = ui.add(egui::Slider::new(&mut scale, 0.0..=max).text("×"));
+                if s.changed() {
+                    for c in &mut value[..3] {
+                        *c = (*c / before * scale).clamp(0.0, max);
+                    }
+                    r.mark_changed();
+                }
+            }
+            r
+        });
+    }
+}
+
+/// Draws every parameter with a widget matching its kind; returns true if any changed.
+pub fn param_panel(ui: &mut egui::Ui, params: &mut dyn DynParameters) -> bool {
     let mut panel = Panel { ui, changed: false };
     params.visit_all(&mut panel);
     panel.changed
