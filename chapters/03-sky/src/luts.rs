@@ -22,15 +22,6 @@ pub const SCATTERING_DENSITY_SHADER: &str = "03-sky/scattering_density.wgsl";
 pub const INDIRECT_IRRADIANCE_SHADER: &str = "03-sky/indirect_irradiance.wgsl";
 pub const MULTIPLE_SCATTERING_SHADER: &str = "03-sky/multiple_scattering.wgsl";
 
-pub const SHADERS: [&str; 6] = [
-    TRANSMITTANCE_SHADER,
-    DIRECT_IRRADIANCE_SHADER,
-    SINGLE_SCATTERING_SHADER,
-    SCATTERING_DENSITY_SHADER,
-    INDIRECT_IRRADIANCE_SHADER,
-    MULTIPLE_SCATTERING_SHADER,
-];
-
 fn texture(
     device: &wgpu::Device,
     label: &str,

@@ -74,7 +74,7 @@ impl FrameUniform {
         let forward = camera.forward().as_dvec3();
         let right = forward.cross(glam::DVec3::Y).normalize_or(glam::DVec3::X);
         let up = right.cross(forward);
-        let tan_half = (camera.fov_y_deg as f64).to_radians().mul_add(0.5, 0.0).tan();
+        let tan_half = (0.5 * (camera.fov_y_deg as f64).to_radians()).tan();
         let aspect = w as f64 / h as f64;
         let (lights, light_count) = frame_lights(scene, time_s);
         let v4 = |v: glam::DVec3| [v.x as f32, v.y as f32, v.z as f32, 0.0];

@@ -64,9 +64,6 @@ impl ViewInfo {
         }
         self
     }
-    pub fn is_scalar(&self) -> bool {
-        matches!(self.kind, ViewKind::Scalar { .. })
-    }
 }
 
 /// How far a chapter's snapshot images may move on another GPU before a snapshot test fails:
