@@ -982,6 +982,27 @@ fn shadowing_slab_settings(sun: DVec3) -> Vec<String> {
     .into()
 }
 
+/// The book's sun-grid figures (`sun-grid-slab`, `per-pixel-sun-slab`) spell this slab out in
+/// literals, as figures must: they must be the same slab, to the centimetre, for the default sun.
+#[test]
+fn the_sun_grid_figures_show_the_shadow_tests_slab() {
+    let want =
+        shadowing_slab_settings(fogbook_core::scene_settings::SceneSettings::default().sun_direction().as_dvec3());
+    let book = fogbook::registry::find("local-fog").unwrap().book();
+    for name in ["sun-grid-slab", "per-pixel-sun-slab"] {
+        let figure = book.figures.iter().find(|f| f.name == name).unwrap_or_else(|| panic!("no figure {name}"));
+        for setting in &want {
+            let (key, value) = setting.split_once('=').unwrap();
+            let got = figure.settings.iter().find_map(|s| s.strip_prefix(key)?.strip_prefix('='));
+            let got = got.unwrap_or_else(|| panic!("{name} does not set {key}"));
+            match (value.parse::<f64>(), got.parse::<f64>()) {
+                (Ok(w), Ok(g)) => assert!((w - g).abs() <= 0.01, "{name}: {key}={got}, the test's slab has {value}"),
+                _ => assert_eq!(got, value, "{name}: {key}"),
+            }
+        }
+    }
+}
+
 /// Shadows between volumes: a small box under a large one, on the sun's side of it. The
 /// `sun-transmittance` view (the nearest crossed volume's transmittance towards the sun at its
 /// median scattering point) against the f64 closed form through every volume from that point,

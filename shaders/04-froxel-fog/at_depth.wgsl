@@ -50,6 +50,14 @@ fn froxel_grid_at_depth(uv: vec2<f32>, d: f32) -> FogAtDepth {
 }
 // ANCHOR_END: fog_at_depth
 
+// The sun's and the ambient light's radiance scattered towards the eye per unit σs at p, the
+// sun through `visibility` and the phase function at cos_sun: the global medium's light, shared by
+// the closed form beyond the grid (unshadowed) and the composite's reference march.
+fn sun_and_ambient_at(p: vec3<f32>, cos_sun: f32, visibility: f32) -> vec3<f32> {
+    return sun_light_at(p) * frame.sun_dir.w * froxel.light.x * phase(cos_sun) * visibility
+        + sky_light_at(p) * froxel.light.y;
+}
+
 // ANCHOR: beyond
 // The medium from the grid's far end f to d in closed form: the constant density and this
 // chapter's height layer (noise averages out: its mean factor is 1), lit by the unshadowed sun
@@ -67,9 +75,7 @@ fn fog_beyond_grid(dir: vec3<f32>, d: f32) -> FogAtDepth {
     let tau = min(froxel.medium.x * (d - far), MAX_EXTINCTION) + layer_optical_depth(global_layer(0u), o, dir.y, far, d);
     var radiance = vec3(0.0);
     if froxel.debug.y == 0u {
-        let p = frame.camera_pos.xyz + dir * far;
-        radiance = sun_light_at(p) * frame.sun_dir.w * froxel.light.x * phase(dot(dir, frame.sun_dir.xyz))
-            + sky_light_at(p) * froxel.light.y;
+        radiance = sun_and_ambient_at(frame.camera_pos.xyz + dir * far, dot(dir, frame.sun_dir.xyz), 1.0);
     }
     fog.transmittance = exp(-tau);
     fog.inscattering = froxel.albedo.rgb * radiance * (1.0 - fog.transmittance);

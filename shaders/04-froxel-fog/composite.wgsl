@@ -100,8 +100,7 @@ fn reference_march(dir: vec3<f32>, d: f32) -> FogAtDepth {
             if froxel.light.z > 0.5 {
                 visibility = shadow_visibility(shadow_map, shadow_sampler, frame.sun_view_proj, p, VOLUME_SHADOW_BIAS);
             }
-            radiance += sun_light_at(p) * frame.sun_dir.w * froxel.light.x * phase(cos_sun) * visibility
-                + sky_light_at(p) * froxel.light.y;
+            radiance += sun_and_ambient_at(p, cos_sun, visibility);
         }
         let s = froxel.albedo.rgb * sigma_t * radiance;
         fog.inscattering += fog.transmittance * step_integral(s, sigma_t, len);
