@@ -75,7 +75,7 @@ fn every_uniform_matches_its_wgsl_layout() {
             jitter_px,
             history_valid,
             history_epoch,
-            froxel_far_m,
+            volumetric_far_m,
             light_count,
             jitter_depth,
             _pad,

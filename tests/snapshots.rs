@@ -240,7 +240,7 @@ fn smoke_comparison_rejects_broken_passes() {
     }
     // The lit default plume without multiple scattering, or with the phase function mirrored:
     // each a lighting term broken (3.7 % and 4.4 % of the pixels move; the ambient term, weak
-    // against the sun, is held by the numeric test in tests/smoke.rs).
+    // against the sun, is held by the numeric test in tests/smoke/lighting.rs).
     // Seen from close up, as the `fluid-default` figure is.
     let close = Some(fogbook_smoke::CLOSE_CAMERA);
     let base = render_with(&mut h, "smoke", "fluid", &["grid_size=32"], close, frames);

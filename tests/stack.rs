@@ -11,7 +11,7 @@ use fogbook::state::Setup;
 use fogbook_core::capture::FloatImage;
 use fogbook_core::history::{JITTER_PERIOD, jitter};
 use fogbook_core::stack::Stack;
-use fogbook_core::stage::Stage;
+use fogbook_core::stage::{Resource, Stage};
 use fogbook_core::time::TimeControl;
 
 const SIZE: [u32; 2] = [64, 36];
@@ -283,7 +283,10 @@ fn probe(@builtin(global_invocation_id) id: vec3<u32>) {
     let layouts =
         [Some(&frame.layouts.scene_inputs), Some(&frame.layouts.view_out), None, Some(&frame.layouts.shared_sky)];
     let pipeline = fogbook_core::shaders::compute_pipeline(device, &module, "probe", &layouts).unwrap();
-    let sky = fogbook_core::renderer::Renderer::shared_sky(frame, &setup.stack);
+    let sky = match setup.stack.chapters().iter().find_map(|c| c.lend(Resource::SkyTables)) {
+        Some(fogbook_core::Loan::Group(group)) => group,
+        _ => frame.stand_in(Resource::SkyTables).clone(),
+    };
     let mut encoder = device.create_command_encoder(&Default::default());
     {
         let mut pass = encoder.begin_compute_pass(&Default::default());
@@ -375,12 +378,18 @@ fn restacking_keeps_running_chapters_and_refuses_bad_sets() {
     let mut stack = registry::stack("sky").unwrap();
     stack.set("exposure", "12").unwrap();
     h.prepare_stack(&mut stack).unwrap();
-    let tables = stack.chapters()[0].shared_sky().expect("the sky made its tables");
-    let sky_tables = |stack: &Stack| stack.chapters()[stack.position("sky").unwrap()].shared_sky();
+    let lent_group = |c: &dyn fogbook_core::DynChapter| match c.lend(Resource::SkyTables) {
+        Some(fogbook_core::Loan::Group(group)) => Some(group),
+        _ => None,
+    };
+    let tables = lent_group(stack.chapters()[0].as_ref()).expect("the sky made its tables");
+    let sky_tables = |stack: &Stack| lent_group(stack.chapters()[stack.position("sky").unwrap()].as_ref());
     let mut fog = registry::find("height-fog").unwrap();
     h.prepare(fog.as_mut()).unwrap();
-    let fog_uniform = |c: &dyn fogbook_core::DynChapter| match c.transparent_fog() {
-        Some(fogbook_core::transparent_fog::FogPart::HeightFog { uniform }) => Some(uniform),
+    let fog_uniform = |c: &dyn fogbook_core::DynChapter| match c.lend(Resource::TransparentFog) {
+        Some(fogbook_core::Loan::FogPart(fogbook_core::transparent_fog::FogPart::HeightLayers { uniform })) => {
+            Some(uniform)
+        }
         _ => None,
     };
     let uniform = fog_uniform(fog.as_ref()).expect("the height fog made its uniform");
@@ -476,3 +485,60 @@ fn the_queue_is_written_and_submitted_only_through_the_core() {
     assert!(files.len() > 50, "found only {} sources", files.len());
     assert!(offenders.is_empty(), "use GpuContext::write_buffer / submit: {offenders:?}");
 }
+
+// ANCHOR: contract_test
+/// The stack's contract is what runs. In a frame of `everything`, each chapter lends exactly the shared resources it declares it writes, and
+/// looks up exactly those it declares it reads, of the kinds a chapter reaches only through the
+/// core (`lend`); none is looked up before the chapter that makes it has lent it; and a chapter
+/// declares it reads the handover exactly when its shaders read the handover's fields of the
+/// frame uniform.
+#[test]
+fn declared_reads_and_writes_are_what_each_chapter_lends_and_looks_up() {
+    use fogbook_core::lend::{LENT_ON_GPU, PUBLISHED};
+    use std::collections::BTreeSet;
+    let lent_kinds: BTreeSet<Resource> = LENT_ON_GPU.iter().map(|&(k, _)| k).chain(PUBLISHED).collect();
+    let looked_up_kinds: BTreeSet<Resource> = [
+        Resource::SkyTables,
+        Resource::CloudShadow,
+        Resource::VolumeShadow,
+        Resource::TransparentFog,
+        Resource::FogVolumes,
+    ]
+    .into();
+    let shaders = fogbook_core::shaders::ShaderStore::discover();
+    let mut h = headless(SIZE);
+    let mut checked = 0;
+    for spec in ["everything"] {
+        let mut setup = Setup::new(spec).unwrap();
+        // The snapshot tests' lighter settings (coarser tables and grids) keep it fast.
+        for chapter in setup.stack.chapters().iter().map(|c| (c.info().id, c.book().test_settings)).collect::<Vec<_>>()
+        {
+            for setting in chapter.1 {
+                let (name, value) = setting.split_once('=').unwrap();
+                setup.stack.set(&format!("{}.{name}", chapter.0), value).unwrap();
+            }
+        }
+        h.prepare_stack(&mut setup.stack).unwrap();
+        let view = setup.stack.views()[0].at;
+        h.run(&mut setup.stack, &setup.camera, &setup.scene, &mut TimeControl::fixed(0.0), view, 1);
+        for (chapter, seen) in setup.stack.chapters().iter().zip(&h.renderer.observed) {
+            let (id, io) = (chapter.info().id, chapter.stage_io());
+            let declared = |list: &[Resource], kinds: &BTreeSet<Resource>| -> BTreeSet<Resource> {
+                list.iter().copied().filter(|k| kinds.contains(k)).collect()
+            };
+            assert_eq!(seen.lent, declared(io.writes, &lent_kinds), "{spec}: what {id} lends");
+            assert_eq!(seen.looked_up, declared(io.reads, &looked_up_kinds), "{spec}: what {id} looks up");
+            assert!(seen.before_maker.is_empty(), "{spec}: {id} read {:?} before its maker", seen.before_maker);
+            let source: String = chapter.shader_files().iter().map(|f| shaders.load(f).unwrap().source).collect();
+            let reads_handover = ["frame.height_layers", "frame.volumetric_far_m"].iter().any(|f| source.contains(f));
+            assert_eq!(
+                reads_handover,
+                io.reads.contains(&Resource::Handover),
+                "{spec}: {id}'s shaders and the handover"
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, registry::stack("everything").unwrap().len());
+}
+// ANCHOR_END: contract_test

@@ -105,13 +105,14 @@ impl Chapter for FogAtDepthProbe {
 
     fn render(&mut self, pipeline: &mut wgpu::ComputePipeline, ctx: &mut ChapterContext) {
         let [w, h] = ctx.frame.size;
+        let (fog, sky) = (ctx.group(Resource::TransparentFog), ctx.group(Resource::SkyTables));
         ctx.passes.compute("fog at depth probe", |pass| {
             pass.set_pipeline(pipeline);
             // The scene's own colour, before any fog (not the previous stage's).
             pass.set_bind_group(0, &ctx.frame.scene_inputs, &[]);
             pass.set_bind_group(1, ctx.output, &[]);
-            pass.set_bind_group(2, ctx.transparent_fog, &[]);
-            pass.set_bind_group(3, ctx.sky, &[]);
+            pass.set_bind_group(2, fog, &[]);
+            pass.set_bind_group(3, sky, &[]);
             pass.dispatch_workgroups(w.div_ceil(SCREEN_TILE), h.div_ceil(SCREEN_TILE), 1);
         });
     }

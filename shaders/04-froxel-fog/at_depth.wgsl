@@ -62,7 +62,7 @@ fn sun_and_ambient_at(p: vec3<f32>, cos_sun: f32, visibility: f32) -> vec3<f32> 
 // The medium from the grid's far end f to d in closed form: the constant density and this
 // chapter's height layer (noise averages out: its mean factor is 1), lit by the unshadowed sun
 // and the ambient at the far end. Nothing when switched off, when d ≤ f, or when chapter 2 is in
-// the stack (its fog starts at f: `frame.froxel_far_m`).
+// the stack (its fog starts at f: `frame.volumetric_far_m`).
 fn fog_beyond_grid(dir: vec3<f32>, d: f32) -> FogAtDepth {
     var fog: FogAtDepth;
     fog.inscattering = vec3(0.0);

@@ -1,6 +1,6 @@
 // Local fog volumes, the analytic path: per pixel, every volume the view ray crosses before the
 // surface, integrated in closed form (common/media/shapes.wgsl) from `start` to the surface — from
-// the eye when chapter 4 is not in the stack, else from its grid's far end (`frame.froxel_far_m`),
+// the eye when chapter 4 is not in the stack, else from its grid's far end (`frame.volumetric_far_m`),
 // where the froxels' injection of the same volumes stops — and applied as colour · T + L_in.
 // Overlapping volumes add: the crossings' ends split the ray into pieces; in each piece the
 // extinctions add, and the in-scattering is the energy-conserving step of Hillaire 2015,
@@ -426,7 +426,7 @@ fn analytic(
         return;
     }
     let view = local_fog.counts.y;
-    let begin = select(0.0, max(frame.froxel_far_m, 0.0), view == VIEW_FINAL);
+    let begin = select(0.0, max(frame.volumetric_far_m, 0.0), view == VIEW_FINAL);
     if sun_mode() == SUN_AT_CORNERS {
         light_corners(block.xy, lane, first, begin);
     }
@@ -445,8 +445,8 @@ fn shade(id: vec3<u32>, scene: vec3<f32>, first: u32) {
     let d = textureLoad(scene_distance, pixel, 0).r;
     let o = frame.camera_pos.xyz;
     let dir = view_ray_dir(frame, vec2<f32>(id.xy));
-    // The froxel grid (chapter 4) covers the eye up to froxel_far_m (0 without it).
-    let start = max(frame.froxel_far_m, 0.0);
+    // The froxel grid (chapter 4) covers the eye up to volumetric_far_m (0 without it).
+    let start = max(frame.volumetric_far_m, 0.0);
     let view = local_fog.counts.y;
     // The final colour integrates from `start`; the views show the volumes along the whole ray.
     let begin = select(0.0, start, view == VIEW_FINAL);

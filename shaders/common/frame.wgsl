@@ -34,7 +34,7 @@ struct Frame {
     // Published by the chapters of the stack for each other (Chapter::publish): where chapter 2's
     // analytic fog takes over from chapter 4's grid (m; 0 without froxel fog), and chapter 2's
     // two height layers (density 1/m, falloff 1/m, height m; w: 1 when chapter 2 is present).
-    froxel_far_m: f32,
+    volumetric_far_m: f32,
     light_count: u32,        // live entries of `lights`
     jitter_depth: f32,       // this frame's depth offset, −½..½ (Halton base 5 at the jitter's index)
     height_layers: array<vec4<f32>, 2>,

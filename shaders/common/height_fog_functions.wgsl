@@ -38,9 +38,9 @@ struct HeightFogSample {
 
 fn height_fog_along(dir: vec3<f32>, d: f32) -> HeightFogSample {
     var s: HeightFogSample;
-    // With froxel fog in the stack, its grid covers the eye up to `froxel_far_m` (0 without it)
+    // With froxel fog in the stack, its grid covers the eye up to `volumetric_far_m` (0 without it)
     // and this chapter's fog starts there (the handover of chapter 0).
-    let start = max(height.distances.x, frame.froxel_far_m);
+    let start = max(height.distances.x, frame.volumetric_far_m);
     s.beyond_cutoff = d > height.distances.y;
     s.before_start = d < start;
     if s.beyond_cutoff {
@@ -50,7 +50,7 @@ fn height_fog_along(dir: vec3<f32>, d: f32) -> HeightFogSample {
     let t0 = min(start, d);
     s.tau1 = layer_optical_depth(height.layer1, o, dir.y, t0, d);
     s.tau2 = layer_optical_depth(height.layer2, o, dir.y, t0, d);
-    let td = min(max(height.distances.z, frame.froxel_far_m), d);
+    let td = min(max(height.distances.z, frame.volumetric_far_m), d);
     s.tau_directional = layer_optical_depth(height.layer1, o, dir.y, td, d) + layer_optical_depth(height.layer2, o, dir.y, td, d);
     return s;
 }

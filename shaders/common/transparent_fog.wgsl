@@ -8,7 +8,7 @@
 // order with the chapters' own functions:
 //   chapter 1 (distance_fog_functions.wgsl): c (1 − a·ext) + (fog colour + glow) · a·ins, per
 //     channel;
-//   chapter 2 (height_fog_functions.wgsl): its closed form from max(start, frame.froxel_far_m)
+//   chapter 2 (height_fog_functions.wgsl): its closed form from max(start, frame.volumetric_far_m)
 //     to d;
 //   chapter 4 (at_depth.wgsl): the integrated volume at d, continued beyond the grid.
 // A chapter switched off contributes T = 1, S = 0, and so does one missing from the stack: the

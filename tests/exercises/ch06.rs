@@ -1,7 +1,7 @@
 //! Chapter 6's answer keys: each reads its number from the page's "Try this" and computes it
 //! from the chapter's CPU reference or the core.
 
-use super::{close, numbers_after, page_answer};
+use super::{close, numbers_after, page_answer, scientific_after};
 use fogbook_clouds::reference::{Slab, coverage_at, octaves_share};
 use fogbook_clouds::{CloudParams, noise, shadow};
 use fogbook_core::camera::CameraPose;
@@ -40,26 +40,6 @@ fn slab(p: &CloudParams, sun_dir: DVec3) -> Slab {
 fn stretch(s: &Slab, o: DVec3, dir: DVec3) -> f64 {
     let (t0, t1) = s.segment(o, dir, f64::INFINITY).expect("the ray meets the layer");
     t1 - t0
-}
-
-/// The number written `m·10ⁿ` (n in superscript digits) after `marker`: (m, n).
-fn scientific_after(text: &str, marker: &str) -> (f64, i32) {
-    let mantissa = numbers_after(text, marker)[0];
-    let rest = &text[text.find(marker).unwrap() + marker.len()..];
-    let power = &rest[rest.find("·10").expect("m·10ⁿ") + "·10".len()..];
-    let digits: String = power
-        .chars()
-        .map_while(|c| match c {
-            '⁻' => Some('-'),
-            '⁰' => Some('0'),
-            '¹' => Some('1'),
-            '²' => Some('2'),
-            '³' => Some('3'),
-            c @ '⁴'..='⁹' => char::from_digit(c as u32 - '⁴' as u32 + 4, 10),
-            _ => None,
-        })
-        .collect();
-    (mantissa, digits.parse().unwrap())
 }
 
 /// Try this 1: 1 km of the default extinction, straight up through a slab 1 km thick.

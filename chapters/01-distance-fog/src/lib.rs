@@ -12,7 +12,7 @@ use fogbook_core::params::DynParameters;
 use fogbook_core::plot::{Series, line_chart};
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
 use fogbook_core::transparent_fog::FogPart;
-use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Resource, Stage, StageIo, ViewInfo};
+use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Loan, Resource, Stage, StageIo, ViewInfo};
 pub use params::{DistanceFogParams, Falloff};
 use reference::ResolvedFog;
 use wgpu::util::DeviceExt;
@@ -111,7 +111,7 @@ impl Chapter for DistanceFog {
     fn stage_io(&self) -> StageIo {
         StageIo {
             prepare: "",
-            stage: Stage::DistanceFog,
+            stage: Stage::AnalyticFog,
             reads: &[Resource::Color, Resource::SceneDistance, Resource::ShadowMap, Resource::SceneLight],
             writes: &[Resource::Color, Resource::TransparentFog],
         }
@@ -137,8 +137,8 @@ impl Chapter for DistanceFog {
     }
 
     /// Transparent surfaces get this fog at their own depth (`fogbook_core::transparent_fog`).
-    fn transparent_fog(&self, gpu: &Gpu) -> Option<FogPart> {
-        Some(FogPart::DistanceFog { uniform: gpu.uniform.clone() })
+    fn lend(&self, gpu: &Gpu, kind: Resource) -> Option<Loan> {
+        (kind == Resource::TransparentFog).then(|| Loan::FogPart(FogPart::ByDistance { uniform: gpu.uniform.clone() }))
     }
 
     fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> anyhow::Result<Gpu> {

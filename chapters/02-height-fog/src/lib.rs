@@ -14,7 +14,9 @@ use fogbook_core::params::DynParameters;
 use fogbook_core::plot::{Series, line_chart};
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
 use fogbook_core::transparent_fog::FogPart;
-use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Publish, Resource, Stage, StageIo, ViewInfo};
+use fogbook_core::{
+    Book, Chapter, ChapterContext, ChapterInfo, Figure, Loan, Publish, Resource, Stage, StageIo, ViewInfo,
+};
 pub use params::HeightFogParams;
 use reference::{HeightFogModel, Layer};
 use wgpu::util::DeviceExt;
@@ -160,9 +162,9 @@ impl Chapter for HeightFog {
     fn stage_io(&self) -> StageIo {
         StageIo {
             prepare: "",
-            stage: Stage::HeightFog,
+            stage: Stage::AnalyticFog,
             reads: &[Resource::Color, Resource::SceneDistance, Resource::SceneLight, Resource::Handover],
-            writes: &[Resource::Color, Resource::TransparentFog],
+            writes: &[Resource::Color, Resource::Handover, Resource::TransparentFog],
         }
     }
     // ANCHOR_END: stage
@@ -177,7 +179,7 @@ impl Chapter for HeightFog {
     fn publish(&mut self, out: &mut Publish) {
         let on = if self.params.height_fog { 1.0 } else { 0.0 };
         let p = &self.params;
-        out.frame.height_layers = [
+        *out.handover().height_layers = [
             [p.fog_density * on, p.height_falloff, p.fog_height_m, 1.0],
             [p.second_fog_density * on, p.second_height_falloff, p.second_fog_height_m, 1.0],
         ];
@@ -193,8 +195,9 @@ impl Chapter for HeightFog {
     }
 
     /// Transparent surfaces get this fog at their own depth (`fogbook_core::transparent_fog`).
-    fn transparent_fog(&self, gpu: &Gpu) -> Option<FogPart> {
-        Some(FogPart::HeightFog { uniform: gpu.height_uniform.clone() })
+    fn lend(&self, gpu: &Gpu, kind: Resource) -> Option<Loan> {
+        let uniform = gpu.height_uniform.clone();
+        (kind == Resource::TransparentFog).then(|| Loan::FogPart(FogPart::HeightLayers { uniform }))
     }
 
     fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> anyhow::Result<Gpu> {

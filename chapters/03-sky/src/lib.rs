@@ -16,14 +16,14 @@ use bytemuck::{Pod, Zeroable};
 use fogbook_core::capture::FloatImage;
 use fogbook_core::frame::SCREEN_TILE;
 use fogbook_core::frame::{
-    FrameLayouts, FrameUniform, storage_buffer_entry, texture_3d_entry, texture_entry, uniform_entry,
+    FrameLayouts, SceneLight, storage_buffer_entry, texture_3d_entry, texture_entry, uniform_entry,
 };
 use fogbook_core::gpu::{GpuContext, Requirements};
 use fogbook_core::params::DynParameters;
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
 use fogbook_core::timing::PassRecorder;
 use fogbook_core::views::SnapshotTolerance;
-use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Resource, Stage, StageIo, ViewInfo};
+use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Loan, Resource, Stage, StageIo, ViewInfo};
 use luts::{LutTextures, PrecomputePipelines};
 pub use params::{LutResolution, SkyParams};
 use reference::Atmosphere;
@@ -128,7 +128,7 @@ struct LutSet {
 struct LutBindings {
     uniform: wgpu::Buffer,
     sampler: wgpu::Sampler,
-    /// sun_dir, sun_color, ambient for the frame uniform.
+    /// The scene light (`SceneLight`) the lighting pass writes, lent to the core.
     lighting: wgpu::Buffer,
     sky_layout: wgpu::BindGroupLayout,
     /// The core's layout of the shared-sky group.
@@ -329,7 +329,7 @@ impl Chapter for Sky {
     fn stage_io(&self) -> StageIo {
         StageIo {
             prepare: "lookup tables, scene light",
-            stage: Stage::Sky,
+            stage: Stage::Atmosphere,
             reads: &[Resource::Color, Resource::SceneDistance],
             writes: &[Resource::SceneLight, Resource::SkyTables, Resource::Color, Resource::ViewRange],
         }
@@ -369,7 +369,7 @@ impl Chapter for Sky {
         });
         let lighting = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("sky: scene lighting"),
-            size: 48,
+            size: std::mem::size_of::<SceneLight>() as u64,
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
@@ -422,9 +422,14 @@ impl Chapter for Sky {
     }
 
     // ANCHOR: shared_sky
-    /// The tables of the last completed sum (they are current once prepare has run).
-    fn shared_sky(&self, g: &Gpu) -> Option<wgpu::BindGroup> {
-        Some(g.luts.shared[self.final_index()].clone())
+    /// After prepare: the tables of the last completed sum, and the scene light the lighting
+    /// pass wrote (when the sky lights the scene), which the core copies into the frame uniform.
+    fn lend(&self, g: &Gpu, kind: Resource) -> Option<Loan> {
+        match kind {
+            Resource::SkyTables => Some(Loan::Group(g.luts.shared[self.final_index()].clone())),
+            Resource::SceneLight if self.params.light_scene => Some(Loan::SceneLight(g.bindings.lighting.clone())),
+            _ => None,
+        }
     }
     // ANCHOR_END: shared_sky
 
@@ -444,9 +449,6 @@ impl Chapter for Sky {
             pass.set_bind_group(2, &g.luts.sky_groups[index], &[]);
             pass.dispatch_workgroups(1, 1, 1);
         });
-        // Over sun_dir, sun_color and ambient, which lie next to each other in the uniform.
-        let offset = std::mem::offset_of!(FrameUniform, sun_dir) as u64;
-        ctx.passes.encoder().copy_buffer_to_buffer(&g.bindings.lighting, 0, &ctx.frame.uniform, offset, 48);
     }
     // ANCHOR_END: light_scene
 

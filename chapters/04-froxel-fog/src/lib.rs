@@ -21,7 +21,9 @@ use fogbook_core::params::{DynParameters, finite_in};
 use fogbook_core::plot::{Series, line_chart};
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
 use fogbook_core::transparent_fog::FogPart;
-use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Publish, Resource, Stage, StageIo, ViewInfo};
+use fogbook_core::{
+    Book, Chapter, ChapterContext, ChapterInfo, Figure, Loan, Publish, Resource, Stage, StageIo, ViewInfo,
+};
 pub use params::{FroxelFogParams, PhaseFunction};
 use reference::Slices;
 use volumes::{Layouts, MediaBuffers, Volumes, check_grid};
@@ -224,7 +226,7 @@ impl Chapter for FroxelFog {
     fn stage_io(&self) -> StageIo {
         StageIo {
             prepare: "",
-            stage: Stage::FroxelFog,
+            stage: Stage::VolumetricFog,
             reads: &[
                 Resource::Color,
                 Resource::SceneDistance,
@@ -237,7 +239,7 @@ impl Chapter for FroxelFog {
                 Resource::Handover,
                 Resource::FogVolumes,
             ],
-            writes: &[Resource::Color, Resource::TransparentFog],
+            writes: &[Resource::Color, Resource::Handover, Resource::TransparentFog],
         }
     }
     // ANCHOR_END: stage
@@ -250,7 +252,7 @@ impl Chapter for FroxelFog {
     /// Chapter 2's analytic fog starts where this grid ends (when this fog is on).
     fn publish(&mut self, out: &mut Publish) {
         if self.params.froxel_fog {
-            out.frame.froxel_far_m = slices(&self.params, self.params.grid_depth).far as f32;
+            *out.handover().volumetric_far_m = slices(&self.params, self.params.grid_depth).far as f32;
         }
     }
     // ANCHOR_END: publish
@@ -273,15 +275,18 @@ impl Chapter for FroxelFog {
 
     /// Transparent surfaces get this fog at their own depth (`fogbook_core::transparent_fog`):
     /// the parameters, the scattering volume the last render wrote and the integrated volume.
-    fn transparent_fog(&self, g: &FroxelGpu) -> Option<FogPart> {
+    fn lend(&self, g: &FroxelGpu, kind: Resource) -> Option<Loan> {
+        if kind != Resource::TransparentFog {
+            return None;
+        }
         let v = &g.volumes;
         let written = ((v.frames + 1) % 2) as usize; // `render` wrote scatter[frames % 2], then counted
         let view = |t: &wgpu::Texture| t.create_view(&Default::default());
-        Some(FogPart::FroxelFog {
+        Some(Loan::FogPart(FogPart::Grid {
             uniform: g.uniform.clone(),
             scattering: view(&v.scatter[written]),
             integrated: view(&v.integrated),
-        })
+        }))
     }
 
     fn create_gpu(
@@ -331,17 +336,18 @@ impl Chapter for FroxelFog {
         let mut uniform = FroxelUniform::new(&self.params, [x, y, z], ctx.view, g.volumes.frames > 0);
         let [wx, wy, wz] = wind_offset(&self.params, ctx.time.time);
         uniform.wind = [wx, wy, wz, 0.0];
-        let injected = &ctx.fog_volumes[..ctx.fog_volumes.len().min(MAX_FOG_VOLUMES)];
+        let media = ctx.media();
+        let (sky, cloud_shadow) = (ctx.group(Resource::SkyTables), ctx.group(Resource::CloudShadow));
+        let injected = &media.volumes[..media.volumes.len().min(MAX_FOG_VOLUMES)];
         let textured = any_textured(injected);
         if let Some(e) = g.pipelines.media.prepare(&ctx.gpu.device, textured) {
             self.status = Some(e);
         }
-        // The stack's density textures (`ChapterContext::fog_density`), bound as they are now.
+        // The stack's density textures (`StackMedia::density`), bound as they are now.
         // Shadows between the volumes: the stack's caster masks, binned once for every chapter.
-        let buffers =
-            MediaBuffers { uniform: &g.uniform, fog_volumes: &g.fog_volumes, casters: &ctx.fog_casters.buffer };
-        g.volumes.bind_media(&ctx.gpu.device, &g.layouts, &buffers, ctx.fog_density);
-        if let Some(e) = ctx.fog_density.noise_error() {
+        let buffers = MediaBuffers { uniform: &g.uniform, fog_volumes: &g.fog_volumes, casters: &media.casters.buffer };
+        g.volumes.bind_media(&ctx.gpu.device, &g.layouts, &buffers, media.density);
+        if let Some(e) = media.density.noise_error() {
             self.status = Some(e.to_string());
         }
         uniform.debug[3] = injected.len() as u32;
@@ -376,9 +382,9 @@ impl Chapter for FroxelFog {
         ctx.passes.compute("froxel fog: lighting", |pass| {
             pass.set_pipeline(&p.lighting);
             pass.set_bind_group(0, ctx.inputs, &[]);
-            pass.set_bind_group(1, ctx.cloud_shadow, &[]);
+            pass.set_bind_group(1, cloud_shadow, &[]);
             pass.set_bind_group(2, &v.lighting_group[cur], &[]);
-            pass.set_bind_group(3, ctx.sky, &[]);
+            pass.set_bind_group(3, sky, &[]);
             pass.dispatch_workgroups(froxels[0], froxels[1], froxels[2]);
         });
         ctx.passes.compute("froxel fog: integration", |pass| {
@@ -393,7 +399,7 @@ impl Chapter for FroxelFog {
             pass.set_bind_group(0, ctx.inputs, &[]);
             pass.set_bind_group(1, ctx.output, &[]);
             pass.set_bind_group(2, &v.composite_group[cur], &[]);
-            pass.set_bind_group(3, ctx.sky, &[]);
+            pass.set_bind_group(3, sky, &[]);
             pass.dispatch_workgroups(w.div_ceil(SCREEN_TILE), h.div_ceil(SCREEN_TILE), 1);
         });
         g.volumes.frames += 1;

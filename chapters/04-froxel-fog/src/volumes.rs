@@ -287,7 +287,7 @@ impl Volumes {
 }
 
 /// The buffers the media pass reads: the chapter's uniform, the stack's local fog volumes, and
-/// the core's bit mask per volume of its shadow casters (`ChapterContext::fog_casters`).
+/// the core's bit mask per volume of its shadow casters (`StackMedia::casters`).
 pub struct MediaBuffers<'a> {
     pub uniform: &'a wgpu::Buffer,
     pub fog_volumes: &'a wgpu::Buffer,

@@ -116,8 +116,8 @@ pub struct LocalFogGpu {
     /// The volumes' bit masks per screen tile (`binning`), its CPU copy, and the group with both.
     tile_bins: wgpu::Buffer,
     bins: VolumeBins,
-    /// The pass's group, with the stack's density textures (`ChapterContext::fog_density`) of
-    /// the generation it holds and the core's caster masks (`ChapterContext::fog_casters`, made
+    /// The pass's group, with the stack's density textures (`StackMedia::density`) of
+    /// the generation it holds and the core's caster masks (`StackMedia::casters`, made
     /// with those textures and kept); made in `bind`.
     group: Option<(u64, wgpu::BindGroup, wgpu::BindGroup)>,
 }
@@ -297,7 +297,7 @@ impl Chapter for LocalFog {
     fn stage_io(&self) -> StageIo {
         StageIo {
             prepare: "",
-            stage: Stage::HeightFog,
+            stage: Stage::AnalyticFog,
             reads: &[
                 Resource::Color,
                 Resource::SceneDistance,
@@ -305,6 +305,8 @@ impl Chapter for LocalFog {
                 Resource::ShadowMap,
                 Resource::SkyTables,
                 Resource::Handover,
+                // The stack's list, its own volumes in it and the casters binned over it.
+                Resource::FogVolumes,
             ],
             writes: &[Resource::Color, Resource::FogVolumes],
         }
@@ -321,18 +323,19 @@ impl Chapter for LocalFog {
     /// begin in the stack's list.
     fn publish(&mut self, out: &mut Publish) {
         self.sync_files();
-        self.time_s = out.frame.time_s as f64;
-        let base = out.fog_textures.len() as f32;
+        self.time_s = out.time_s() as f64;
+        let media = out.media();
+        let base = media.textures.len() as f32;
         self.published = self.volumes();
-        self.first = out.fog_volumes.len();
+        self.first = media.volumes.len();
         for v in &mut self.published {
             if v.texture[0] == SOURCE_FILE {
                 v.texture[1] += base;
             }
         }
-        out.fog_volumes.extend(&self.published);
-        out.fog_textures.extend(self.files.iter().map(|(_, t)| t.clone()));
-        *out.fog_volume_shadows |= self.params.volume_shadows;
+        media.volumes.extend(&self.published);
+        media.textures.extend(self.files.iter().map(|(_, t)| t.clone()));
+        media.shadows |= self.params.volume_shadows;
     }
     // ANCHOR_END: publish
 
@@ -412,7 +415,9 @@ impl Chapter for LocalFog {
     fn render(&mut self, g: &mut LocalFogGpu, ctx: &mut ChapterContext) {
         // The stack's volumes (at most MAX_FOG_VOLUMES), whose indices the core's caster masks
         // hold; this chapter draws its own, those it published, from index `first`.
-        let stack = ctx.fog_volumes;
+        let media = ctx.media();
+        let sky = ctx.group(Resource::SkyTables);
+        let stack = media.volumes;
         let first = self.first.min(stack.len());
         let own = &stack[first..(first + self.published.len()).min(stack.len())];
         let textured = any_textured(stack);
@@ -422,7 +427,7 @@ impl Chapter for LocalFog {
         if let Some(e) = g.grid_pipeline.prepare(&ctx.gpu.device, textured) {
             self.status = Some(e);
         }
-        if let Some(e) = ctx.fog_density.noise_error() {
+        if let Some(e) = media.density.noise_error() {
             self.status = Some(e.to_string());
         }
         let uniform = LocalFogUniform::new(&self.params, stack.len(), ctx.view);
@@ -438,18 +443,18 @@ impl Chapter for LocalFog {
             binning::bin_every_tile(first, own.len(), &mut g.bins);
         }
         ctx.gpu.write_buffer(&g.tile_bins, 0, bytemuck::cast_slice(&g.bins.words));
-        // The stack's density textures (`ChapterContext::fog_density`) and shadow casters
-        // (`ChapterContext::fog_casters`, binned by the core), bound as they are now.
-        g.bind(&ctx.gpu.device, ctx.fog_density, &ctx.fog_casters.buffer);
+        // The stack's density textures (`StackMedia::density`) and shadow casters
+        // (`StackMedia::casters`, binned by the core), bound as they are now.
+        g.bind(&ctx.gpu.device, media.density, &media.casters.buffer);
         let Some((_, group, grid_group)) = &g.group else { return };
         // The sun grid, filled again only when what it is made of changed: the core's caster
         // masks are binned again exactly when the volumes, the sun's direction or the switch
         // change (a scrolling texture moves its volume's offset, so such a volume refills it
         // every frame), and a density file loaded again changes the textures' generation.
-        let made_of = (ctx.fog_casters.generation(), ctx.fog_density.generation());
+        let made_of = (media.casters.generation(), media.density.generation());
         if self.params.sun_grid && !stack.is_empty() && g.sun_grid_of != Some(made_of) {
             let layers = (stack.len() as u32 * SUN_GRID).div_ceil(SUN_GRID_WORKGROUP);
-            let groups = [ctx.inputs, ctx.output, grid_group, ctx.sky];
+            let groups = [ctx.inputs, ctx.output, grid_group, sky];
             ctx.passes.compute("local fog: sun grid", |pass| {
                 pass.set_pipeline(g.grid_pipeline.pipeline(textured));
                 set_groups(pass, groups);
@@ -458,7 +463,7 @@ impl Chapter for LocalFog {
             });
             g.sun_grid_of = Some(made_of);
         }
-        let groups = [ctx.inputs, ctx.output, group, ctx.sky];
+        let groups = [ctx.inputs, ctx.output, group, sky];
         ctx.passes.compute("local fog: analytic", |pass| {
             pass.set_pipeline(g.pipeline.pipeline(textured));
             set_groups(pass, groups);
@@ -516,7 +521,7 @@ impl LocalFog {
         "volumes[0].edge_fade_m=0",
     ];
     const LIGHTS: Option<&str> = Some("20,4,-95,-45,3,60");
-    // tests/local_fog.rs's `shadowing_slab_settings` for the default sun: the slab 9 m
+    // tests/local_fog/main.rs's `shadowing_slab_settings` for the default sun: the slab 9 m
     // towards the sun from above the box.
     const SLAB: &[&str] = &[
         "block_sun=false",

@@ -22,7 +22,7 @@ use fogbook_core::frame::{FrameLayouts, SCREEN_TILE, texture_3d_entry, texture_e
 use fogbook_core::gpu::GpuContext;
 use fogbook_core::params::{DynParameters, finite_in};
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
-use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Resource, Stage, StageIo, ViewInfo};
+use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Loan, Resource, Stage, StageIo, ViewInfo};
 pub use params::{CloudMode, CloudParams, DensityModel, NoiseResolution};
 use realtime::RealtimeGpu;
 use shadow::ShadowMapGpu;
@@ -282,7 +282,7 @@ impl Chapter for Clouds {
     fn stage_io(&self) -> StageIo {
         StageIo {
             prepare: "noise textures, once; the shadow map when its inputs change",
-            stage: Stage::Clouds,
+            stage: Stage::FarMedia,
             reads: &[Resource::Color, Resource::SceneDistance, Resource::SceneLight, Resource::SkyTables],
             writes: &[Resource::Color, Resource::CloudShadow],
         }
@@ -413,8 +413,8 @@ impl Chapter for Clouds {
 
     /// The clouds' shadow map (see `shadow`) as the core's cloud-shadow group, when the clouds
     /// are drawn and cast one.
-    fn cloud_shadow(&self, g: &CloudsGpu) -> Option<wgpu::BindGroup> {
-        g.shadow_published.then(|| g.shadow.published().clone())
+    fn lend(&self, g: &CloudsGpu, kind: Resource) -> Option<Loan> {
+        (kind == Resource::CloudShadow && g.shadow_published).then(|| Loan::Group(g.shadow.published().clone()))
     }
 
     // ANCHOR: render
@@ -437,12 +437,13 @@ impl Chapter for Clouds {
         g.realtime.drew_last_call = false;
         ctx.passes.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
         let [w, h] = ctx.frame.size;
+        let sky = ctx.group(Resource::SkyTables);
         ctx.passes.compute("clouds: march", |pass| {
             pass.set_pipeline(&g.pipeline);
             pass.set_bind_group(0, ctx.inputs, &[]);
             pass.set_bind_group(1, ctx.output, &[]);
             pass.set_bind_group(2, &g.group, &[]);
-            pass.set_bind_group(3, ctx.sky, &[]);
+            pass.set_bind_group(3, sky, &[]);
             pass.dispatch_workgroups(w.div_ceil(SCREEN_TILE), h.div_ceil(SCREEN_TILE), 1);
         });
     }

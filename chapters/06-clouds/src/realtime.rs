@@ -7,10 +7,10 @@
 
 use crate::textures::{NoiseTextures, storage_entry};
 use crate::{CloudUniform, march_entries, march_layout_entries};
-use fogbook_core::ChapterContext;
 use fogbook_core::frame::{FrameLayouts, SCREEN_TILE, Target, texture_entry};
 use fogbook_core::history::HistoryTargets;
 use fogbook_core::shaders::compute_pipeline;
+use fogbook_core::{ChapterContext, Resource};
 
 pub const SHADER: &str = "06-clouds/realtime.wgsl";
 /// Side of the block of pixels one fresh sample stands for.
@@ -198,11 +198,12 @@ impl RealtimeGpu {
         let groups = self.groups.as_ref().expect("made above");
         let (march_group, resolve_group) = (&groups.march, &groups.resolve[self.color.previous_index()]);
         let q = quarter_size(size);
+        let sky = ctx.group(Resource::SkyTables);
         ctx.passes.compute("clouds: march 1/16", |pass| {
             pass.set_pipeline(&self.march_pipeline);
             pass.set_bind_group(0, ctx.inputs, &[]);
             pass.set_bind_group(2, march_group, &[]);
-            pass.set_bind_group(3, ctx.sky, &[]);
+            pass.set_bind_group(3, sky, &[]);
             pass.dispatch_workgroups(q[0].div_ceil(SCREEN_TILE), q[1].div_ceil(SCREEN_TILE), 1);
         });
         ctx.passes.compute("clouds: reconstruction", |pass| {
@@ -210,7 +211,7 @@ impl RealtimeGpu {
             pass.set_bind_group(0, ctx.inputs, &[]);
             pass.set_bind_group(1, ctx.output, &[]);
             pass.set_bind_group(2, resolve_group, &[]);
-            pass.set_bind_group(3, ctx.sky, &[]);
+            pass.set_bind_group(3, sky, &[]);
             pass.dispatch_workgroups(size[0].div_ceil(SCREEN_TILE), size[1].div_ceil(SCREEN_TILE), 1);
         });
         self.color.swap();

@@ -10,10 +10,10 @@
 
 use crate::CloudUniform;
 use crate::textures::{NoiseTextures, storage_entry};
-use fogbook_core::ChapterContext;
 use fogbook_core::cloud_shadow::{self, CloudShadowUniform, MAP_FORMAT};
 use fogbook_core::frame::{FrameLayouts, SCREEN_TILE, Target, texture_entry, uniform_entry};
 use fogbook_core::shaders::compute_pipeline;
+use fogbook_core::{ChapterContext, Resource};
 
 pub const SHADER: &str = "06-clouds/shadow_map.wgsl";
 
@@ -187,10 +187,11 @@ impl ShadowMapGpu {
         density.reprojection = [0.0; 4];
         let mut key = bytemuck::bytes_of(&density).to_vec();
         key.extend_from_slice(bytemuck::bytes_of(shadow));
-        if self.built_from.as_ref().is_some_and(|(k, sky)| *k == key && sky == ctx.sky) {
+        let sky_tables = ctx.group(Resource::SkyTables);
+        if self.built_from.as_ref().is_some_and(|(k, sky)| *k == key && sky == sky_tables) {
             return;
         }
-        self.built_from = Some((key, ctx.sky.clone()));
+        self.built_from = Some((key, sky_tables.clone()));
         self.builds += 1;
         // ANCHOR_END: record
         ctx.gpu.write_buffer(&self.uniform, 0, bytemuck::bytes_of(shadow));
@@ -212,7 +213,7 @@ impl ShadowMapGpu {
             pass.set_pipeline(&self.build_pipeline);
             pass.set_bind_group(0, ctx.inputs, &[]);
             pass.set_bind_group(2, &*build_group, &[]);
-            pass.set_bind_group(3, ctx.sky, &[]);
+            pass.set_bind_group(3, sky_tables, &[]);
             pass.dispatch_workgroups(groups, groups, 1);
         });
     }

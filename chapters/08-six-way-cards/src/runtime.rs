@@ -466,6 +466,8 @@ impl Chapter for SixWayCards {
                 Resource::SceneLight,
                 Resource::SkyTables,
                 Resource::TransparentFog,
+                // The fog at a card's depth reads where the analytic fog takes over.
+                Resource::Handover,
             ],
             writes: &[Resource::Color],
         }
@@ -604,8 +606,7 @@ impl Chapter for SixWayCards {
             Some(b) => build(&self.params, &self.fog_cards, &self.emitter, &eye, b.frames),
             None => Vec::new(),
         };
-        let size = ctx.frame.size;
-        let compute = self.params.renderer == Renderer::Compute;
+        let (size, compute) = (ctx.frame.size, self.params.renderer == Renderer::Compute);
         let lists: Option<TileLists> = compute.then(|| bin(&instances, u, size));
         Self::reserve(g, gpu, instances.len(), lists.as_ref().map_or(0, |l| l.words.len()));
         self.bind(g, gpu, size);
@@ -619,7 +620,8 @@ impl Chapter for SixWayCards {
             gpu.write_buffer(&g.tiles, 0, bytemuck::cast_slice(&l.words));
         }
         let Some(bound) = &g.bound else { return };
-        let (inputs, fog, sky, count) = (ctx.inputs, ctx.transparent_fog, ctx.sky, instances.len() as u32);
+        let (inputs, count) = (ctx.inputs, instances.len() as u32);
+        let (fog, sky) = (ctx.group(Resource::TransparentFog), ctx.group(Resource::SkyTables));
         if count > 0 {
             ctx.passes.compute("six-way prepare", |pass| {
                 pass.set_bind_group(0, inputs, &[]);

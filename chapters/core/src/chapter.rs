@@ -1,19 +1,21 @@
 //! The contract every chapter implements, in the shape of wgpu's example framework: describe
 //! yourself, say what the device must offer, create GPU resources, advance time, render a view.
 
+use crate::fog_volume_casters::FogCasters;
 use crate::fog_volume_density::DensityTexture;
 use crate::fog_volume_textures::DensityTextureSlots;
 use crate::fog_volumes::FogVolume;
 use crate::frame::{FrameLayouts, FrameResources, FrameUniform};
 use crate::gpu::{GpuContext, Requirements};
+use crate::lend::{Lending, Loan};
 use crate::params::DynParameters;
 use crate::scene_settings::SceneSettings;
 use crate::shaders::ShaderStore;
-use crate::stage::StageIo;
+use crate::stage::{Resource, StageIo};
 use crate::time::TimeControl;
 use crate::timing::PassRecorder;
-use crate::transparent_fog::FogPart;
 use crate::views::{SnapshotTolerance, ViewInfo};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 /// A chapter's identity.
@@ -28,7 +30,8 @@ pub struct ChapterInfo {
     pub summary: &'static str,
 }
 
-/// What a chapter's `light_scene` and `render` may use.
+/// What a chapter's `light_scene` and `render` may use. Shared resources are looked up by kind
+/// (`group`, `media`), which the core notes (see `lend`).
 pub struct ChapterContext<'a, 'r> {
     pub gpu: &'a GpuContext,
     pub frame: &'a FrameResources,
@@ -38,52 +41,99 @@ pub struct ChapterContext<'a, 'r> {
     pub inputs: &'a wgpu::BindGroup,
     /// Group 1 for this stage: the colour (or debug-view) target it writes, and the range buffer.
     pub output: &'a wgpu::BindGroup,
-    /// Group 3: the sky's lookup tables when a chapter of the stack publishes them, else the
-    /// stand-ins (see `shared_sky`). In prepare, as the chapters before this one left them.
-    pub sky: &'a wgpu::BindGroup,
-    /// Group 1 of passes that light a medium with the sun: the clouds' shadow map when a
-    /// chapter of the stack publishes one, else the stand-in (see `cloud_shadow`). Current from
-    /// the scene pass on.
-    pub cloud_shadow: &'a wgpu::BindGroup,
-    /// Group 2 of transparent passes: the fog at any depth, from the fog chapters of the stack
-    /// (see `transparent_fog`). Current in the transparent stage; before it, and in a stack
-    /// without fog, the stand-in (no fog).
-    pub transparent_fog: &'a wgpu::BindGroup,
     /// Index into `Chapter::views()` of the view to write: 0 (the chapter's final colour)
     /// unless this chapter's debug view is the one shown.
     pub view: usize,
     pub time: &'a TimeControl,
     /// The shared scene's settings (sun, ambient sky, exposure) this frame.
     pub scene: &'a SceneSettings,
-    /// The local fog volumes the stack published this frame (at most `MAX_FOG_VOLUMES`).
-    pub fog_volumes: &'a [FogVolume],
-    /// Their density grids (at most `MAX_DENSITY_TEXTURES`), indexed by a volume's slot.
-    pub fog_textures: &'a [Arc<DensityTexture>],
-    /// Their GPU copies and the baked noise, shared by the stack (made current before prepare).
-    pub fog_density: &'a DensityTextureSlots,
-    /// Per volume, the bit mask of the volumes that may shadow it, binned once a frame for the
-    /// whole stack (`FogCasters::buffer`; all zero unless `Publish::fog_volume_shadows`), and
-    /// their generation, which changes with the volumes, the sun's direction or the switch.
-    pub fog_casters: &'a crate::fog_volume_casters::FogCasters,
     /// The frame uniform as the GPU has it this frame (the camera, for binning on the CPU).
     pub uniform: &'a crate::frame::FrameUniform,
+    /// The frame's loans, and this chapter's index in the stack (for the notes).
+    pub(crate) lending: &'a Lending<'a>,
+    pub(crate) index: usize,
+    pub(crate) media: StackMedia<'a>,
+}
+
+/// The local fog volumes of a stack this frame, with everything the core keeps for them.
+#[derive(Clone, Copy)]
+pub struct StackMedia<'a> {
+    /// The volumes the stack published (at most `MAX_FOG_VOLUMES`).
+    pub volumes: &'a [FogVolume],
+    /// Their density grids (at most `MAX_DENSITY_TEXTURES`), indexed by a volume's slot.
+    pub textures: &'a [Arc<DensityTexture>],
+    /// Their GPU copies and the baked noise, shared by the stack (made current before prepare).
+    pub density: &'a DensityTextureSlots,
+    /// Per volume, the bit mask of the volumes that may shadow it, binned once a frame for the
+    /// whole stack (`FogCasters::buffer`; all zero unless a publisher asks for volume shadows),
+    /// and their generation, which changes with the volumes, the sun's direction or the switch.
+    pub casters: &'a FogCasters,
+}
+
+impl<'a> ChapterContext<'a, '_> {
+    // ANCHOR: look_up
+    /// The bind group of a shared resource (`SkyTables`, `CloudShadow`, `VolumeShadow`,
+    /// `TransparentFog`) as the chapters before this pass lent it, or its stand-in.
+    pub fn group(&self, kind: Resource) -> &'a wgpu::BindGroup {
+        self.lending.group(kind, Some(self.index))
+    }
+
+    /// The stack's local fog volumes (`Resource::FogVolumes`).
+    pub fn media(&self) -> StackMedia<'a> {
+        self.lending.note_look_up(Resource::FogVolumes, Some(self.index), true);
+        self.media
+    }
+    // ANCHOR_END: look_up
 }
 
 // ANCHOR: publish
-/// What a chapter tells the other chapters of its stack for one frame (`Chapter::publish`),
-/// before any GPU work: fields of the frame uniform that belong to it (chapter 2's height
-/// layers, chapter 4's far distance) and local fog volumes for chapters that inject them.
+/// What a chapter lends the other chapters of its stack for the whole frame
+/// (`Chapter::publish`), before any GPU work: the handover's fields of the frame uniform, and
+/// local fog volumes for chapters that inject them. Each accessor notes what it hands out.
 pub struct Publish<'a> {
-    pub frame: &'a mut FrameUniform,
-    pub fog_volumes: &'a mut Vec<FogVolume>,
-    /// Density grids of the volumes whose source is a file: a publisher pushes its grids and
-    /// writes into each such volume the index its grid got here (`FogVolume::texture[1]`).
-    pub fog_textures: &'a mut Vec<Arc<DensityTexture>>,
-    /// Whether the volumes shadow each other's sun light (`fog_volume_casters`): false unless a
-    /// publisher says so.
-    pub fog_volume_shadows: &'a mut bool,
+    pub(crate) frame: &'a mut FrameUniform,
+    pub(crate) media: &'a mut PublishedMedia,
+    /// The kinds this chapter wrote.
+    pub(crate) wrote: BTreeSet<Resource>,
+}
+
+/// The handover (`Resource::Handover`): fields of the frame uniform one chapter fills for others.
+pub struct Handover<'a> {
+    /// The global medium's height layers (`FrameUniform::height_layers`).
+    pub height_layers: &'a mut [[f32; 4]; 2],
+    /// Where a volumetric grid over the view ends (`FrameUniform::volumetric_far_m`).
+    pub volumetric_far_m: &'a mut f32,
 }
 // ANCHOR_END: publish
+
+/// The stack's local fog volumes as the publishers build them (`Resource::FogVolumes`).
+#[derive(Default)]
+pub struct PublishedMedia {
+    pub volumes: Vec<FogVolume>,
+    /// Density grids of the volumes whose source is a file: a publisher pushes its grids and
+    /// writes into each such volume the index its grid got here (`FogVolume::texture[1]`).
+    pub textures: Vec<Arc<DensityTexture>>,
+    /// Whether the volumes shadow each other's sun light (`media::casters`): false unless a
+    /// publisher says so.
+    pub shadows: bool,
+}
+
+impl Publish<'_> {
+    /// The frame's time (s).
+    pub fn time_s(&self) -> f32 {
+        self.frame.time_s
+    }
+
+    pub fn handover(&mut self) -> Handover<'_> {
+        self.wrote.insert(Resource::Handover);
+        Handover { height_layers: &mut self.frame.height_layers, volumetric_far_m: &mut self.frame.volumetric_far_m }
+    }
+
+    pub fn media(&mut self) -> &mut PublishedMedia {
+        self.wrote.insert(Resource::FogVolumes);
+        self.media
+    }
+}
 
 /// What a chapter's `update` may use (simulation steps record GPU passes too).
 pub struct UpdateContext<'a, 'r> {
@@ -233,32 +283,15 @@ pub trait Chapter: wgpu::WasmNotSend + 'static {
     /// state being replaced into the new one.
     fn carry_over(&mut self, _old: Self::Gpu, _new: &mut Self::Gpu) {}
 
-    /// The sky's lookup tables as the shared-sky group (see `shared_sky`), for the stages after
-    /// prepare; `None` for chapters that publish nothing. Asked after prepare every frame.
-    fn shared_sky(&self, _state: &Self::Gpu) -> Option<wgpu::BindGroup> {
+    // ANCHOR: lend
+    /// What this chapter lends its stack of `kind` (one of `lend::LENT_ON_GPU`), as its passes
+    /// so far this frame left it; `None` for what it does not make. Asked at the kind's time,
+    /// after the chapter's prepare or its stage (see `lend`); a later loan of a kind replaces an
+    /// earlier one.
+    fn lend(&self, _state: &Self::Gpu, _kind: Resource) -> Option<Loan> {
         None
     }
-
-    /// The clouds' shadow map as the cloud-shadow group (see `cloud_shadow`), made with
-    /// `FrameLayouts::cloud_shadow`; `None` for chapters that cast none. Asked after prepare
-    /// every frame, before the scene is drawn.
-    fn cloud_shadow(&self, _state: &Self::Gpu) -> Option<wgpu::BindGroup> {
-        None
-    }
-
-    /// What this chapter lends the transparent-fog group (see `transparent_fog`): its uniform,
-    /// and volumes, as this frame's render left them; `None` for chapters that are no fog. Asked
-    /// every frame after the fog stages' renders, before the first transparent chapter's.
-    fn transparent_fog(&self, _state: &Self::Gpu) -> Option<FogPart> {
-        None
-    }
-
-    /// A medium's shadow on the scene as the volume-shadow group (see `volume_shadow`), made
-    /// with `FrameLayouts::volume_shadow`; `None` for chapters that cast none. Asked after
-    /// prepare every frame, before the scene is drawn.
-    fn volume_shadow(&self, _state: &Self::Gpu) -> Option<wgpu::BindGroup> {
-        None
-    }
+    // ANCHOR_END: lend
 
     /// The frame was resized (called before the first frame at the new size). Chapters with
     /// per-pixel resources of their own re-create them here.
@@ -282,8 +315,8 @@ pub trait Chapter: wgpu::WasmNotSend + 'static {
         self.refusal()
     }
 
-    /// Before the frame's GPU work: what this chapter shares with the others of its stack
-    /// through the frame uniform and the fog-volume list (see [`Publish`]).
+    /// Before the frame's GPU work: what this chapter lends the others of its stack for the whole
+    /// frame, the handover and the fog-volume list (see [`Publish`]).
     fn publish(&mut self, _out: &mut Publish) {}
 
     /// Runs in the prepare stage, before the core renders the scene; a chapter may replace the
@@ -336,10 +369,7 @@ pub trait DynChapter: wgpu::WasmNotSend {
     fn shader_files(&self) -> &'static [&'static str];
     /// Creates the GPU state, or re-creates it (a reload): on error the old one stays in use.
     fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> anyhow::Result<()>;
-    fn shared_sky(&self) -> Option<wgpu::BindGroup>;
-    fn volume_shadow(&self) -> Option<wgpu::BindGroup>;
-    fn cloud_shadow(&self) -> Option<wgpu::BindGroup>;
-    fn transparent_fog(&self) -> Option<FogPart>;
+    fn lend(&self, kind: Resource) -> Option<Loan>;
     /// The concrete `Loaded<C>` behind the trait object, for tests that reach into a chapter
     /// of a stack (e.g. to upload a field before rendering).
     fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
@@ -385,17 +415,8 @@ impl<C: Chapter> DynChapter for Loaded<C> {
         self.gpu = Some(state);
         Ok(())
     }
-    fn shared_sky(&self) -> Option<wgpu::BindGroup> {
-        self.chapter.shared_sky(self.gpu.as_ref()?)
-    }
-    fn volume_shadow(&self) -> Option<wgpu::BindGroup> {
-        self.chapter.volume_shadow(self.gpu.as_ref()?)
-    }
-    fn cloud_shadow(&self) -> Option<wgpu::BindGroup> {
-        self.chapter.cloud_shadow(self.gpu.as_ref()?)
-    }
-    fn transparent_fog(&self) -> Option<FogPart> {
-        self.chapter.transparent_fog(self.gpu.as_ref()?)
+    fn lend(&self, kind: Resource) -> Option<Loan> {
+        self.chapter.lend(self.gpu.as_ref()?, kind)
     }
     fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
         self

@@ -50,20 +50,43 @@ pub struct FrameUniform {
     pub history_valid: u32,
     /// Counts history invalidations (resize, reload, camera cut, parameter change).
     pub history_epoch: u32,
-    /// Where analytic height fog takes over from froxel fog (m); 0 without froxel fog.
-    /// Published by chapter 4 (`Chapter::publish`).
-    pub froxel_far_m: f32,
+    /// Handover (`Publish::handover`): where a volumetric grid over the view ends, so that
+    /// analytic fog takes over there (m); 0 without one.
+    pub volumetric_far_m: f32,
     /// Local lights in `lights` (the first `light_count` are live).
     pub light_count: u32,
     /// This frame's depth offset (−½..½), Halton base 5 at the jitter's index (`jitter_depth`).
     pub jitter_depth: f32,
     pub _pad: u32,
-    /// Chapter 2's two height layers (density 1/m, falloff 1/m, height m, w: 1 when chapter 2 is
-    /// in the stack), for chapters whose media must agree with it. Published by chapter 2.
+    /// Handover (`Publish::handover`): the global medium's two exponential height layers
+    /// (density 1/m, falloff 1/m, height m; w: 1 when a chapter of the stack publishes them), for
+    /// chapters whose media must agree with it.
     pub height_layers: [[f32; 4]; 2],
     /// The scene's point and spot lights (`lights::scene_lights`).
     pub lights: [LocalLight; MAX_LOCAL_LIGHTS],
 }
+
+// ANCHOR: scene_light
+/// The light the scene is lit with: `sun_dir`, `sun_color` and `ambient` of the frame uniform,
+/// which follow each other there in this order. A chapter that lights the scene itself lends a
+/// buffer holding one (`lend::Loan::SceneLight`), and the core copies it over them
+/// (`FrameResources::copy_scene_light`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct SceneLight {
+    /// Towards the sun (unit); w: the sun's illuminance (lux).
+    pub sun_dir: [f32; 4],
+    pub sun_color: [f32; 4],
+    pub ambient: [f32; 4],
+}
+// ANCHOR_END: scene_light
+
+/// Where the scene light lies in the frame uniform; the three fields follow each other there.
+pub const SCENE_LIGHT_OFFSET: u64 = std::mem::offset_of!(FrameUniform, sun_dir) as u64;
+const _: () = assert!(
+    std::mem::offset_of!(FrameUniform, sun_color) == std::mem::offset_of!(FrameUniform, sun_dir) + 16
+        && std::mem::offset_of!(FrameUniform, ambient) == std::mem::offset_of!(FrameUniform, sun_dir) + 32
+);
 
 impl FrameUniform {
     pub fn new(camera: &CameraPose, scene: &SceneSettings, size: [u32; 2], time_s: f64, frame: u64) -> Self {
@@ -98,7 +121,7 @@ impl FrameUniform {
             jitter_px: [0.0; 2],
             history_valid: 0,
             history_epoch: 0,
-            froxel_far_m: 0.0,
+            volumetric_far_m: 0.0,
             light_count,
             jitter_depth: 0.0,
             _pad: 0,
@@ -512,6 +535,24 @@ impl FrameResources {
 
     pub fn write_uniform(&self, gpu: &GpuContext, uniform: &FrameUniform) {
         gpu.write_buffer(&self.uniform, 0, bytemuck::bytes_of(uniform));
+    }
+
+    /// Copies a lent scene light (a buffer holding a `SceneLight`) over the frame uniform's.
+    pub fn copy_scene_light(&self, encoder: &mut wgpu::CommandEncoder, from: &wgpu::Buffer) {
+        let bytes = std::mem::size_of::<SceneLight>() as u64;
+        encoder.copy_buffer_to_buffer(from, 0, &self.uniform, SCENE_LIGHT_OFFSET, bytes);
+    }
+
+    /// The group bound for `kind` where no chapter of the stack lends one (see `lend`).
+    pub fn stand_in(&self, kind: crate::stage::Resource) -> &wgpu::BindGroup {
+        use crate::stage::Resource;
+        match kind {
+            Resource::SkyTables => &self.sky_stand_in,
+            Resource::CloudShadow => &self.cloud_shadow_stand_in,
+            Resource::VolumeShadow => &self.volume_shadow_stand_in,
+            Resource::TransparentFog => &self.transparent_fog_stand_in,
+            other => panic!("{other:?} is not lent as a bind group"),
+        }
     }
 
     /// The frame uniform as the GPU holds it after the last frame (with what stages wrote into

@@ -26,6 +26,7 @@ pub mod headless;
 pub mod history;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod hot_reload;
+pub mod lend;
 pub mod lights;
 pub mod noise;
 pub mod params;
@@ -48,7 +49,11 @@ pub mod views;
 pub mod volume_file;
 pub mod volume_shadow;
 
-pub use chapter::{Book, Chapter, ChapterContext, ChapterInfo, DynChapter, Figure, Loaded, Publish, UpdateContext};
+pub use chapter::{
+    Book, Chapter, ChapterContext, ChapterInfo, DynChapter, Figure, Handover, Loaded, Publish, StackMedia,
+    UpdateContext,
+};
+pub use lend::Loan;
 pub use params::{ChoiceParam, DynParameters, ParamInfo, ParamVisitor, Parameters};
 pub use stack::{Stack, StackView};
 pub use stage::{Resource, Stage, StageIo};

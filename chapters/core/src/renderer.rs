@@ -1,29 +1,30 @@
-//! One frame, the same in the window and headless, in the order of `stage::Stage`:
-//! frame uniform → prepare (every chapter's update and light_scene) → shadow map and scene (in
-//! the shadow of a published volume) →
-//! each chapter's colour stage, chained → display.
+//! One frame, the same in the window and headless, run from the stack's plan
+//! (`stage::frame_plan`): frame uniform and what chapters publish → prepare (every chapter's
+//! update, then each one's light_scene and loans) → shadow map and scene (in the shadow of a
+//! lent volume and clouds) → each chapter's colour stage, chained, and its loans → display.
 
 use crate::auto_range::RangeReadback;
 use crate::camera::CameraPose;
-use crate::chapter::{ChapterContext, DynChapter, Publish, UpdateContext};
+use crate::chapter::{ChapterContext, DynChapter, Publish, PublishedMedia, StackMedia, UpdateContext};
 use crate::display::{DisplayPass, DisplaySettings};
 use crate::fog_volume_casters::FogCasters;
-use crate::fog_volume_density::{DensityTexture, MAX_DENSITY_TEXTURES};
+use crate::fog_volume_density::MAX_DENSITY_TEXTURES;
 use crate::fog_volume_textures::DensityTextureSlots;
-use crate::fog_volumes::{FogVolume, MAX_FOG_VOLUMES};
+use crate::fog_volumes::MAX_FOG_VOLUMES;
 use crate::frame::{FrameResources, FrameUniform};
 use crate::gpu::GpuContext;
 use crate::history::{FrameHistory, HistoryKey, jitter, jitter_depth};
+use crate::lend::{LENT_ON_GPU, LendTime, Lending, Observed};
 use crate::params::DynParameters;
 use crate::scene::TestScene;
 use crate::scene_settings::SceneSettings;
 use crate::shaders::ShaderStore;
 use crate::stack::{Stack, StackView};
-use crate::stage::Stage;
+use crate::stage::{Resource, Stage};
 use crate::time::TimeControl;
 use crate::timing::{GpuTimer, PassRecorder, PassTimes, TimingMode};
 use crate::views::ViewKind;
-use std::sync::Arc;
+use std::collections::BTreeSet;
 
 /// What to draw this frame.
 pub struct FrameRequest<'a> {
@@ -52,15 +53,17 @@ pub struct Renderer {
     pub history: FrameHistory,
     /// The frame size the chapters' `resize` hooks were last called with.
     chapters_sized_for: Option<[u32; 2]>,
-    /// This frame's local fog volumes, as the stack published them, and their density grids.
-    fog_volumes: Vec<FogVolume>,
-    fog_textures: Vec<Arc<DensityTexture>>,
+    /// This frame's local fog volumes as the stack published them, their density grids, and
+    /// whether they shadow each other.
+    media: PublishedMedia,
     /// Their GPU copies and the baked noise, one set for the whole stack (`fog_volume_textures`).
     pub fog_density: DensityTextureSlots,
-    /// Whether they shadow each other (`Publish::fog_volume_shadows`).
-    fog_volume_shadows: bool,
     /// Their shadow casters, binned once for every chapter (`fog_volume_casters`).
     pub fog_casters: FogCasters,
+    /// What each chapter published before the last frame (by stack index).
+    published: Vec<BTreeSet<Resource>>,
+    /// What each chapter of the stack lent and looked up in the last frame, in stage order.
+    pub observed: Vec<Observed>,
 }
 
 impl Renderer {
@@ -84,11 +87,11 @@ impl Renderer {
             dither: true,
             history: FrameHistory::default(),
             chapters_sized_for: None,
-            fog_volumes: Vec::new(),
-            fog_textures: Vec::new(),
+            media: PublishedMedia::default(),
             fog_density: DensityTextureSlots::new(&gpu.device, shaders),
-            fog_volume_shadows: false,
             fog_casters: FogCasters::new(&gpu.device),
+            published: Vec::new(),
+            observed: Vec::new(),
         })
     }
 
@@ -135,27 +138,6 @@ impl Renderer {
     }
     // ANCHOR_END: display_settings
 
-    /// The shared-sky group: the tables a chapter of the stack publishes, else the stand-ins.
-    pub fn shared_sky(frame: &FrameResources, stack: &Stack) -> wgpu::BindGroup {
-        stack.chapters().iter().find_map(|c| c.shared_sky()).unwrap_or_else(|| frame.sky_stand_in.clone())
-    }
-
-    /// The transparent-fog group: what the fog chapters among `earlier` lend it (asked after
-    /// their renders this frame), stand-ins for the rest.
-    pub fn transparent_fog(
-        gpu: &GpuContext,
-        frame: &FrameResources,
-        earlier: &[Box<dyn DynChapter>],
-    ) -> wgpu::BindGroup {
-        let parts = earlier.iter().filter_map(|c| c.transparent_fog());
-        crate::transparent_fog::bind_group(
-            &gpu.device,
-            &frame.layouts.transparent_fog,
-            &frame.transparent_fog_stand_ins,
-            parts,
-        )
-    }
-
     /// The frame uniform for this request, with the history data of this frame.
     fn frame_uniform(&mut self, stack: &mut Stack, req: &FrameRequest) -> FrameUniform {
         let mut uniform = FrameUniform::new(req.camera, req.scene, self.frame.size, req.time.time, req.time.frame);
@@ -172,20 +154,16 @@ impl Renderer {
         uniform.jitter_depth = jitter_depth(req.time.frame);
         uniform.history_valid = u32::from(history.valid);
         uniform.history_epoch = history.epoch;
-        self.fog_volumes.clear();
-        self.fog_textures.clear();
-        self.fog_volume_shadows = false;
+        self.media = PublishedMedia::default();
+        self.published.clear();
         for chapter in stack.chapters_mut() {
-            chapter.publish(&mut Publish {
-                frame: &mut uniform,
-                fog_volumes: &mut self.fog_volumes,
-                fog_textures: &mut self.fog_textures,
-                fog_volume_shadows: &mut self.fog_volume_shadows,
-            });
+            let mut out = Publish { frame: &mut uniform, media: &mut self.media, wrote: BTreeSet::new() };
+            chapter.publish(&mut out);
+            self.published.push(out.wrote);
         }
-        self.fog_volumes.truncate(MAX_FOG_VOLUMES);
+        self.media.volumes.truncate(MAX_FOG_VOLUMES);
         // A volume whose slot is past the last texture reads an empty slot: density 0.
-        self.fog_textures.truncate(MAX_DENSITY_TEXTURES);
+        self.media.textures.truncate(MAX_DENSITY_TEXTURES);
         uniform
     }
 
@@ -205,9 +183,9 @@ impl Renderer {
         let uniform = self.frame_uniform(stack, req);
         self.frame.write_uniform(gpu, &uniform);
         // The volumes' density grids and noise, uploaded or baked once for every chapter.
-        self.fog_density.update(gpu, &self.fog_textures, &self.fog_volumes);
+        self.fog_density.update(gpu, &self.media.textures, &self.media.volumes);
         // Their shadow casters, binned for the frame's sun when something changed.
-        self.fog_casters.update(gpu, &self.fog_volumes, uniform.sun_dir, self.fog_volume_shadows);
+        self.fog_casters.update(gpu, &self.media.volumes, uniform.sun_dir, self.media.shadows);
         self.frame.reset_view_range(gpu);
         // Chapters hear of a new frame size once, before their first frame at it.
         if self.chapters_sized_for != Some(self.frame.size) {
@@ -219,8 +197,9 @@ impl Renderer {
         uniform
     }
 
-    /// Records and submits one frame into `output`. Returns per-pass times when the timing mode
-    /// gives them at once (CPU split); timestamp times arrive through `self.timer`.
+    /// Records and submits one frame into `output`, pass by pass as the stack's plan orders
+    /// them (`Stack::plan`). Returns per-pass times when the timing mode gives them at once (CPU
+    /// split); timestamp times arrive through `self.timer`.
     pub fn render(
         &mut self,
         gpu: &GpuContext,
@@ -234,96 +213,135 @@ impl Renderer {
             dither: self.dither,
             ..Self::display_settings(stack.chapter_mut(shown.chapter), shown.view, req.scene, req.legend)
         };
-        let view_of = |i: usize| if i == shown.chapter { shown.view } else { 0 };
+        let plan = stack.plan();
+        let made_in_stack = stack.chapters().iter().flat_map(|c| c.stage_io().writes.iter().copied()).collect();
+        let frame = &self.frame;
+        let mut lending = Lending::new(&gpu.device, frame, stack.len(), made_in_stack);
+        for (i, wrote) in self.published.iter().enumerate() {
+            wrote.iter().for_each(|&kind| lending.note_published(i, kind));
+        }
+        let media = StackMedia {
+            volumes: &self.media.volumes,
+            textures: &self.media.textures,
+            density: &self.fog_density,
+            casters: &self.fog_casters,
+        };
         let mut passes = PassRecorder::new(gpu, self.timer.as_mut(), self.timing);
+        let mut run = PlanRun { gpu, frame, req, uniform: &uniform, media, shown };
 
-        // ANCHOR: render_prepare
-        // Prepare: simulations, lookup tables, the scene's light.
+        // ANCHOR: render_plan
+        // Prepare: every simulation's step first, then each chapter's prepare in plan order.
         if let Some(dt) = req.dt {
-            for chapter in stack.chapters_mut() {
-                chapter.update(&mut UpdateContext { gpu, passes: &mut passes, dt });
+            for pass in plan.iter().filter(|p| p.stage == Stage::Prepare) {
+                if let Some(i) = stack.position(pass.by) {
+                    stack.chapter_mut(i).update(&mut UpdateContext { gpu, passes: &mut passes, dt });
+                }
             }
         }
-        // Each chapter's prepare sees the sky's tables as the chapters before it left them (the
-        // clouds' shadow map needs the sky's planet).
-        for i in 0..stack.len() {
-            let sky = Self::shared_sky(&self.frame, stack);
-            stack.chapter_mut(i).light_scene(&mut ChapterContext {
-                gpu,
-                frame: &self.frame,
-                passes: &mut passes,
-                inputs: &self.frame.scene_inputs,
-                output: &self.frame.view_out,
-                sky: &sky,
-                cloud_shadow: &self.frame.cloud_shadow_stand_in,
-                transparent_fog: &self.frame.transparent_fog_stand_in,
-                view: view_of(i),
-                time: req.time,
-                scene: req.scene,
-                fog_volumes: &self.fog_volumes,
-                fog_textures: &self.fog_textures,
-                fog_density: &self.fog_density,
-                fog_casters: &self.fog_casters,
-                uniform: &uniform,
-            });
-        }
-        // ANCHOR_END: render_prepare
-
-        // ANCHOR: render_scene
-        // Scene, in the shadow of any medium and clouds the stack publishes one of.
-        let volume_shadow = stack
-            .chapters()
-            .iter()
-            .find_map(|c| c.volume_shadow())
-            .unwrap_or_else(|| self.frame.volume_shadow_stand_in.clone());
-        let cloud_shadow = stack
-            .chapters()
-            .iter()
-            .find_map(|c| c.cloud_shadow())
-            .unwrap_or_else(|| self.frame.cloud_shadow_stand_in.clone());
-        self.scene.record(&mut passes, &self.frame, &volume_shadow, &cloud_shadow);
-        let sky = Self::shared_sky(&self.frame, stack);
-        // ANCHOR_END: render_scene
-
-        // ANCHOR: render_stages
-        // The colour stages, chained, up to the chapter whose view is shown. The transparent
-        // stage gets the fog the stages before it left.
-        let stages = shown.chapter + 1;
-        let first_transparent =
-            stack.chapters()[..stages].iter().position(|c| c.stage_io().stage == Stage::Transparent);
-        let mut transparent_fog = self.frame.transparent_fog_stand_in.clone();
-        for i in 0..stages {
-            if Some(i) == first_transparent {
-                transparent_fog = Self::transparent_fog(gpu, &self.frame, &stack.chapters()[..i]);
+        for pass in &plan {
+            let index = stack.position(pass.by);
+            match (pass.stage, index) {
+                (Stage::Scene, _) => {
+                    // The scene, in the shadow of any medium and clouds a chapter lends.
+                    let volume_shadow = lending.group(Resource::VolumeShadow, None);
+                    let cloud_shadow = lending.group(Resource::CloudShadow, None);
+                    self.scene.record(&mut passes, frame, volume_shadow, cloud_shadow);
+                }
+                (Stage::Display, _) => self.display.record(gpu, &mut passes, &display, output),
+                (Stage::Prepare, Some(i)) => run.prepare(stack.chapter_mut(i), i, &mut lending, &mut passes),
+                // The colour stages, chained, up to the chapter whose view is shown.
+                (_, Some(i)) if i <= shown.chapter => {
+                    run.colour_stage(stack.chapter_mut(i), i, &mut lending, &mut passes);
+                }
+                _ => {}
             }
-            let (inputs, output) = self.frame.chain_groups(i, stages);
-            stack.chapter_mut(i).render(&mut ChapterContext {
-                gpu,
-                frame: &self.frame,
-                passes: &mut passes,
-                inputs,
-                output,
-                sky: &sky,
-                cloud_shadow: &cloud_shadow,
-                transparent_fog: &transparent_fog,
-                view: view_of(i),
-                time: req.time,
-                scene: req.scene,
-                fog_volumes: &self.fog_volumes,
-                fog_textures: &self.fog_textures,
-                fog_density: &self.fog_density,
-                fog_casters: &self.fog_casters,
-                uniform: &uniform,
-            });
         }
-
-        // Display.
-        self.display.record(gpu, &mut passes, &display, output);
+        // ANCHOR_END: render_plan
+        self.observed = lending.into_observed();
         let times = passes.submit();
-        // ANCHOR_END: render_stages
         if matches!(display.kind, ViewKind::Scalar { auto: true, .. }) {
             self.auto_range.request(gpu, &self.frame.view_range);
         }
         times
+    }
+}
+
+/// What every chapter pass of one frame shares, for running the plan.
+struct PlanRun<'a> {
+    gpu: &'a GpuContext,
+    frame: &'a FrameResources,
+    req: &'a FrameRequest<'a>,
+    uniform: &'a FrameUniform,
+    media: StackMedia<'a>,
+    shown: StackView,
+}
+
+impl<'a> PlanRun<'a> {
+    fn context<'c, 'r>(
+        &self,
+        lending: &'c Lending<'a>,
+        passes: &'c mut PassRecorder<'r>,
+        i: usize,
+        (inputs, output): (&'c wgpu::BindGroup, &'c wgpu::BindGroup),
+    ) -> ChapterContext<'c, 'r>
+    where
+        'a: 'c,
+    {
+        ChapterContext {
+            gpu: self.gpu,
+            frame: self.frame,
+            passes,
+            inputs,
+            output,
+            view: if i == self.shown.chapter { self.shown.view } else { 0 },
+            time: self.req.time,
+            scene: self.req.scene,
+            uniform: self.uniform,
+            lending,
+            index: i,
+            media: self.media,
+        }
+    }
+
+    /// Chapter `i`'s prepare, then what it lends after it (a scene light is copied at once).
+    fn prepare(
+        &mut self,
+        chapter: &mut dyn DynChapter,
+        i: usize,
+        lending: &mut Lending<'a>,
+        passes: &mut PassRecorder,
+    ) {
+        let groups = (&self.frame.scene_inputs, &self.frame.view_out);
+        chapter.light_scene(&mut self.context(lending, passes, i, groups));
+        self.lend(chapter, i, LendTime::AfterPrepare, lending, passes);
+    }
+
+    /// Chapter `i`'s colour stage, reading the colour the stage before left, then its loans.
+    fn colour_stage(
+        &mut self,
+        chapter: &mut dyn DynChapter,
+        i: usize,
+        lending: &mut Lending<'a>,
+        passes: &mut PassRecorder,
+    ) {
+        let groups = self.frame.chain_groups(i, self.shown.chapter + 1);
+        chapter.render(&mut self.context(lending, passes, i, groups));
+        self.lend(chapter, i, LendTime::AfterStage, lending, passes);
+    }
+
+    fn lend(
+        &self,
+        chapter: &dyn DynChapter,
+        i: usize,
+        time: LendTime,
+        lending: &mut Lending<'a>,
+        passes: &mut PassRecorder,
+    ) {
+        for (kind, _) in LENT_ON_GPU.into_iter().filter(|&(_, t)| t == time) {
+            let Some(loan) = chapter.lend(kind) else { continue };
+            if let Some(scene_light) = lending.take(i, kind, loan) {
+                self.frame.copy_scene_light(passes.encoder(), &scene_light);
+            }
+        }
     }
 }

@@ -4,7 +4,7 @@
 //! A frame runs the stages in the order of [`Stage::ALL`], whatever chapters are active:
 //!
 //! ```text
-//! prepare → scene → sky → clouds → distance fog → height fog → froxel fog → transparent → display
+//! prepare → scene → atmosphere → far media → analytic fog → volumetric fog → transparent → display
 //! ```
 //!
 //! Every chapter's `update` and `light_scene` run in `Prepare` (simulations, lookup tables, the
@@ -16,24 +16,23 @@
 use std::fmt::Write;
 
 // ANCHOR: stages
-/// Where a pass runs in the frame. The order of the variants is the order of the frame.
+/// Where a pass runs in the frame, named by its role. The order of the variants is the order of
+/// the frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Stage {
-    /// Lookup tables, simulations, froxel media / lighting / integration, the scene's light.
+    /// Lookup tables, simulations, media on grids, the scene's light.
     Prepare,
     /// The core: the sun's shadow map and the opaque test scene (HDR colour, depth, distance).
     Scene,
-    /// The sky behind the scene and aerial perspective over it.
-    Sky,
-    /// Volumetric clouds inside the sky, behind the scene.
-    Clouds,
-    /// Fog as a function of distance alone.
-    DistanceFog,
-    /// Analytic height fog (beyond the froxel range when froxel fog is on).
-    HeightFog,
-    /// Froxel volumetric fog applied over everything opaque.
-    FroxelFog,
-    /// Smoke and fog cards, which sample the fog at their own depth.
+    /// The atmosphere behind the scene and its aerial perspective over it.
+    Atmosphere,
+    /// Media far away in the atmosphere (a cloud layer), composited behind the scene.
+    FarMedia,
+    /// Fog in closed form per pixel, along the ray to the scene.
+    AnalyticFog,
+    /// Fog integrated on a grid over the view and applied over everything opaque.
+    VolumetricFog,
+    /// Transparent surfaces (smoke, cards), which sample the fog at their own depth.
     Transparent,
     /// The core: tonemap or false colour, legend, dither.
     Display,
@@ -41,14 +40,13 @@ pub enum Stage {
 // ANCHOR_END: stages
 
 impl Stage {
-    pub const ALL: [Stage; 9] = [
+    pub const ALL: [Stage; 8] = [
         Stage::Prepare,
         Stage::Scene,
-        Stage::Sky,
-        Stage::Clouds,
-        Stage::DistanceFog,
-        Stage::HeightFog,
-        Stage::FroxelFog,
+        Stage::Atmosphere,
+        Stage::FarMedia,
+        Stage::AnalyticFog,
+        Stage::VolumetricFog,
         Stage::Transparent,
         Stage::Display,
     ];
@@ -57,11 +55,10 @@ impl Stage {
         match self {
             Stage::Prepare => "prepare",
             Stage::Scene => "scene",
-            Stage::Sky => "sky",
-            Stage::Clouds => "clouds",
-            Stage::DistanceFog => "distance fog",
-            Stage::HeightFog => "height fog",
-            Stage::FroxelFog => "froxel fog",
+            Stage::Atmosphere => "atmosphere",
+            Stage::FarMedia => "far media",
+            Stage::AnalyticFog => "analytic fog",
+            Stage::VolumetricFog => "volumetric fog",
             Stage::Transparent => "transparent",
             Stage::Display => "display",
         }
@@ -196,7 +193,7 @@ pub const RESOURCE_TABLE: &[ResourceRow] = &[
         resource: Resource::Handover,
         name: "handover",
         made_by: "chapter 2 (its height layers) and chapter 4 (its far distance), in publish",
-        holds: "height_layers (w = 1 when chapter 2 is present), froxel_far_m",
+        holds: "height_layers (w = 1 when chapter 2 is present), volumetric_far_m",
         without_maker: "zero: chapter 4 uses its own layer, chapter 2 starts at its own start distance",
     },
     ResourceRow {
@@ -367,9 +364,9 @@ mod tests {
     use super::*;
 
     const SKY: StageIo =
-        StageIo { prepare: "tables", stage: Stage::Sky, reads: &[Resource::Color], writes: &[Resource::Color] };
+        StageIo { prepare: "tables", stage: Stage::Atmosphere, reads: &[Resource::Color], writes: &[Resource::Color] };
     const FOG: StageIo =
-        StageIo { prepare: "", stage: Stage::HeightFog, reads: &[Resource::Color], writes: &[Resource::Color] };
+        StageIo { prepare: "", stage: Stage::AnalyticFog, reads: &[Resource::Color], writes: &[Resource::Color] };
     const LATE: StageIo =
         StageIo { prepare: "step", stage: Stage::Transparent, reads: &[], writes: &[Resource::Color] };
 

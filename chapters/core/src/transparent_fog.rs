@@ -31,17 +31,17 @@ pub const TRANSPARENT_FOG_GROUP: u32 = 2;
 pub const STAND_IN_UNIFORM_BYTES: u64 = 256;
 
 // ANCHOR: part
-/// What one fog chapter lends the group (`Chapter::transparent_fog`): its uniform as this
-/// frame's render wrote it, and chapter 4's volumes as this frame's passes leave them.
+/// What one fog lends the group (`lend::Loan::FogPart`, after its stage): its uniform as this
+/// frame's render wrote it, and a grid's volumes as this frame's passes leave them.
 #[derive(Clone, Debug)]
 pub enum FogPart {
-    /// Chapter 1: `FogParams`.
-    DistanceFog { uniform: wgpu::Buffer },
-    /// Chapter 2: `HeightFogParams`.
-    HeightFog { uniform: wgpu::Buffer },
-    /// Chapter 4: `FroxelParams`, the scattering volume it wrote this frame and the integrated
-    /// volume (rgba32float).
-    FroxelFog { uniform: wgpu::Buffer, scattering: wgpu::TextureView, integrated: wgpu::TextureView },
+    /// Fog as a function of distance: its `FogParams`.
+    ByDistance { uniform: wgpu::Buffer },
+    /// Exponential height layers in closed form: its `HeightFogParams`.
+    HeightLayers { uniform: wgpu::Buffer },
+    /// A froxel grid: its `FroxelParams`, the scattering volume it wrote this frame and the
+    /// integrated volume (rgba32float).
+    Grid { uniform: wgpu::Buffer, scattering: wgpu::TextureView, integrated: wgpu::TextureView },
 }
 // ANCHOR_END: part
 
@@ -94,9 +94,9 @@ pub fn bind_group(
     let (mut distance, mut height, mut froxel) = (None, None, None);
     for part in parts {
         match part {
-            FogPart::DistanceFog { uniform } => distance = Some(uniform),
-            FogPart::HeightFog { uniform } => height = Some(uniform),
-            FogPart::FroxelFog { uniform, scattering, integrated } => froxel = Some((uniform, scattering, integrated)),
+            FogPart::ByDistance { uniform } => distance = Some(uniform),
+            FogPart::HeightLayers { uniform } => height = Some(uniform),
+            FogPart::Grid { uniform, scattering, integrated } => froxel = Some((uniform, scattering, integrated)),
         }
     }
     let distance = distance.as_ref().unwrap_or(&stand_ins.uniform);
