@@ -143,7 +143,7 @@ impl ShadowMapGpu {
         })
     }
 
-    /// The core's cloud-shadow group (`Chapter::cloud_shadow`).
+    /// The core's cloud-shadow group (`Chapter::lend`).
     pub fn published(&self) -> &wgpu::BindGroup {
         &self.published
     }

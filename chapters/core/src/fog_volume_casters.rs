@@ -2,11 +2,11 @@
 //! and the sun, binned on the CPU as a bit mask per volume (`BIN_WORDS` words; binned again only
 //! when the volumes or the sun change, `CasterMasks`), so that a GPU pass lighting a volume walks
 //! only its own few casters (shaders/common/media/casters.wgsl). The core bins the stack's
-//! published list once a frame into one buffer (`FogCasters`, `ChapterContext::fog_casters`),
+//! published list once a frame into one buffer (`FogCasters`, `StackMedia::casters`),
 //! which chapter 5's analytic pass and chapter 4's froxel injection both bind and walk with the
 //! same shader code, so the two paths shadow a volume alike and nothing steps where one hands over
 //! to the other. Whether the volumes shadow each other at all is the publishers' setting
-//! (`Publish::fog_volume_shadows`).
+//! (`PublishedMedia::shadows`).
 
 use crate::fog_volumes::{BIN_WORDS, FogVolume, MAX_FOG_VOLUMES};
 
@@ -105,7 +105,7 @@ impl CasterMasks {
 // ANCHOR: fog_casters
 /// The stack's masks and their GPU buffer (`MAX_FOG_VOLUMES` × `BIN_WORDS` words), one per
 /// renderer: binned from the published list once a frame at most (`update`), bound by every
-/// chapter that lights the volumes (`ChapterContext::fog_casters`). The buffer is made with the
+/// chapter that lights the volumes (`StackMedia::casters`). The buffer is made with the
 /// renderer and never replaced, so a chapter's group that holds it stays valid as long as the
 /// renderer's density textures (`DensityTextureSlots::generation`) it is keyed on.
 pub struct FogCasters {

@@ -2,7 +2,7 @@
 //! `MAX_DENSITY_TEXTURES` r32float 3D textures in fixed bindings 12–15 of a chapter's group 2
 //! (declared in shaders/common/media/fog_volume_density.wgsl). They are a shared resource of the
 //! stack: the core owns one set (`Renderer::fog_density`), updates it once a frame from what the
-//! stack published, and hands it to every chapter (`ChapterContext::fog_density`); the chapters
+//! stack published, and hands it to every chapter (`StackMedia::density`); the chapters
 //! that draw fog volumes (4's froxel injection, 5's analytic path) put its views into their own
 //! groups, made again when its `generation` changes. A slot is uploaded again only when the grid in
 //! it changes (compared by `Arc` identity). Empty slots hold a 1³ texture, so that a layout never

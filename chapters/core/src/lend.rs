@@ -100,21 +100,19 @@ impl<'f> Lending<'f> {
         }
     }
 
-    /// Keeps `loan` of `kind` from chapter `by` for the passes that follow; returns a scene light
-    /// for the caller to copy (it records into the frame's encoder).
-    pub fn take(&mut self, by: usize, kind: Resource, loan: Loan) -> Option<wgpu::Buffer> {
+    /// Keeps `loan` of `kind` from chapter `by` for the passes that follow; a scene light is
+    /// copied into the frame uniform at once, in order with the passes recorded so far.
+    pub fn take(&mut self, by: usize, kind: Resource, loan: Loan, encoder: &mut wgpu::CommandEncoder) {
         self.observed.borrow_mut()[by].lent.insert(kind);
         match loan {
             Loan::Group(group) => {
                 self.groups.insert(kind, group);
-                None
             }
             Loan::FogPart(part) => {
                 self.fog_parts.push(part);
                 self.fog_group = OnceCell::new();
-                None
             }
-            Loan::SceneLight(buffer) => Some(buffer),
+            Loan::SceneLight(buffer) => self.frame.copy_scene_light(encoder, &buffer),
         }
     }
 

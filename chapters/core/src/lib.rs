@@ -3,7 +3,8 @@
 //! Every chapter is a crate implementing [`chapter::Chapter`] on top of this: a GPU context that
 //! renders into a window or offscreen ([`gpu`], [`headless`]), the shared test scene with a
 //! shadowed sun ([`scene`]), the frame's targets and bind groups ([`frame`]) and the resources
-//! stages share ([`shared_sky`], [`cloud_shadow`], [`volume_shadow`], [`transparent_fog`]), the
+//! stages share ([`shared_sky`], [`cloud_shadow`], [`volume_shadow`], [`transparent_fog`]) and
+//! how chapters lend them to each other ([`lend`]), the
 //! frame's stages and stacks of chapters ([`stage`], [`stack`]), history and jitter ([`history`]),
 //! camera and time control ([`camera`], [`time`]), described parameters with UI, CLI and presets
 //! ([`params`], [`preset`]), debug views with false colour ([`views`], [`display`]), per-pass

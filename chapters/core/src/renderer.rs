@@ -303,7 +303,7 @@ impl<'a> PlanRun<'a> {
         }
     }
 
-    /// Chapter `i`'s prepare, then what it lends after it (a scene light is copied at once).
+    /// Chapter `i`'s prepare, then what it lends after it.
     fn prepare(
         &mut self,
         chapter: &mut dyn DynChapter,
@@ -338,9 +338,8 @@ impl<'a> PlanRun<'a> {
         passes: &mut PassRecorder,
     ) {
         for (kind, _) in LENT_ON_GPU.into_iter().filter(|&(_, t)| t == time) {
-            let Some(loan) = chapter.lend(kind) else { continue };
-            if let Some(scene_light) = lending.take(i, kind, loan) {
-                self.frame.copy_scene_light(passes.encoder(), &scene_light);
+            if let Some(loan) = chapter.lend(kind) {
+                lending.take(i, kind, loan, passes.encoder());
             }
         }
     }

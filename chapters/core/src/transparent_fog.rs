@@ -1,7 +1,7 @@
 //! The fog at any depth as a shared resource, for the transparent stage: a bind group the core
 //! owns the layout of (group 2 of transparent passes), assembled each frame, before the first
 //! transparent chapter renders, from what the fog chapters of the stack lend it
-//! (`Chapter::transparent_fog`: their parameters, chapter 4's volumes). A fog chapter missing
+//! (`Chapter::lend`: their parameters, chapter 4's volumes). A fog chapter missing
 //! from the stack is replaced by a stand-in: an all-zero uniform, which every fog reads as
 //! "off" (chapter 1's applied share `color.a`, chapter 2's `height_fog_on`, chapter 4's
 //! `light.w` are 0), and a 1×1×1 volume. With no fog chapter at all the group is entirely

@@ -1,6 +1,6 @@
 //! The sun's transmittance through a participating medium that casts a shadow on the scene — the
 //! smoke's light volume — as a shared resource: a bind group the core owns the layout of (group
-//! 2 of the scene pass), filled by the chapter that publishes one (`Chapter::volume_shadow`) and
+//! 2 of the scene pass), filled by the chapter that publishes one (`Chapter::lend`) and
 //! with a stand-in otherwise, whose `enabled` is 0, so the scene never meets a missing binding.
 //! `shaders/common/volume_shadow.wgsl` holds the bindings and the lookup.
 //!
