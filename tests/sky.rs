@@ -172,10 +172,12 @@ fn second_order_from_the_textures_matches_a_brute_force_integral() {
         eprintln!("second order at pixel ({x},{y}), view zenith cos {:.3}: GPU/brute force − 1 = {rel:.4?}", d.y);
         worst = rel.iter().fold(worst, |w, e| w.max(e.abs()));
     }
-    // Measured −7% (zenith) to −0.1%: Bruneton's 16 × 32 directions and the texture's
-    // interpolation (32 × 64 directions on the GPU move these by +2…+6%; the brute force itself
-    // moves by 2% from 20 to 32 rings). A lost ground term or phase function is far beyond 10%.
-    assert!(worst < 0.10, "worst relative difference {worst:.3}");
+    // Measured −10 % (zenith) to +0.5 %: Bruneton's 16 × 32 uniform directions and the texture's
+    // interpolation (32 × 64 directions on the GPU move these by +2…+6 %). The brute force's
+    // rings are graded towards the horizon, within 2.5 % of four times as many; with uniform
+    // rings it read 5 % low, which hid half of this. A lost ground term or phase function is a
+    // factor, far beyond 12 %.
+    assert!(worst < 0.12, "worst relative difference {worst:.3}");
 }
 
 #[test]

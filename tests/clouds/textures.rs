@@ -9,14 +9,13 @@ use fogbook_core::Loaded;
 use fogbook_core::time::TimeControl;
 use glam::DVec3;
 
-/// Every texel of the four textures (at the tests' low resolution: 32³, 16³, 128² and the curl
-/// noise's 32²) is the f64 noise at its centre, to the rgba8 rounding (±1/255 with a little for f32); and each
-/// texture tiles: across each wrapping edge the step between neighbouring texels is no larger
-/// than the largest step inside the texture (a seam would be a step of any size).
-#[test]
-// Four textures checked the same way, listed as one table of cases.
-#[allow(clippy::too_many_lines)]
-fn noise_textures_match_the_cpu_noise_and_tile() {
+/// One noise texture as the GPU made it and as the f64 noise has it: (name, side, depth, the
+/// GPU's texels, the CPU's values).
+type NoiseCase = (&'static str, u32, u32, Vec<[u8; 4]>, Vec<[f64; 4]>);
+
+/// The four textures at the tests' low resolution and seed 7, read back, beside the f64 noise at
+/// each texel's centre.
+fn noise_textures_and_their_cpu_values() -> [NoiseCase; 4] {
     let mut h = headless([16, 16]);
     let mut setup = fogbook::state::Setup::new("clouds").unwrap();
     setup.apply(None, &["noise_resolution=low".to_string(), "noise_seed=7".to_string()], None).unwrap();
@@ -42,9 +41,7 @@ fn noise_textures_match_the_cpu_noise_and_tile() {
         out
     };
     let nc = nw / 4;
-    // (name, side, depth, the GPU's texels, the CPU's values)
-    type Case = (&'static str, u32, u32, Vec<[u8; 4]>, Vec<[f64; 4]>);
-    let cases: [Case; 4] = [
+    [
         ("base shape", nb, nb, base, volume(nb, &|p| noise::base_shape(p, 7))),
         ("detail", nd, nd, detail, volume(nd, &|p| noise::detail(p, 7))),
         (
@@ -71,48 +68,55 @@ fn noise_textures_match_the_cpu_noise_and_tile() {
                 })
                 .collect(),
         ),
-    ];
-    // ANCHOR: noise_test
-    for (name, n, depth, gpu, cpu) in &cases {
-        assert_eq!(gpu.len(), cpu.len(), "{name}");
-        let mut worst = 0.0f64;
-        for (i, (g, c)) in gpu.iter().zip(cpu).enumerate() {
-            for k in 0..4 {
-                let err = (g[k] as f64 / 255.0 - c[k]).abs();
-                worst = worst.max(err);
-                assert!(
-                    err <= 0.51 / 255.0 + 1e-4,
-                    "{name} texel {i} channel {k}: GPU {} CPU {:.5}",
-                    g[k],
-                    c[k] * 255.0
-                );
-            }
-        }
-        // Edge continuity along x (and y): the step from the last texel to the first, against
-        // the largest step between neighbours inside.
-        let at = |x: u32, y: u32, z: u32, k: usize| gpu[((z * n + y) * n + x) as usize][k] as i32;
-        for axis in 0..2 {
-            let (mut inside, mut seam) = (0, 0);
-            for z in 0..*depth {
-                for a in 0..*n {
-                    for k in 0..4 {
-                        let v = |i: u32| if axis == 0 { at(i, a, z, k) } else { at(a, i, z, k) };
-                        for i in 0..n - 1 {
-                            inside = inside.max((v(i + 1) - v(i)).abs());
-                        }
-                        seam = seam.max((v(0) - v(n - 1)).abs());
-                    }
-                }
-            }
-            eprintln!(
-                "{name}: worst texel error {:.2}/255; axis {axis}: largest step inside {inside}, across the seam {seam}",
-                worst * 255.0
-            );
-            assert!(seam <= inside && inside > 0, "{name}: a seam along axis {axis} ({seam} > {inside})");
+    ]
+}
+
+/// Every texel of the four textures (at the tests' low resolution: 32³, 16³, 128² and the curl
+/// noise's 32²) is the f64 noise at its centre, to the rgba8 rounding (±1/255 with a little for f32); and each
+/// texture tiles: across each wrapping edge the step between neighbouring texels is no larger
+/// than the largest step inside the texture (a seam would be a step of any size).
+#[test]
+fn noise_textures_match_the_cpu_noise_and_tile() {
+    for case in noise_textures_and_their_cpu_values() {
+        texture_matches_and_tiles(&case);
+    }
+}
+
+// ANCHOR: noise_test
+fn texture_matches_and_tiles((name, n, depth, gpu, cpu): &NoiseCase) {
+    assert_eq!(gpu.len(), cpu.len(), "{name}");
+    let mut worst = 0.0f64;
+    for (i, (g, c)) in gpu.iter().zip(cpu).enumerate() {
+        for k in 0..4 {
+            let err = (g[k] as f64 / 255.0 - c[k]).abs();
+            worst = worst.max(err);
+            assert!(err <= 0.51 / 255.0 + 1e-4, "{name} texel {i} channel {k}: GPU {} CPU {:.5}", g[k], c[k] * 255.0);
         }
     }
-    // ANCHOR_END: noise_test
+    // Edge continuity along x (and y): the step from the last texel to the first, against
+    // the largest step between neighbours inside.
+    let at = |x: u32, y: u32, z: u32, k: usize| gpu[((z * n + y) * n + x) as usize][k] as i32;
+    for axis in 0..2 {
+        let (mut inside, mut seam) = (0, 0);
+        for z in 0..*depth {
+            for a in 0..*n {
+                for k in 0..4 {
+                    let v = |i: u32| if axis == 0 { at(i, a, z, k) } else { at(a, i, z, k) };
+                    for i in 0..n - 1 {
+                        inside = inside.max((v(i + 1) - v(i)).abs());
+                    }
+                    seam = seam.max((v(0) - v(n - 1)).abs());
+                }
+            }
+        }
+        eprintln!(
+            "{name}: worst texel error {:.2}/255; axis {axis}: largest step inside {inside}, across the seam {seam}",
+            worst * 255.0
+        );
+        assert!(seam <= inside && inside > 0, "{name}: a seam along axis {axis} ({seam} > {inside})");
+    }
 }
+// ANCHOR_END: noise_test
 
 // ANCHOR: weather_file_test
 /// The weather map from a PNG: a good file of the map's size, one of another size (resampled), a

