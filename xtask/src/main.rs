@@ -14,6 +14,7 @@
 //!    validation, book checks, and every criterion bench once in test mode.
 //!
 //! `cargo xtask book` builds the book and checks every page in a browser (see `book.rs`).
+//! `cargo xtask measure [NAME…]` prints the book's measurements (`examples/measure`).
 
 use std::process::{Command, ExitCode};
 
@@ -142,13 +143,30 @@ fn check_style() -> Result<(), String> {
     Ok(())
 }
 
+/// `cargo xtask measure [NAME…]`: the book's measurements, the numbers a page quotes that no
+/// test checks (`examples/measure`); with no name, the list.
+fn measure(names: &[String]) -> ExitCode {
+    let status = cargo().args(["run", "--release", "--quiet", "--example", "measure", "--"]).args(names).status();
+    match status {
+        Ok(s) if s.success() => ExitCode::SUCCESS,
+        Ok(_) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("error: could not run cargo: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("test") => {}
         Some("book") => return book::main(&args[1..]),
+        Some("measure") => return measure(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask test [extra cargo test arguments]\n       cargo xtask book [--figures]");
+            eprintln!(
+                "usage: cargo xtask test [extra cargo test arguments]\n       cargo xtask book [--figures]\n       cargo xtask measure [NAME…]"
+            );
             return ExitCode::from(2);
         }
     }

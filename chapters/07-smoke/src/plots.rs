@@ -503,35 +503,6 @@ mod tests {
     }
 
     #[test]
-    #[ignore = "the book's numbers: iterations to 1e-4 at 64³ (about ten minutes)"]
-    fn iterations_to_a_ten_thousandth_at_64() {
-        use reference::poisson::{Level, Solver, iterations_to, optimal_sor_omega, residual_history};
-        let p = SmokeParams::default();
-        let n = p.grid_size as usize;
-        let (h, div) = first_step_divergence(&p);
-        let level = Level { n, h, open_top: false };
-        let omega = optimal_sor_omega(n);
-        for (solver, max) in [
-            (Solver::Multigrid, 20),
-            (Solver::RedBlack(omega), 2000),
-            (Solver::RedBlack(1.0), 30_000),
-            (Solver::Jacobi, 60_000),
-        ] {
-            let r = residual_history(&level, &div, solver, max);
-            eprintln!(
-                "{solver:?}: 1e-4 after {:?}; after 40: {:.3e}; after 2: {:.3e}",
-                iterations_to(&r, 1e-4),
-                r[40.min(r.len() - 1)],
-                r[2]
-            );
-        }
-        for w in [1.0, 1.5, 1.7, 1.8, omega] {
-            let r = residual_history(&level, &div, Solver::RedBlack(w), 40);
-            eprintln!("ω = {w:.3}: after 40 sweeps {:.3e}, after 20 {:.3e}", r[40], r[20]);
-        }
-    }
-
-    #[test]
     #[ignore = "the book's numbers: V-cycles to 1e-4 at 128³ (seconds)"]
     fn multigrid_cycles_to_a_ten_thousandth_at_128() {
         use reference::poisson::{Level, Solver, iterations_to, residual_history};

@@ -437,17 +437,6 @@ mod tests {
     }
 
     #[test]
-    #[ignore = "the book's 64³ numbers; about 10 s"]
-    fn rotation_numbers_at_64() {
-        let case = Rotation::new(64, 128);
-        let exact = &case.initial;
-        eprintln!("64³, 128 steps: semi-Lagrangian {:?}", advection_error(&case.semi_lagrangian(), exact));
-        for l in [Limiter::Clamp, Limiter::Revert, Limiter::None] {
-            eprintln!("MacCormack {l:?}: {:?}", advection_error(&case.maccormack(l), exact));
-        }
-    }
-
-    #[test]
     fn sampling_reads_the_eight_cells_around_the_point() {
         let n = 4;
         let f: Vec<f64> = (0..64).map(|i| i as f64).collect();

@@ -338,18 +338,6 @@ mod tests {
     }
 
     #[test]
-    #[ignore = "the book's factors at 32³ and 64³; a few seconds"]
-    fn v_cycle_factors_at_book_sizes() {
-        for n in [32, 64] {
-            for open in [false, true] {
-                let l = level(n, open);
-                let h = residual_history(&l, &noise_rhs(n, 7), Solver::Multigrid, 8);
-                eprintln!("{n}³ open {open}: {:.3} per cycle; {h:?}", factor_per_cycle(&h, 2));
-            }
-        }
-    }
-
-    #[test]
     fn level_sizes_halve_down_to_two_cells() {
         assert_eq!(level_sizes(64), vec![64, 32, 16, 8, 4, 2]);
         assert_eq!(level_sizes(20), vec![20, 10, 5, 3, 2]);
