@@ -9,6 +9,7 @@ use fogbook_core::frame::SCREEN_TILE;
 use fogbook_core::frame::{FrameLayouts, uniform_entry};
 use fogbook_core::gpu::GpuContext;
 use fogbook_core::params::DynParameters;
+#[cfg(feature = "book")]
 use fogbook_core::plot::{Series, line_chart};
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
 use fogbook_core::transparent_fog::FogPart;
@@ -180,7 +181,13 @@ impl Chapter for DistanceFog {
 
     fn book(&self) -> Book {
         // Nothing carries over from one frame to the next.
-        Book { figures: Self::figures(), plots: Self::plots, warmup_steps_only: true, ..Default::default() }
+        Book {
+            figures: Self::figures(),
+            #[cfg(feature = "book")]
+            plots: Self::plots,
+            warmup_steps_only: true,
+            ..Default::default()
+        }
     }
 }
 
@@ -216,6 +223,7 @@ impl DistanceFog {
     }
     // ANCHOR_END: figures
 
+    #[cfg(feature = "book")]
     fn plots() -> Vec<(&'static str, String)> {
         let curve = |label: &str, color, f: &dyn Fn(f64) -> f64| Series {
             label: label.to_string(),

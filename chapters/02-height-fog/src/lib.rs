@@ -11,6 +11,7 @@ use fogbook_core::frame::SCREEN_TILE;
 use fogbook_core::frame::{FrameLayouts, uniform_entry};
 use fogbook_core::gpu::GpuContext;
 use fogbook_core::params::DynParameters;
+#[cfg(feature = "book")]
 use fogbook_core::plot::{Series, line_chart};
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
 use fogbook_core::transparent_fog::FogPart;
@@ -227,7 +228,13 @@ impl Chapter for HeightFog {
 
     fn book(&self) -> Book {
         // Nothing carries over from one frame to the next.
-        Book { figures: Self::figures(), plots: Self::plots, warmup_steps_only: true, ..Default::default() }
+        Book {
+            figures: Self::figures(),
+            #[cfg(feature = "book")]
+            plots: Self::plots,
+            warmup_steps_only: true,
+            ..Default::default()
+        }
     }
 }
 
@@ -260,6 +267,7 @@ impl HeightFog {
     }
     // ANCHOR_END: figures
 
+    #[cfg(feature = "book")]
     fn plots() -> Vec<(&'static str, String)> {
         // σt(h) for a few falloffs b, and fog against distance for horizontal rays at eye height 2 m.
         let falloffs = [(0.05, "#1f77b4"), (0.2, "#d62728"), (1.0, "#2ca02c")];

@@ -8,6 +8,7 @@
 pub mod cpu_luts;
 pub mod luts;
 pub mod params;
+#[cfg(feature = "book")]
 pub mod plots;
 pub mod reference;
 
@@ -474,6 +475,7 @@ impl Chapter for Sky {
             warmup_steps_only: true,
             snapshot_tolerance: Self::snapshot_tolerance(),
             figures: Self::figures(),
+            #[cfg(feature = "book")]
             plots: plots::plots,
             ..Default::default()
         }

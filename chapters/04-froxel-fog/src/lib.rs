@@ -18,6 +18,7 @@ use fogbook_core::fog_volumes::MAX_FOG_VOLUMES;
 use fogbook_core::frame::{FrameLayouts, SCREEN_TILE};
 use fogbook_core::gpu::GpuContext;
 use fogbook_core::params::{DynParameters, finite_in};
+#[cfg(feature = "book")]
 use fogbook_core::plot::{Series, line_chart};
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
 use fogbook_core::transparent_fog::FogPart;
@@ -414,6 +415,7 @@ impl Chapter for FroxelFog {
             // Without temporal accumulation no frame's image depends on the one before.
             warmup_steps_only: !self.params.temporal,
             figures: Self::figures(),
+            #[cfg(feature = "book")]
             plots: Self::plots,
             ..Default::default()
         }
@@ -488,6 +490,7 @@ impl FroxelFog {
     }
     // ANCHOR_END: figures
 
+    #[cfg(feature = "book")]
     fn plots() -> Vec<(&'static str, String)> {
         let s = Slices::new(1.0, 300.0, 64);
         let depth = line_chart(

@@ -25,6 +25,7 @@ use fogbook_core::fog_volumes::{BIN_WORDS, FogVolume, MAX_FOG_VOLUMES, VolumeBin
 use fogbook_core::frame::{FrameLayouts, SCREEN_TILE, storage_buffer_entry, uniform_entry};
 use fogbook_core::gpu::GpuContext;
 use fogbook_core::params::{DynParameters, finite_in};
+#[cfg(feature = "book")]
 use fogbook_core::plot::{Series, line_chart};
 use fogbook_core::shaders::{ShaderStore, create_module};
 use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Publish, Resource, Stage, StageIo, ViewInfo};
@@ -474,7 +475,13 @@ impl Chapter for LocalFog {
 
     fn book(&self) -> Book {
         // Nothing carries over from one frame to the next.
-        Book { figures: Self::figures(), plots: Self::plots, warmup_steps_only: true, ..Default::default() }
+        Book {
+            figures: Self::figures(),
+            #[cfg(feature = "book")]
+            plots: Self::plots,
+            warmup_steps_only: true,
+            ..Default::default()
+        }
     }
 }
 
@@ -606,6 +613,7 @@ impl LocalFog {
     }
     // ANCHOR_END: figures
 
+    #[cfg(feature = "book")]
     fn plots() -> Vec<(&'static str, String)> {
         // Optical depth through a 10 m box of density 0.2 /m whose density falls with height,
         // along rays at several slopes, against the falloff.

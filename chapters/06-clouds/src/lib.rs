@@ -10,6 +10,7 @@
 
 pub mod noise;
 pub mod params;
+#[cfg(feature = "book")]
 pub mod plots;
 pub mod realtime;
 pub mod reference;
@@ -464,6 +465,7 @@ impl Chapter for Clouds {
                 "shadow_steps=6",
             ],
             figures: Self::figures(),
+            #[cfg(feature = "book")]
             plots: plots::plots,
             ..Default::default()
         }

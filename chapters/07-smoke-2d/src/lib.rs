@@ -11,6 +11,7 @@
 pub mod fields;
 pub mod params;
 pub mod passes;
+#[cfg(feature = "book")]
 pub mod plots;
 pub mod reference;
 
@@ -348,6 +349,7 @@ impl Chapter for Smoke2d {
             // correctness; these guard the passes and the views.
             snapshot_tolerance: SnapshotTolerance { steps: 8, max_fraction: 0.03 },
             figures: figures(),
+            #[cfg(feature = "book")]
             plots: plots::all,
             ..Default::default()
         }

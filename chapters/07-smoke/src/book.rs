@@ -1,7 +1,9 @@
 //! What the tests and the book do with the chapter: the settings the figures start from
 //! (textbook, fire, obstacle, shadow), their cameras, and the figures themselves.
 
-use crate::{Smoke, plots};
+use crate::Smoke;
+#[cfg(feature = "book")]
+use crate::plots;
 use fogbook_core::Figure;
 use fogbook_core::views::SnapshotTolerance;
 
@@ -88,6 +90,7 @@ impl Smoke {
     // ANCHOR: figures
     /// The predicted and measured Jacobi convergence, the stencil diagram and the rotating blob
     /// after one turn with both advection schemes (see `plots.rs`).
+    #[cfg(feature = "book")]
     pub(crate) fn plots() -> Vec<(&'static str, String)> {
         plots::all()
     }

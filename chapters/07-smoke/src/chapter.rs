@@ -240,7 +240,10 @@ impl Chapter for Smoke {
             snapshot_tolerance: Self::snapshot_tolerance(),
             view_settings: TEXTBOOK.to_vec(),
             figures: Self::figures(),
+            #[cfg(feature = "book")]
             plots: Self::plots,
+            #[cfg(not(feature = "book"))]
+            plots: Vec::new,
         }
     }
 }

@@ -9,6 +9,7 @@ pub mod multigrid;
 pub mod obstacles;
 pub mod params;
 pub mod passes;
+#[cfg(feature = "book")]
 pub mod plots;
 pub mod reference;
 pub mod save;

@@ -675,6 +675,7 @@ impl Chapter for SixWayCards {
             // The particles and the animation's clock move in `update` alone.
             warmup_steps_only: true,
             test_settings: vec!["bake_grid=32", "bake_frames=16", "bake_frame_size=48", "bake_warmup_steps=40"],
+            #[cfg(feature = "book")]
             plots: crate::validation::plots,
             figures: figures(),
             ..Default::default()

@@ -16,6 +16,7 @@ use crate::card::{Dir, ViewAxis};
 use crate::crop::ALPHA_THRESHOLD;
 use crate::light::Medium;
 use crate::reference::Medium64;
+#[cfg(feature = "book")]
 use fogbook_core::plot::{Series, line_chart};
 use march::{Marched, march_card};
 use texture::{CardMaps, Storage, card_maps};
@@ -125,10 +126,12 @@ pub fn swept_light(towards: [f64; 3], degrees: f64) -> [f64; 3] {
 }
 // ANCHOR_END: sweeps
 
+#[cfg(feature = "book")]
 const COLOURS: [&str; 4] = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
 
 /// The book's plot: the PSNR of the relit 32³ lopsided blob (view z, f16 atlases) against the
 /// light's angle from the right axis, for each sweep. Empty if the card cannot be made.
+#[cfg(feature = "book")]
 pub fn plots() -> Vec<(&'static str, String)> {
     let n = 32;
     let density = lopsided_blob(n);
@@ -162,6 +165,7 @@ pub fn plots() -> Vec<(&'static str, String)> {
 // ANCHOR: relit_beside_march
 /// The book's images: the card relit beside the march, and their difference, at the right axis
 /// light and at the worst light, the diagonal (right + top)/√2 in the card's plane.
+#[cfg(feature = "book")]
 fn relit_beside_march(subject: &Subject, card: &CardMaps) -> String {
     use fogbook_core::plot::{Panel, image_panels};
     let s = std::f64::consts::FRAC_1_SQRT_2;

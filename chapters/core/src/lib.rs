@@ -32,6 +32,7 @@ pub mod lights;
 pub mod noise;
 pub mod params;
 pub mod pingpong;
+#[cfg(feature = "book")]
 pub mod plot;
 pub mod preset;
 pub mod renderer;
