@@ -91,7 +91,7 @@ fn every_uniform_matches_its_wgsl_layout() {
     check(
         "common/media/fog_volume.wgsl",
         "FogVolume",
-        rust_layout!(fogbook_core::fog_volumes::FogVolume {
+        rust_layout!(fogbook_core::media::volumes::FogVolume {
             centre,
             half_size,
             albedo_density,

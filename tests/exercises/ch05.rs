@@ -3,7 +3,7 @@
 
 use super::{close, numbers_after, page_answer};
 use fogbook_core::camera::CameraPose;
-use fogbook_core::fog_volumes::{BIN_WORDS, FogVolume, SHAPE_BOX, VolumeBins};
+use fogbook_core::media::volumes::{BIN_WORDS, FogVolume, SHAPE_BOX, VolumeBins};
 use fogbook_core::params::set_by_name;
 use fogbook_core::scene_settings::SceneSettings;
 use fogbook_local_fog::LocalFogParams;
@@ -191,7 +191,7 @@ fn the_sun_grid_of_the_benchmark() {
 /// repeats, checked on the field itself: the same at t and t + T, not at t + T/2.
 #[test]
 fn the_noise_repeats() {
-    use fogbook_core::fog_volume_density::{NOISE_PERIOD, texture_factor};
+    use fogbook_core::media::density::{NOISE_PERIOD, texture_factor};
     let answer = page_answer(TEXTURES, "1. Load `book/presets/local-fog-noise.ron`");
     let (cells, metres, seconds, per_step) = (
         numbers_after(&answer, "repeats every "),

@@ -14,7 +14,7 @@ fogbook_core::parameters! {
 }
 
 /// A stand-in for chapter 5: publishes fixed fog volumes and draws nothing.
-struct PublishesVolumes(Vec<fogbook_core::fog_volumes::FogVolume>, NoParams);
+struct PublishesVolumes(Vec<fogbook_core::media::volumes::FogVolume>, NoParams);
 
 impl fogbook_core::Chapter for PublishesVolumes {
     type Gpu = ();
@@ -55,7 +55,7 @@ impl fogbook_core::Chapter for PublishesVolumes {
 /// relative.
 #[test]
 fn published_fog_volumes_are_injected_into_the_froxels() {
-    use fogbook_core::fog_volumes::{FogVolume, SHAPE_BOX, SHAPE_ELLIPSOID};
+    use fogbook_core::media::volumes::{FogVolume, SHAPE_BOX, SHAPE_ELLIPSOID};
     use fogbook_core::{Loaded, Stack};
     use fogbook_froxel_fog::FroxelFog;
     use fogbook_local_fog::reference::{optical_depth, quadrature_optical_depth};
@@ -147,7 +147,7 @@ fn published_fog_volumes_are_injected_into_the_froxels() {
 ///      Σ σs_i · L_sun · p_HG(ḡ, cos θ) · Σ σs_i T_i / Σ σs_i, T_i each box's own in f64.
 #[test]
 fn overlapping_volumes_share_the_scattering_weighted_phase_g() {
-    use fogbook_core::fog_volumes::{FogVolume, SHAPE_BOX};
+    use fogbook_core::media::volumes::{FogVolume, SHAPE_BOX};
     use fogbook_core::{Loaded, Stack};
     use fogbook_froxel_fog::FroxelFog;
     use fogbook_froxel_fog::reference::henyey_greenstein;

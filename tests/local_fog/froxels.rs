@@ -2,7 +2,7 @@
 
 use crate::common::*;
 use crate::{SIZE, froxel_grid, perpendiculars};
-use fogbook_core::fog_volume_density::NoiseModel::Baked;
+use fogbook_core::media::density::NoiseModel::Baked;
 use fogbook_local_fog::LocalFogParams;
 use fogbook_local_fog::reference::{optical_depth, textured_optical_depth_with};
 use glam::DVec3;

@@ -17,7 +17,7 @@ mod snapshots;
 mod sun_grid;
 mod textures;
 
-use fogbook_core::fog_volumes::FogVolume;
+use fogbook_core::media::volumes::FogVolume;
 use fogbook_local_fog::reference::optical_depth;
 use glam::DVec3;
 

@@ -11,7 +11,7 @@ use crate::{CAMERA, TEXTURE_SIZE, smoke_file};
 /// neither. The counters are this thread's, so tests running beside it do not disturb them.
 #[test]
 fn a_stack_bakes_the_noise_and_uploads_a_grid_once() {
-    use fogbook_core::fog_volume_textures::{DensityWork, work_on_this_thread};
+    use fogbook_core::media::textures::{DensityWork, work_on_this_thread};
     use fogbook_core::time::TimeControl;
     let file = smoke_file("shared-density.fbvol", 8);
     let preset = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("shared-density.ron");
@@ -49,7 +49,7 @@ fn a_stack_bakes_the_noise_and_uploads_a_grid_once() {
 /// sun's direction or the switch bins once (when each chapter binned its own list, twice).
 #[test]
 fn a_stack_bins_the_shadow_casters_once_per_change() {
-    use fogbook_core::fog_volume_casters::binnings_on_this_thread;
+    use fogbook_core::media::casters::binnings_on_this_thread;
     use fogbook_core::time::TimeControl;
     let mut h = headless(TEXTURE_SIZE);
     let mut setup = fogbook::state::Setup::new("froxel-fog,local-fog").unwrap();

@@ -36,7 +36,7 @@ fn check_textured(
     extra: &[&str],
     start_s: f64,
 ) -> (fogbook_core::headless::Capture, f64, f64, f64) {
-    use fogbook_core::fog_volume_density::{DensityTexture, NoiseModel};
+    use fogbook_core::media::density::{DensityTexture, NoiseModel};
     use fogbook_local_fog::reference::FADE_STEPS;
     let sets = settings(extra);
     let preset = file.map(|f| file_preset(&format!("{label}.ron").replace(' ', "-"), f));
@@ -107,8 +107,8 @@ const BAKE_TAU_ERROR: f64 = 3e-3;
 /// (2⁻¹¹ below 1); it bakes on the first noise volume and not again.
 #[test]
 fn the_gpu_bakes_the_noise_the_reference_reads() {
-    use fogbook_core::fog_volume_density::{NOISE_BAKE_SIDE, baked_noise_texels};
-    use fogbook_core::fog_volume_textures::DensityTextureSlots;
+    use fogbook_core::media::density::{NOISE_BAKE_SIDE, baked_noise_texels};
+    use fogbook_core::media::textures::DensityTextureSlots;
     let gpu = fogbook_core::gpu::GpuContext::headless(&Default::default()).unwrap();
     let mut slots = DensityTextureSlots::new(&gpu.device, &fogbook_core::shaders::ShaderStore::discover());
     let (plain, _) = typed_settings::<LocalFogParams>(&settings(&[]));
@@ -171,7 +171,7 @@ fn textured_optical_depth_matches_the_f64_integral() {
 /// of the wrapped offset; and it is not the same field unshifted.
 #[test]
 fn the_scroll_shifts_the_noise_by_velocity_times_time() {
-    use fogbook_core::fog_volume_density::texture_factor;
+    use fogbook_core::media::density::texture_factor;
     let sets = settings(&[
         "volumes[0].yaw_deg=40",
         "volumes[0].density_source=noise",

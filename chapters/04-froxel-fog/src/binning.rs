@@ -5,8 +5,8 @@
 //! each volume covers rather than with volumes × froxels.
 
 use crate::reference::Slices;
-use fogbook_core::fog_volumes::{FogVolume, VolumeBins, ndc_cells};
 use fogbook_core::frame::FrameUniform;
+use fogbook_core::media::volumes::{FogVolume, VolumeBins, ndc_cells};
 
 /// A block of froxels: `BIN_COLUMNS` × `BIN_COLUMNS` columns by `BIN_SLICES` slices
 /// (mirrored in shaders/04-froxel-fog/media.wgsl).

@@ -13,10 +13,10 @@ pub mod reference;
 pub mod volumes;
 
 use bytemuck::{Pod, Zeroable};
-use fogbook_core::fog_volume_textures::{DensityPipelines, any_textured};
-use fogbook_core::fog_volumes::MAX_FOG_VOLUMES;
 use fogbook_core::frame::{FrameLayouts, SCREEN_TILE};
 use fogbook_core::gpu::GpuContext;
+use fogbook_core::media::textures::{DensityPipelines, any_textured};
+use fogbook_core::media::volumes::MAX_FOG_VOLUMES;
 use fogbook_core::params::{DynParameters, finite_in};
 #[cfg(feature = "book")]
 use fogbook_core::plot::{Series, line_chart};
@@ -325,7 +325,7 @@ impl Chapter for FroxelFog {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let fog_volumes = fogbook_core::fog_volumes::volume_buffer(device, "froxel fog volumes");
+        let fog_volumes = fogbook_core::media::volumes::volume_buffer(device, "froxel fog volumes");
         let volumes = Volumes::new(gpu, &own, &uniform, self.grid())?;
         self.status = None;
         Ok(FroxelGpu { pipelines, layouts: own, uniform, fog_volumes, volumes })

@@ -103,7 +103,7 @@ pub fn noise_factor(amount: f64, size: f64, wind: glam::DVec3, p: glam::DVec3) -
 
 /// The share of a local fog volume's density at p (0 outside; the edge fade times the height
 /// falloff inside), as `fog_volume_weight` in common/media/fog_volume.wgsl: the core's definition.
-pub fn fog_volume_weight(v: &fogbook_core::fog_volumes::FogVolume, p: glam::DVec3) -> f64 {
+pub fn fog_volume_weight(v: &fogbook_core::media::volumes::FogVolume, p: glam::DVec3) -> f64 {
     v.weight_at(p)
 }
 // ANCHOR_END: media_reference

@@ -5,10 +5,10 @@
 use crate::FroxelUniform;
 use crate::binning::bin_size;
 use anyhow::{Result, bail};
-use fogbook_core::fog_volume_textures::DensityTextureSlots;
-use fogbook_core::fog_volumes::VolumeBins;
 use fogbook_core::frame::{storage_buffer_entry, texture_3d_entry, uniform_entry};
 use fogbook_core::gpu::GpuContext;
+use fogbook_core::media::textures::DensityTextureSlots;
+use fogbook_core::media::volumes::VolumeBins;
 
 /// Media, scattering and integrated volumes store rgba32float (16 bytes a froxel).
 pub const VOLUME_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;

@@ -4,8 +4,8 @@
 //! intersects only its tile's volumes, so the pass's cost grows with the pixels each volume
 //! covers rather than with volumes × pixels.
 
-use fogbook_core::fog_volumes::{FogVolume, VolumeBins, ndc_cells};
 use fogbook_core::frame::FrameUniform;
+use fogbook_core::media::volumes::{FogVolume, VolumeBins, ndc_cells};
 
 /// A screen tile's side in pixels (mirrored in shaders/05-local-fog/analytic.wgsl).
 pub const TILE_PX: u32 = 16;

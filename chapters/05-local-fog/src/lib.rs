@@ -19,11 +19,11 @@ pub mod textures;
 pub mod volumes;
 
 use bytemuck::{Pod, Zeroable};
-use fogbook_core::fog_volume_density::{MAX_DENSITY_TEXTURE_SIDE, SOURCE_FILE};
-use fogbook_core::fog_volume_textures::{DensityPipelines, DensityTextureSlots, any_textured};
-use fogbook_core::fog_volumes::{BIN_WORDS, FogVolume, MAX_FOG_VOLUMES, VolumeBins};
 use fogbook_core::frame::{FrameLayouts, SCREEN_TILE, storage_buffer_entry, uniform_entry};
 use fogbook_core::gpu::GpuContext;
+use fogbook_core::media::density::{MAX_DENSITY_TEXTURE_SIDE, SOURCE_FILE};
+use fogbook_core::media::textures::{DensityPipelines, DensityTextureSlots, any_textured};
+use fogbook_core::media::volumes::{BIN_WORDS, FogVolume, MAX_FOG_VOLUMES, VolumeBins};
 use fogbook_core::params::{DynParameters, finite_in};
 #[cfg(feature = "book")]
 use fogbook_core::plot::{Series, line_chart};
@@ -381,7 +381,7 @@ impl Chapter for LocalFog {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let volumes = fogbook_core::fog_volumes::volume_buffer(device, "local fog volumes");
+        let volumes = fogbook_core::media::volumes::volume_buffer(device, "local fog volumes");
         // Sized for the frame at its first render (`fit_tiles`).
         let bins = VolumeBins::new([0; 3]);
         let tile_bins = tile_bins_buffer(device, &bins);
@@ -617,7 +617,7 @@ impl LocalFog {
     fn plots() -> Vec<(&'static str, String)> {
         // Optical depth through a 10 m box of density 0.2 /m whose density falls with height,
         // along rays at several slopes, against the falloff.
-        use fogbook_core::fog_volumes::SHAPE_BOX;
+        use fogbook_core::media::volumes::SHAPE_BOX;
         use glam::DVec3;
         let v = |k: f64| FogVolume {
             centre: [0.0, 5.0, -20.0, SHAPE_BOX],

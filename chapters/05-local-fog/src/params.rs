@@ -7,15 +7,15 @@
 //! message, keeping the value. A volume's density texture (`density_source`: noise or a smoke
 //! volume file) has its own fields; the file's path is text, set in a preset.
 
-use fogbook_core::fog_volume_density::MAX_NOISE_OCTAVES;
-use fogbook_core::fog_volumes::MAX_FOG_VOLUMES;
+use fogbook_core::media::density::MAX_NOISE_OCTAVES;
+use fogbook_core::media::volumes::MAX_FOG_VOLUMES;
 use fogbook_core::params::{
     ChoiceParam, ParamInfo, ParamList, ParamVisitor, Parameters, item_names, visit_choice, visit_list,
 };
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
-/// A volume's shape (`fogbook_core::fog_volumes::SHAPE_*`).
+/// A volume's shape (`fogbook_core::media::volumes::SHAPE_*`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Shape {
@@ -27,7 +27,7 @@ pub enum Shape {
 }
 fogbook_core::choice_enum!(Shape { Box = "box", Ellipsoid = "ellipsoid", Cylinder = "cylinder" });
 
-/// What multiplies a volume's density inside it (`fogbook_core::fog_volume_density`).
+/// What multiplies a volume's density inside it (`fogbook_core::media::density`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum DensitySource {

@@ -5,8 +5,8 @@
 //! volumes — each checked here against brute-force integration of `FogVolume::weight_at`, which
 //! knows nothing of intersections.
 
-use fogbook_core::fog_volume_density::{DensityTexture, NoiseModel, texture_factor_with};
-use fogbook_core::fog_volumes::FogVolume;
+use fogbook_core::media::density::{DensityTexture, NoiseModel, texture_factor_with};
+use fogbook_core::media::volumes::FogVolume;
 use glam::DVec3;
 
 /// Steps of the midpoint rule for an edge-faded volume's crossing (as `FADE_STEPS` in
@@ -111,7 +111,7 @@ pub fn quadrature_optical_depth(v: &FogVolume, o: DVec3, d: DVec3, t0: f64, t1: 
 
 // ANCHOR: textured_optical_depth
 /// The optical depth of a volume whose density is multiplied by a texture (noise or a file's
-/// grid, `fogbook_core::fog_volume_density::texture_factor`): the midpoint rule in `steps` steps
+/// grid, `fogbook_core::media::density::texture_factor`): the midpoint rule in `steps` steps
 /// over the crossing clipped to [t0, t1], of ρ₀ · weight · texture. With `FADE_STEPS` steps it
 /// is the GPU's march; with thousands, the integral it approximates. The noise itself (the
 /// ground truth); `textured_optical_depth_with` takes the GPU's baked copy instead.
@@ -281,7 +281,7 @@ pub fn sun_transmittance_through(volumes: &[FogVolume], p: DVec3, l: DVec3) -> f
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fogbook_core::fog_volumes::{SHAPE_BOX, SHAPE_CYLINDER, SHAPE_ELLIPSOID};
+    use fogbook_core::media::volumes::{SHAPE_BOX, SHAPE_CYLINDER, SHAPE_ELLIPSOID};
 
     fn volume(shape: f32, falloff: f32, fade: f32, rotation: [f32; 3]) -> FogVolume {
         let mut v = FogVolume {

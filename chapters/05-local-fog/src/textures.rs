@@ -3,7 +3,7 @@
 //! than the device's 3D textures. `resolve` builds the new set without touching the one in use,
 //! so that a bad file changes nothing.
 
-use fogbook_core::fog_volume_density::{DensityTexture, MAX_DENSITY_TEXTURES};
+use fogbook_core::media::density::{DensityTexture, MAX_DENSITY_TEXTURES};
 use std::path::Path;
 use std::sync::Arc;
 

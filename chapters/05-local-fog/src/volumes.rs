@@ -2,8 +2,8 @@
 //! check of a list before it replaces the one in use.
 
 use crate::params::{DensitySource, LocalFogParams, Shape, VolumeParams};
-use fogbook_core::fog_volume_density::{MAX_NOISE_OCTAVES, SOURCE_CONSTANT, SOURCE_FILE, SOURCE_NOISE, scroll_offset};
-use fogbook_core::fog_volumes::{FogVolume, MAX_FOG_VOLUMES, SHAPE_BOX, SHAPE_CYLINDER, SHAPE_ELLIPSOID};
+use fogbook_core::media::density::{MAX_NOISE_OCTAVES, SOURCE_CONSTANT, SOURCE_FILE, SOURCE_NOISE, scroll_offset};
+use fogbook_core::media::volumes::{FogVolume, MAX_FOG_VOLUMES, SHAPE_BOX, SHAPE_CYLINDER, SHAPE_ELLIPSOID};
 use fogbook_core::params::finite_in;
 use glam::DVec3;
 

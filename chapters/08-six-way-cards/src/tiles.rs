@@ -6,8 +6,8 @@
 
 use crate::instances::CardInstance;
 use fogbook_core::camera::NEAR_PLANE_M;
-use fogbook_core::fog_volumes::ndc_cells;
 use fogbook_core::frame::FrameUniform;
+use fogbook_core::media::volumes::ndc_cells;
 use glam::{DVec2, DVec3};
 
 /// Tile side (pixels); `TILE` in splat.wgsl, the workgroup's side.

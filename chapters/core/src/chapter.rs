@@ -1,13 +1,13 @@
 //! The contract every chapter implements, in the shape of wgpu's example framework: describe
 //! yourself, say what the device must offer, create GPU resources, advance time, render a view.
 
-use crate::fog_volume_casters::FogCasters;
-use crate::fog_volume_density::DensityTexture;
-use crate::fog_volume_textures::DensityTextureSlots;
-use crate::fog_volumes::FogVolume;
 use crate::frame::{FrameLayouts, FrameResources, FrameUniform};
 use crate::gpu::{GpuContext, Requirements};
 use crate::lend::{Lending, Loan};
+use crate::media::casters::FogCasters;
+use crate::media::density::DensityTexture;
+use crate::media::textures::DensityTextureSlots;
+use crate::media::volumes::FogVolume;
 use crate::params::DynParameters;
 use crate::scene_settings::SceneSettings;
 use crate::shaders::ShaderStore;
@@ -21,7 +21,7 @@ use std::sync::Arc;
 /// A chapter's identity.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ChapterInfo {
-    /// CLI name (kebab-case), e.g. `distance-fog`.
+    /// CLI name (kebab-case): the name of the chapter's folder without its number.
     pub id: &'static str,
     /// The book's chapter number.
     pub number: u32,

@@ -1,6 +1,6 @@
 //! The sun's transmittance through the cloud layer as a shared resource: a top-down map a
 //! chapter (the clouds) fills and publishes (`Chapter::lend`), bound as group 1 of the
-//! scene pass and of the compute passes that light a medium with the sun (chapter 4's froxel
+//! scene pass and of the compute passes that light a medium with the sun (the volumetric grid's
 //! lighting). When nobody publishes one a stand-in is bound, whose `enabled` is 0: transmittance
 //! 1 everywhere, so that every chapter alone still runs and no pass meets a missing binding.
 //! `shaders/common/cloud_shadow.wgsl` holds the bindings and the lookup.

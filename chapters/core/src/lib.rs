@@ -4,8 +4,9 @@
 //! renders into a window or offscreen ([`gpu`], [`headless`]), the shared test scene with a
 //! shadowed sun ([`scene`]), the frame's targets and bind groups ([`frame`]) and the resources
 //! stages share ([`shared_sky`], [`cloud_shadow`], [`volume_shadow`], [`transparent_fog`]) and
-//! how chapters lend them to each other ([`lend`]), the
-//! frame's stages and stacks of chapters ([`stage`], [`stack`]), history and jitter ([`history`]),
+//! how chapters lend them to each other ([`lend`]), the media chapters publish for each other
+//! ([`media`]), the frame's stages and stacks of chapters ([`stage`], [`stack`]), history and
+//! jitter ([`history`]),
 //! camera and time control ([`camera`], [`time`]), described parameters with UI, CLI and presets
 //! ([`params`], [`preset`]), debug views with false colour ([`views`], [`display`]), per-pass
 //! timing ([`timing`]), captures ([`capture`]) and WGSL composition with hot reload ([`shaders`],
@@ -17,10 +18,6 @@ pub mod capture;
 pub mod chapter;
 pub mod cloud_shadow;
 pub mod display;
-pub mod fog_volume_casters;
-pub mod fog_volume_density;
-pub mod fog_volume_textures;
-pub mod fog_volumes;
 pub mod frame;
 pub mod gpu;
 pub mod headless;
@@ -29,6 +26,7 @@ pub mod history;
 pub mod hot_reload;
 pub mod lend;
 pub mod lights;
+pub mod media;
 pub mod noise;
 pub mod params;
 pub mod pingpong;

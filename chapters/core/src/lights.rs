@@ -1,5 +1,5 @@
 //! The scene's local lights: up to eight point and spot lights on a ring around the tower, which
-//! the scene's surfaces and chapter 4's froxel fog are lit by. They are part of the frame uniform
+//! the scene's surfaces and the volumetric grid's fog are lit by. They are part of the frame uniform
 //! (`Frame::lights`), laid out here from the scene settings and the simulated time.
 //!
 //! Each light is a point source of intensity I (relative units per steradian, like the sun's

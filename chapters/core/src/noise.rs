@@ -23,7 +23,7 @@ pub fn pcg3d(v: [u32; 3]) -> [u32; 3] {
 // ANCHOR_END: hash
 
 /// The twelve edge directions of a cube (Perlin 2002), in the order of
-/// common/gradient_noise.wgsl's `noise_gradient` (chapter 6's tiling noise uses them too).
+/// common/gradient_noise.wgsl's `noise_gradient` (tiling noise built on the same lattice uses them too).
 pub const GRADIENTS: [[f64; 3]; 12] = [
     [1.0, 1.0, 0.0],
     [-1.0, 1.0, 0.0],
@@ -93,7 +93,7 @@ pub fn fbm(p: DVec3) -> f64 {
 // ANCHOR: periodic
 /// Gradient noise that repeats every `period` lattice cells along each axis: the lattice
 /// indices are wrapped into [0, period) before they are hashed. Mirrors `periodic_noise` in
-/// shaders/common/gradient_noise.wgsl, which bakes it into chapter 5's density texture
+/// shaders/common/gradient_noise.wgsl, which bakes it into the fog volumes' noise texture
 /// (shaders/common/noise_bake.wgsl).
 pub fn periodic_gradient_noise(p: DVec3, period: u32) -> f64 {
     let cell = p.floor();
@@ -117,7 +117,7 @@ pub fn periodic_gradient_noise(p: DVec3, period: u32) -> f64 {
 /// amplitude, divided by the amplitudes' sum: within ±`GRADIENT_NOISE_BOUND`. Every octave is the same noise of
 /// period `period` (shifted by 17.31 k cells), so octave k repeats every `period` / 2^k cells of
 /// the first and the sum every `period`: one baked texture of one period serves every octave
-/// (`fog_volume_density::baked_noise`, the GPU's copy).
+/// (`media::density::baked_noise`, the GPU's copy).
 pub fn periodic_fbm(p: DVec3, octaves: u32, period: u32) -> f64 {
     let (mut sum, mut amplitude, mut total, mut q) = (0.0, 1.0, 0.0, p);
     for octave in 0..octaves {

@@ -146,7 +146,7 @@ pub trait ParamVisitor {
 // ANCHOR_END: visitor
 
 // ANCHOR: param_list
-/// A list of items that share one set of parameters (chapter 5's fog volumes). Item i's
+/// A list of items that share one set of parameters (fog volumes, say). Item i's
 /// parameters are named `name[i].field` (`item_names`), so `--set`, presets, `list` and the range
 /// checks reach them like any other parameter; the list's length is an `int` parameter that the
 /// owner visits before it (`volume_count`).

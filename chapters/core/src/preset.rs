@@ -3,14 +3,14 @@
 //!
 //! ```text
 //! (
-//!     chapter: "distance-fog",
+//!     chapter: "CHAPTER",
 //!     camera: (position: (0.0, 2.0, 0.0), yaw_deg: 0.0, pitch_deg: -2.0, fov_y_deg: 60.0),
 //!     scene: (sun_elevation_deg: 10.0),
 //!     params: (falloff: "exponential", density: 0.02),
 //! )
 //! ```
-//! For a stack, `chapter` lists its chapters as `--chapter` does and `params` holds each
-//! chapter's by id: `chapter: "sky,height-fog", params: { "sky": (...), "height-fog": (...) }`.
+//! (`CHAPTER` a chapter's id.) For a stack, `chapter` lists its chapters as `--chapter` does and
+//! `params` holds each chapter's by id: `chapter: "one,two", params: { "one": (...), "two": (...) }`.
 //! Every section but `chapter` is optional; missing parameters keep their defaults.
 //! Loading checks everything (syntax, names, ranges) before changing anything.
 

@@ -7,14 +7,14 @@ use crate::auto_range::RangeReadback;
 use crate::camera::CameraPose;
 use crate::chapter::{ChapterContext, DynChapter, Publish, PublishedMedia, StackMedia, UpdateContext};
 use crate::display::{DisplayPass, DisplaySettings};
-use crate::fog_volume_casters::FogCasters;
-use crate::fog_volume_density::MAX_DENSITY_TEXTURES;
-use crate::fog_volume_textures::DensityTextureSlots;
-use crate::fog_volumes::MAX_FOG_VOLUMES;
 use crate::frame::{FrameResources, FrameUniform};
 use crate::gpu::GpuContext;
 use crate::history::{FrameHistory, HistoryKey, jitter, jitter_depth};
 use crate::lend::{LENT_ON_GPU, LendTime, Lending, Observed};
+use crate::media::casters::FogCasters;
+use crate::media::density::MAX_DENSITY_TEXTURES;
+use crate::media::textures::DensityTextureSlots;
+use crate::media::volumes::MAX_FOG_VOLUMES;
 use crate::params::DynParameters;
 use crate::scene::TestScene;
 use crate::scene_settings::SceneSettings;
@@ -56,9 +56,9 @@ pub struct Renderer {
     /// This frame's local fog volumes as the stack published them, their density grids, and
     /// whether they shadow each other.
     media: PublishedMedia,
-    /// Their GPU copies and the baked noise, one set for the whole stack (`fog_volume_textures`).
+    /// Their GPU copies and the baked noise, one set for the whole stack (`media::textures`).
     pub fog_density: DensityTextureSlots,
-    /// Their shadow casters, binned once for every chapter (`fog_volume_casters`).
+    /// Their shadow casters, binned once for every chapter (`media::casters`).
     pub fog_casters: FogCasters,
     /// What each chapter published before the last frame (by stack index).
     published: Vec<BTreeSet<Resource>>,

@@ -297,7 +297,7 @@ impl TestScene {
             cache: None,
         })?;
         let sky = make(&wgpu::RenderPipelineDescriptor {
-            label: Some("sky"),
+            label: Some("sky background"),
             layout: Some(&lit_pipeline_layout),
             vertex: wgpu::VertexState {
                 module: &module,

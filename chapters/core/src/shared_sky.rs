@@ -1,8 +1,8 @@
 //! The sky's lookup tables as a shared resource: a bind group the core owns the layout of
-//! (group 3 of any stage that wants the sun and sky light at a point), filled with the sky
-//! chapter's tables when the sky is in the stack, and with 1×1 stand-ins otherwise, so that a
-//! stage never meets a missing binding. `shaders/03-sky/sky_light.wgsl` holds the bindings and
-//! the lookups, which fall back to the frame's constant sun and ambient when the stand-ins are
+//! (group 3 of any stage that wants the sun and sky light at a point), filled with the
+//! tables of the chapter that lends them when one is in the stack, and with 1×1 stand-ins
+//! otherwise, so that a stage never meets a missing binding. `sky_light.wgsl` holds the bindings
+//! and the lookups, which fall back to the frame's constant sun and ambient when the stand-ins are
 //! bound (their atmosphere uniform is all zeros: a top radius of 0 means "no sky").
 //!
 //! | binding | holds |

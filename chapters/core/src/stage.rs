@@ -96,10 +96,10 @@ pub enum Resource {
     ViewRange,
     /// The scene's point and spot lights (frame uniform, `lights::scene_lights`).
     LocalLights,
-    /// What chapters publish for each other before the frame (`Chapter::publish`): chapter 2's
-    /// height layers and chapter 4's far distance in the frame uniform.
+    /// What chapters publish for each other before the frame (`Chapter::publish`): the height
+    /// layers and the volumetric grid's far distance in the frame uniform.
     Handover,
-    /// Local fog volumes published by a chapter (chapter 5) for stages that inject them.
+    /// Local fog volumes published by a chapter for stages that inject them.
     FogVolumes,
     /// A medium's optical depth towards the sun on a grid over a box, for the scene's shadow
     /// (group 2 of the scene pass, `volume_shadow`).
@@ -108,7 +108,7 @@ pub enum Resource {
     /// camera, for the scene's and the media's sun light (group 1 of the scene pass and of the
     /// froxel lighting, `cloud_shadow`).
     CloudShadow,
-    /// The fog stages' parameters and chapter 4's volumes, from which a transparent surface gets
+    /// The fog stages' parameters and the volumetric grid's volumes, from which a transparent surface gets
     /// the fog between the camera and its own depth, T(d) and S(d) (group 2 of transparent
     /// passes, `transparent_fog`).
     TransparentFog,
@@ -135,7 +135,7 @@ pub const RESOURCE_TABLE: &[ResourceRow] = &[
     ResourceRow {
         resource: Resource::SceneLight,
         name: "scene light",
-        made_by: "core (scene settings); overwritten in prepare by the sky (chapter 3)",
+        made_by: "core (scene settings); overwritten in prepare by an atmosphere chapter",
         holds: "sun direction and radiance, ambient sky radiance",
         without_maker: "the scene settings' constant sun and ambient",
     },
@@ -170,7 +170,7 @@ pub const RESOURCE_TABLE: &[ResourceRow] = &[
     ResourceRow {
         resource: Resource::SkyTables,
         name: "sky tables",
-        made_by: "the sky (chapter 3), in prepare",
+        made_by: "an atmosphere chapter (its lookup tables), in prepare",
         holds: "transmittance, scattering, irradiance LUTs and the atmosphere (group 3)",
         without_maker: "1×1 stand-ins and a zero atmosphere: sky_light.wgsl uses the frame's sun and ambient",
     },
@@ -192,35 +192,35 @@ pub const RESOURCE_TABLE: &[ResourceRow] = &[
     ResourceRow {
         resource: Resource::Handover,
         name: "handover",
-        made_by: "chapter 2 (its height layers) and chapter 4 (its far distance), in publish",
-        holds: "height_layers (w = 1 when chapter 2 is present), volumetric_far_m",
-        without_maker: "zero: chapter 4 uses its own layer, chapter 2 starts at its own start distance",
+        made_by: "a chapter with height layers and one with a volumetric grid (its far distance), in publish",
+        holds: "height_layers (w = 1 when a chapter publishes them), volumetric_far_m",
+        without_maker: "zero: a volumetric grid uses its own layer, height layers start at their own start distance",
     },
     ResourceRow {
         resource: Resource::FogVolumes,
         name: "fog volumes",
-        made_by: "chapter 5 (local fog volumes), in publish",
+        made_by: "a chapter of local fog volumes, in publish",
         holds: "up to 32 boxes, ellipsoids and cylinders, rotated: albedo, extinction, falloff, edge fade, emission, phase g",
         without_maker: "an empty list",
     },
     ResourceRow {
         resource: Resource::VolumeShadow,
         name: "volume shadow",
-        made_by: "chapter 7 (the smoke's light volume), in prepare",
+        made_by: "a smoke simulation (its light volume), in prepare",
         holds: "optical depth to the sun per cell of the smoke's box, the box, a colour tint (scene group 2)",
         without_maker: "a disabled stand-in: no shadow",
     },
     ResourceRow {
         resource: Resource::CloudShadow,
         name: "cloud shadow",
-        made_by: "chapter 6 (a top-down transmittance map), in prepare",
+        made_by: "a cloud layer (a top-down transmittance map), in prepare",
         holds: "the clouds' transmittance towards the sun from ground points around the camera (scene group 1, froxel lighting group 1)",
         without_maker: "a disabled stand-in: transmittance 1",
     },
     ResourceRow {
         resource: Resource::TransparentFog,
         name: "transparent fog",
-        made_by: "chapters 1, 2 and 4 (their parameters, chapter 4's volumes), before the transparent stage",
+        made_by: "the fog chapters (their parameters, the volumetric grid's volumes), before the transparent stage",
         holds: "what the fog stages do to a surface at any distance along a pixel's ray: transmittance and in-scattering, fog_at_depth in transparent_fog.wgsl (transparent group 2)",
         without_maker: "stand-ins for each missing fog: transmittance 1, in-scattering 0",
     },
@@ -249,7 +249,7 @@ pub struct PlannedPass {
 
 /// The order in which a frame runs the given chapters' passes: the chapters' prepare work,
 /// the core's scene, the colour stages in stage order (book order within a stage, then by id:
-/// chapter 7's two sections share its number), display.
+/// two sections of one chapter share its number), display.
 /// `chapters` holds (id, book number, registration).
 pub fn frame_plan(chapters: &[(&'static str, u32, StageIo)]) -> Vec<PlannedPass> {
     let mut sorted: Vec<_> = chapters.to_vec();
@@ -382,7 +382,7 @@ mod tests {
     /// Every line of the diagram, the resource table's last row included, lies inside it.
     #[test]
     fn the_diagram_holds_every_resource() {
-        let svg = stage_diagram_svg(&[("sky", 3, SKY), ("fog", 2, FOG), ("late", 7, LATE)]);
+        let svg = stage_diagram_svg(&[("air", 3, SKY), ("fog", 2, FOG), ("late", 7, LATE)]);
         let number_after = |from: usize| -> f64 {
             let rest = &svg[from..];
             rest[..rest.find('"').unwrap_or(0)].parse().unwrap_or(f64::NAN)
@@ -395,12 +395,12 @@ mod tests {
 
     #[test]
     fn plan_does_not_depend_on_the_order_chapters_are_given_in() {
-        let a = frame_plan(&[("late", 7, LATE), ("fog", 2, FOG), ("sky", 3, SKY)]);
-        let b = frame_plan(&[("sky", 3, SKY), ("late", 7, LATE), ("fog", 2, FOG)]);
+        let a = frame_plan(&[("late", 7, LATE), ("fog", 2, FOG), ("air", 3, SKY)]);
+        let b = frame_plan(&[("air", 3, SKY), ("late", 7, LATE), ("fog", 2, FOG)]);
         assert_eq!(a, b);
         let colour: Vec<_> = a.iter().filter(|p| p.stage.is_colour_stage()).map(|p| p.by).collect();
-        assert_eq!(colour, ["sky", "fog", "late"]);
+        assert_eq!(colour, ["air", "fog", "late"]);
         let prepare: Vec<_> = a.iter().filter(|p| p.stage == Stage::Prepare).map(|p| p.by).collect();
-        assert_eq!(prepare, ["sky", "late"], "only chapters with prepare work");
+        assert_eq!(prepare, ["air", "late"], "only chapters with prepare work");
     }
 }

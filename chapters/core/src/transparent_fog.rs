@@ -1,10 +1,10 @@
 //! The fog at any depth as a shared resource, for the transparent stage: a bind group the core
 //! owns the layout of (group 2 of transparent passes), assembled each frame, before the first
 //! transparent chapter renders, from what the fog chapters of the stack lend it
-//! (`Chapter::lend`: their parameters, chapter 4's volumes). A fog chapter missing
+//! (`Chapter::lend`: their parameters, the volumetric grid's volumes). A fog chapter missing
 //! from the stack is replaced by a stand-in: an all-zero uniform, which every fog reads as
-//! "off" (chapter 1's applied share `color.a`, chapter 2's `height_fog_on`, chapter 4's
-//! `light.w` are 0), and a 1×1×1 volume. With no fog chapter at all the group is entirely
+//! "off" (the fog by distance's applied share `color.a`, the height layers' on switch, the
+//! volumetric grid's `light.w` are 0), and a 1×1×1 volume. With no fog chapter at all the group is entirely
 //! stand-ins: transmittance 1, in-scattering 0.
 //!
 //! `shaders/common/transparent_fog.wgsl` holds the bindings and
@@ -15,11 +15,11 @@
 //!
 //! | binding | holds |
 //! |---|---|
-//! | 0 | chapter 4's `FroxelParams` uniform |
-//! | 1 | chapter 4's scattering volume of this frame (S, σt per froxel), 3D |
-//! | 2 | chapter 4's integrated volume (L_in, T at each slice's far end), 3D |
-//! | 3 | chapter 1's `FogParams` uniform |
-//! | 4 | chapter 2's `HeightFogParams` uniform |
+//! | 0 | the volumetric grid's uniform (`FroxelParams`) |
+//! | 1 | the volumetric grid's scattering volume of this frame (S, σt per froxel), 3D |
+//! | 2 | the volumetric grid's integrated volume (L_in, T at each slice's far end), 3D |
+//! | 3 | the fog by distance's uniform (`FogParams`) |
+//! | 4 | the height layers' uniform |
 
 use crate::frame::{texture_3d_entry, uniform_entry};
 
@@ -37,7 +37,7 @@ pub const STAND_IN_UNIFORM_BYTES: u64 = 256;
 pub enum FogPart {
     /// Fog as a function of distance: its `FogParams`.
     ByDistance { uniform: wgpu::Buffer },
-    /// Exponential height layers in closed form: its `HeightFogParams`.
+    /// Exponential height layers in closed form: their parameters uniform.
     HeightLayers { uniform: wgpu::Buffer },
     /// A froxel grid: its `FroxelParams`, the scattering volume it wrote this frame and the
     /// integrated volume (rgba32float).

@@ -1,7 +1,7 @@
-//! The smoke volume file: a small binary format for the smoke's fields, written by chapter 7's
-//! `Smoke::save` and read by its `Smoke::load` and by chapter 5's density textures (any chapter
-//! that wants a density and a temperature volume). It lives in the core, not in chapter 7, so
-//! that a reader needs no smoke solver. Everything is little-endian.
+//! The smoke volume file: a small binary format for the smoke's fields, written by a smoke
+//! simulation's save and read back by its load and by the fog volumes' density textures (any
+//! chapter that wants a density and a temperature volume). It lives in the core, not with the
+//! solver, so that a reader needs no smoke solver. Everything is little-endian.
 //!
 //! ```text
 //! offset  size        contents
@@ -16,12 +16,12 @@
 //!                     y, then z, and a cell's c components together
 //! ```
 //!
-//! The fields `Smoke::save` writes: `density` (1), `temperature` (1: T − T_amb in K, so that
+//! The fields a smoke simulation saves: `density` (1), `temperature` (1: T − T_amb in K, so that
 //! values round-trip exactly; T = T_amb + value), `color` (3: the smoke colour times its
 //! density, the fluid texture's first three channels), `velocity` (3, m/s: the staggered grid's
 //! face values, a cell's three being u_x, u_y, u_z on its low x-, y- and z-faces, after the
 //! pressure projection, so divergence-free to the solver's tolerance; no pressure is stored).
-//! Readers require what they need (`Smoke::load`: density and temperature) and skip names they do
+//! Readers require what they need (a smoke simulation's load: density and temperature) and skip names they do
 //! not know.
 //!
 //! A file is read whole and checked before anything uses it: magic, version, sizes, the exact

@@ -1,6 +1,6 @@
-//! Local fog volumes: bounded media that one chapter publishes (chapter 5's boxes, ellipsoids and
-//! cylinders) and others use: chapter 4 injects them into its froxel grid
-//! (`04-froxel-fog/media.wgsl`), chapter 5 integrates them analytically per pixel. The core only
+//! Local fog volumes: bounded media (boxes, ellipsoids and cylinders) that a chapter publishes and
+//! others use: a volumetric grid injects them into its cells, a per-pixel pass integrates them
+//! analytically. The core only
 //! carries the list from `Chapter::publish` to every stage's `ChapterContext`, and defines what a
 //! volume's density is at a point (`FogVolume::weight_at`, mirrored by
 //! `common/media/fog_volume.wgsl`).
@@ -9,7 +9,7 @@ use crate::frame::FrameUniform;
 use bytemuck::{Pod, Zeroable};
 use glam::{DVec2, DVec3};
 
-/// Most volumes a frame carries (chapter 4 and 5 bin them to tiles, so a froxel or a pixel tests
+/// Most volumes a frame carries (their readers bin them to tiles, so a froxel or a pixel tests
 /// only the few that can reach it).
 pub const MAX_FOG_VOLUMES: usize = 256;
 
@@ -54,7 +54,7 @@ pub struct FogVolume {
     pub axis_y: [f32; 4],
     /// xyz: the local z axis (unit); w: unused (0).
     pub axis_z: [f32; 4],
-    /// What multiplies the density inside (`fog_volume_density`): x: the source
+    /// What multiplies the density inside (`media::density`): x: the source
     /// (`SOURCE_CONSTANT`, `SOURCE_NOISE`, `SOURCE_FILE`); y: the file's texture slot, or the
     /// noise's octaves; z: the noise's frequency (1/m); w: the noise's contrast.
     pub texture: [f32; 4],

@@ -1,18 +1,18 @@
-//! The GPU copies of the frame's density grids (`fog_volume_density::DensityTexture`): up to
+//! The GPU copies of the frame's density grids (`media::density::DensityTexture`): up to
 //! `MAX_DENSITY_TEXTURES` r32float 3D textures in fixed bindings 12–15 of a chapter's group 2
 //! (declared in shaders/common/media/fog_volume_density.wgsl). They are a shared resource of the
 //! stack: the core owns one set (`Renderer::fog_density`), updates it once a frame from what the
 //! stack published, and hands it to every chapter (`StackMedia::density`); the chapters
-//! that draw fog volumes (4's froxel injection, 5's analytic path) put its views into their own
+//! that draw fog volumes (the volumetric grid's injection, the per-pixel analytic path) put its views into their own
 //! groups, made again when its `generation` changes. A slot is uploaded again only when the grid in
 //! it changes (compared by `Arc` identity). Empty slots hold a 1³ texture, so that a layout never
 //! changes. Beside them, in bindings 16–17, the noise baked once (`NoiseBake`) and its repeating
 //! trilinear sampler.
 
-use crate::fog_volume_density::{DensityTexture, MAX_DENSITY_TEXTURES, NOISE_BAKE_SIDE, SOURCE_NOISE};
-use crate::fog_volumes::FogVolume;
 use crate::frame::texture_3d_entry;
 use crate::gpu::GpuContext;
+use crate::media::density::{DensityTexture, MAX_DENSITY_TEXTURES, NOISE_BAKE_SIDE, SOURCE_NOISE};
+use crate::media::volumes::FogVolume;
 use crate::shaders::{ShaderStore, compute_pipeline, compute_pipeline_with, create_module};
 use std::cell::Cell;
 use std::sync::Arc;
@@ -318,7 +318,7 @@ pub fn any_textured(volumes: &[FogVolume]) -> bool {
 /// A pass over fog volumes, compiled with the shaders' `DENSITY_TEXTURES` override off, and on the
 /// first time a volume has a texture (common/media/fog_volume_density.wgsl). Without it the texture
 /// code is compiled out: on a software driver a branch no lane takes still runs, and there the
-/// noise doubled the time of chapter 4's froxel tests.
+/// noise doubled the time of the volumetric grid's tests.
 pub struct DensityPipelines {
     module: wgpu::ShaderModule,
     entry: &'static str,

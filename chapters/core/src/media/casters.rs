@@ -3,12 +3,12 @@
 //! when the volumes or the sun change, `CasterMasks`), so that a GPU pass lighting a volume walks
 //! only its own few casters (shaders/common/media/casters.wgsl). The core bins the stack's
 //! published list once a frame into one buffer (`FogCasters`, `StackMedia::casters`),
-//! which chapter 5's analytic pass and chapter 4's froxel injection both bind and walk with the
-//! same shader code, so the two paths shadow a volume alike and nothing steps where one hands over
+//! which the per-pixel analytic pass and the volumetric grid's injection both bind and walk with
+//! the same shader code, so the two paths shadow a volume alike and nothing steps where one hands over
 //! to the other. Whether the volumes shadow each other at all is the publishers' setting
 //! (`PublishedMedia::shadows`).
 
-use crate::fog_volumes::{BIN_WORDS, FogVolume, MAX_FOG_VOLUMES};
+use crate::media::volumes::{BIN_WORDS, FogVolume, MAX_FOG_VOLUMES};
 
 // ANCHOR: bin_casters
 /// The most volumes that shadow one volume's sun light (in list order; the shaders stop there
@@ -133,7 +133,7 @@ impl FogCasters {
     }
 
     /// Changes whenever the published volumes, the sun's direction or the switch changed: a key
-    /// for anything a chapter makes from them once per change (chapter 5's sun grid).
+    /// for anything a chapter makes from them once per change (a sun grid over the volumes).
     pub fn generation(&self) -> u64 {
         self.masks.generation()
     }
@@ -143,7 +143,7 @@ impl FogCasters {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fog_volumes::SHAPE_BOX;
+    use crate::media::volumes::SHAPE_BOX;
     use glam::DVec3;
 
     fn cube(x: f32, y: f32) -> FogVolume {

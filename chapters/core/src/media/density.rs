@@ -1,11 +1,12 @@
 //! A fog volume's density texture: what multiplies its density inside, in its own frame, so that
 //! it moves and rotates with the volume. Either scrolling periodic gradient noise (`noise`'s
-//! `periodic_fbm`, which the GPU reads from one baked texture of one period: `baked_noise`) or a density grid read from a smoke volume file (`volume_file`, chapter 7's
-//! `save`) stretched over the volume's box [−1, 1]³ and interpolated trilinearly. The f64
+//! `periodic_fbm`, which the GPU reads from one baked texture of one period: `baked_noise`) or a
+//! density grid read from a smoke volume file (`volume_file`, as a smoke simulation saves it)
+//! stretched over the volume's box [−1, 1]³ and interpolated trilinearly. The f64
 //! reference of shaders/common/media/fog_volume_density.wgsl; the GPU copies of the grids are in
-//! `fog_volume_textures`.
+//! `media::textures`.
 
-use crate::fog_volumes::FogVolume;
+use crate::media::volumes::FogVolume;
 use crate::noise::{periodic_fbm, periodic_gradient_noise};
 use crate::volume_file::VolumeFile;
 use anyhow::{Result, anyhow, bail};
@@ -30,7 +31,7 @@ pub const NOISE_PERIOD: u32 = 8;
 pub const NOISE_BAKE_SIDE: u32 = 128;
 /// Most octaves of the noise.
 pub const MAX_NOISE_OCTAVES: u32 = 6;
-/// Density grids a frame carries: chapters 4 and 5 bind this many 3D textures.
+/// Density grids a frame carries: each chapter that draws fog volumes binds this many 3D textures.
 pub const MAX_DENSITY_TEXTURES: usize = 4;
 /// Cells per side of the largest grid (256³ f32 is 64 MiB per chapter that binds it); the
 /// device's `max_texture_dimension_3d` may lower it.
@@ -48,7 +49,7 @@ pub struct DensityTexture {
 }
 
 impl DensityTexture {
-    /// The `density` field of a smoke volume file (chapter 7's loader: every error it finds, a
+    /// The `density` field of a smoke volume file (`VolumeFile::read`: every error it finds, a
     /// missing file, a wrong magic, a truncated or padded file, a NaN, comes back with the path).
     pub fn load(path: &Path) -> Result<Self> {
         let file = VolumeFile::read(path)?;
