@@ -104,7 +104,7 @@ fn every_uniform_matches_its_wgsl_layout() {
         }),
     );
     check(
-        "04-froxel-fog/common.wgsl",
+        "common/volumetric_grid.wgsl",
         "FroxelParams",
         rust_layout!(FroxelUniform { grid, slices, medium, albedo, light, debug, temporal, noise, wind }),
     );
@@ -186,7 +186,7 @@ fn every_uniform_matches_its_wgsl_layout() {
         }),
     );
     check(
-        "03-sky/atmosphere.wgsl",
+        "common/atmosphere_tables.wgsl",
         "AtmosphereParams",
         rust_layout!(AtmosphereUniform {
             radii,
@@ -493,7 +493,7 @@ fn full_screen_passes_use_the_screen_tile() {
 /// The shared-sky bindings sit at the group the core binds them at, with the layout's bindings.
 #[test]
 fn the_shared_sky_bindings_are_at_the_core_group() {
-    let module = ShaderStore::discover().load("03-sky/sky_light.wgsl").unwrap().validate().unwrap();
+    let module = ShaderStore::discover().load("common/sky_light.wgsl").unwrap().validate().unwrap();
     let mut bindings: Vec<u32> = module
         .global_variables
         .iter()
@@ -502,7 +502,7 @@ fn the_shared_sky_bindings_are_at_the_core_group() {
         .map(|b| b.binding)
         .collect();
     bindings.sort();
-    assert_eq!(bindings, [0, 1, 2, 3, 4, 5], "group {} of sky_light.wgsl", fogbook_core::shared_sky::SKY_GROUP);
+    assert_eq!(bindings, [0, 1, 2, 3, 4, 5], "group {} of common/sky_light.wgsl", fogbook_core::shared_sky::SKY_GROUP);
 }
 
 /// The medium's and the clouds' shadows sit at the groups the core binds them at, and the

@@ -259,12 +259,12 @@ fn view_names() {
 }
 
 /// Sun and sky light at 0, 100, 2000 and 8000 m, as a later stage gets them through
-/// `03-sky/sky_light.wgsl`: written by a probe shader into the view target's first two rows.
+/// `common/sky_light.wgsl`: written by a probe shader into the view target's first two rows.
 fn probe_sky_light(h: &mut fogbook_core::headless::Headless, setup: &mut Setup) -> (Vec<[f32; 3]>, Vec<[f32; 3]>) {
     let view = setup.stack.views()[0].at;
     h.run(&mut setup.stack, &setup.camera, &setup.scene, &mut TimeControl::fixed(0.0), view, 1);
     let store = fogbook_core::shaders::ShaderStore::discover();
-    let mut source = store.compose("03-sky/sky_light.wgsl").unwrap().source;
+    let mut source = store.compose("common/sky_light.wgsl").unwrap().source;
     source.push_str(
         "@compute @workgroup_size(1)
 fn probe(@builtin(global_invocation_id) id: vec3<u32>) {

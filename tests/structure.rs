@@ -9,15 +9,6 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// The one import allowed to point forwards, (importer, imported), relative to `shaders/`.
-const FORWARD_IMPORTS: &[(&str, &str)] = &[
-    // The fog at a transparent surface's own depth composes chapter 4's froxel volume at that
-    // depth, and at_depth.wgsl reads chapter 4's uniform and volumes (FroxelParams and its
-    // bindings, 04-froxel-fog/common.wgsl): moving it to common would take chapter 4's grid with
-    // it. The core binds an all-zero stand-in for the uniform when chapter 4 is not in the stack.
-    ("common/transparent_fog.wgsl", "04-froxel-fog/at_depth.wgsl"),
-];
-
 const IMPORT_PREFIX: &str = "// #import ";
 
 fn root() -> PathBuf {
@@ -68,12 +59,13 @@ fn shader_files() -> Vec<(String, String)> {
         .collect()
 }
 
+/// Every `// #import` of every shader names a file of its own chapter, an earlier one or the core;
+/// there are no exceptions, so any import that points forwards fails.
 #[test]
 fn wgsl_imports_only_from_its_own_or_an_earlier_chapter() {
     let files = shader_files();
     let known: std::collections::HashSet<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
     let mut failures = Vec::new();
-    let mut exceptions_seen = Vec::new();
     for (path, text) in &files {
         let Some(own) = chapter_of_shader(path) else {
             failures.push(format!("shaders/{path}: its folder is neither `NN-name`, `common` nor `core`"));
@@ -92,23 +84,11 @@ fn wgsl_imports_only_from_its_own_or_an_earlier_chapter() {
                 continue;
             };
             if target > own {
-                if FORWARD_IMPORTS.contains(&(path.as_str(), import)) {
-                    exceptions_seen.push((path.as_str(), import));
-                } else {
-                    failures.push(format!(
-                        "{at}: chapter {own} imports from chapter {target}, a later one (move the shared \
-                         code to shaders/common/)"
-                    ));
-                }
+                failures.push(format!(
+                    "{at}: chapter {own} imports from chapter {target}, a later one (move the shared \
+                     code to shaders/common/)"
+                ));
             }
-        }
-    }
-    for exception in FORWARD_IMPORTS {
-        if !exceptions_seen.contains(exception) {
-            failures.push(format!(
-                "FORWARD_IMPORTS lists {} -> {}, which no longer imports forwards: remove it from the list",
-                exception.0, exception.1
-            ));
         }
     }
     assert!(failures.is_empty(), "{} import(s) against the book's order:\n{}", failures.len(), failures.join("\n"));

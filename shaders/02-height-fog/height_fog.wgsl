@@ -88,7 +88,8 @@ fn height_fog(@builtin(global_invocation_id) id: vec3<u32>) {
         case VIEW_FOG_AMOUNT: { write_scalar(id.xy, fog_amount); }
         case VIEW_DENSITY: {
             let h = frame.camera_pos.y + dir.y * d;
-            write_scalar(id.xy, layer_density(height.layer1, h) + layer_density(height.layer2, h));
+            // The layers' medium at the pixel's height, shown even while the fog is off.
+            write_scalar(id.xy, height_layers_medium(height.layer1, height.layer2, h, vec3(1.0), 0.0).extinction.x);
         }
         case VIEW_LAYER1: { write_scalar(id.xy, s.tau1); }
         case VIEW_LAYER2: { write_scalar(id.xy, s.tau2); }

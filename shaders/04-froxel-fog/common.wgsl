@@ -1,57 +1,20 @@
-// Froxel volumetric fog, shared definitions: the parameter block, the exponential slice
-// distribution, the froxel's position, the medium (global, noise, local volumes), the
-// energy-conserving step integral, the phase functions and the local lights' in-scattering.
+// Froxel volumetric fog, the chapter's shared definitions: the froxel's position and sample
+// point, the global medium's noise and smooth extinction, and the local lights' in-scattering.
+// The parameter block, the slice distribution, the global height layers, the step integral and
+// the phase functions are the grid's as every reader sees it: common/volumetric_grid.wgsl,
+// imported here (the fog at any depth, common/fog_at_depth.wgsl, reads them too).
 // Technique: a frustum-aligned 3D grid ("froxels") whose media are injected, lit and integrated
 // front to back per column, then looked up at each pixel's depth — Wronski, "Volumetric Fog:
 // Unified Compute Shader-Based Solution to Atmospheric Scattering" (SIGGRAPH 2014); the
 // participating-media model and the energy-conserving integral after Hillaire, "Towards Unified
 // and Physically-Based Volumetric Lighting in Frostbite" (SIGGRAPH 2015).
-// Slices are distances along each column's ray (the core's scene distance is one too): boundary k
-// of N lies at n · (f/n)^(k/N) for k ≥ 1 and boundary 0 at the eye.
-// Mirrors `FroxelUniform` and `reference.rs` in chapters/04-froxel-fog.
+// Mirrors `reference.rs` in chapters/04-froxel-fog.
 // #import common/scene_inputs.wgsl
 // #import common/gradient_noise.wgsl
 // #import common/height_layer.wgsl
 // #import common/media/fog_volume.wgsl
-
-// ANCHOR: uniform
-struct FroxelParams {
-    grid: vec4<u32>,    // x, y: columns and rows; z: slices N; w: the debug view
-    slices: vec4<f32>,  // x: near n (m); y: far f (m); z: N / ln(f/n); w: ln(f/n) / N
-    medium: vec4<f32>,  // x: constant σt (1/m); y: layer density (1/m); z: falloff b (1/m); w: layer height (m)
-    albedo: vec4<f32>,  // rgb: σs / σt; w: phase g
-    light: vec4<f32>,   // x: sun factor; y: ambient factor; z: 1 = volume shadows; w: 1 = apply the fog
-    debug: vec4<u32>,   // x: the slice the slice views show; y: solo light (0: all); z: phase (0 HG, 1 CS); w: fog volumes
-    temporal: vec4<f32>, // x: 1 = jitter and history; y: history weight; z: 1 = history holds last frame; w: local-light factor
-    noise: vec4<f32>,   // x: amount a; y: 1 / feature size (1/m); z: 1 = continue beyond the grid; w: 1 = local volumes point-sampled
-    wind: vec4<f32>,    // xyz: how far the wind has carried the noise (m)
-}
-// ANCHOR_END: uniform
-
-@group(2) @binding(0) var<uniform> froxel: FroxelParams;
-
-// ANCHOR: slices
-// z(s) = n · (f/n)^(s/N), for a continuous slice coordinate s.
-fn slice_depth(s: f32) -> f32 {
-    return froxel.slices.x * exp(s * froxel.slices.w);
-}
-
-// s(z) = N · ln(z/n) / ln(f/n), the inverse.
-fn depth_slice(z: f32) -> f32 {
-    return log(max(z, 1e-6) / froxel.slices.x) * froxel.slices.z;
-}
-
-fn slice_begin(k: u32) -> f32 {
-    if k == 0u {
-        return 0.0;
-    }
-    return slice_depth(f32(k));
-}
-
-fn slice_end(k: u32) -> f32 {
-    return slice_depth(f32(k + 1u));
-}
-// ANCHOR_END: slices
+// #import common/volumetric_grid.wgsl
+// #import common/media/medium.wgsl
 
 // The unit ray through a point of the grid's screen plane, in columns and rows (a column's centre
 // is at x + 0.5): the same basis as `view_ray_dir`, so a column's ray is its pixels' ray.
@@ -86,17 +49,6 @@ fn froxel_sample_point(id: vec3<u32>) -> vec3<f32> {
 // ANCHOR_END: jitter
 
 // ANCHOR: medium
-const MAX_EXTINCTION: f32 = 1.0e4; // 1/m: past this every slice is opaque in any precision
-
-// The global medium's height layers: chapter 2's two when it is in the stack (it publishes them
-// in the frame), else this chapter's one (and an empty second).
-fn global_layer(i: u32) -> vec4<f32> {
-    if frame.height_layers[0].w > 0.5 {
-        return frame.height_layers[i];
-    }
-    return select(vec4(0.0), vec4(froxel.medium.yzw, 0.0), i == 0u);
-}
-
 // The noise's factor on the global medium at p: max(0, 1 + a · fbm((p − wind) / size)). |fbm|
 // reaches 1.0364 (improved Perlin noise is not confined to [−1, 1]), so without the clamp an
 // amount above 0.965 could make σt negative; the factor lies in [0, 1 + 1.0364 a].
@@ -113,46 +65,33 @@ fn smooth_extinction_at(p: vec3<f32>) -> f32 {
 }
 // ANCHOR_END: medium
 
+// ANCHOR: global_medium_at
+// The global medium as a medium of the media layer (common/media/medium.wgsl), at p with the
+// noise factor there: σt = (constant + height layers) · noise, σs = albedo · σt, the fog's phase
+// (HG, or Cornette–Shanks in its view); `froxel_global_medium_at` takes the factor itself.
+fn froxel_global_medium(p: vec3<f32>, noise: f32) -> Medium {
+    let t = smooth_extinction_at(p) * noise;
+    return medium_of(vec3(t), froxel.albedo.rgb * t, vec3(0.0), froxel.albedo.w, froxel.debug.z);
+}
+
+fn froxel_global_medium_at(p: vec3<f32>) -> Medium {
+    return froxel_global_medium(p, noise_factor(p));
+}
+
+// A bound over the box [box_min, box_max]: the constant plus each layer at the box's denser end,
+// times the noise factor's largest value, 1 + a · 1.0364 (GRADIENT_NOISE_BOUND in
+// chapters/core/src/noise.rs bounds |fbm|).
+fn froxel_global_majorant(box_min: vec3<f32>, box_max: vec3<f32>) -> Majorant {
+    let lo = box_min.y;
+    let hi = box_max.y;
+    let layers = layer_majorant(global_layer(0u), lo, hi) + layer_majorant(global_layer(1u), lo, hi);
+    let noise = 1.0 + max(froxel.noise.x, 0.0) * 1.0364;
+    return Majorant(vec3((max(froxel.medium.x, 0.0) + layers) * noise * MAJORANT_MARGIN));
+}
+// ANCHOR_END: global_medium_at
+
 // Local fog volumes (chapter 5): the struct and `fog_volume_weight` live in
 // common/media/fog_volume.wgsl, shared with chapter 5's analytic path.
-// ANCHOR_END: medium
-
-// ANCHOR: step_integral
-// ∫₀^len S e^(−σt t) dt = S (1 − e^(−σt len)) / σt (Hillaire 2015), its series for σt len < 1e-4.
-fn step_integral(s: vec3<f32>, sigma_t: f32, len: f32) -> vec3<f32> {
-    let x = sigma_t * len;
-    if x < 1e-4 {
-        return s * len * (1.0 - 0.5 * x);
-    }
-    return s * ((1.0 - exp(-x)) / sigma_t);
-}
-// ANCHOR_END: step_integral
-
-// ANCHOR: phase
-const INV_FOUR_PI: f32 = 0.07957747154594767; // 1 / (4π)
-const THREE_OVER_EIGHT_PI: f32 = 0.1193662073189215; // 3 / (8π)
-
-// Henyey–Greenstein (1/sr); cos_theta between the view ray and the direction towards the light.
-fn henyey_greenstein(g_in: f32, cos_theta: f32) -> f32 {
-    let g = clamp(g_in, -0.999, 0.999);
-    let denom = max(1.0 + g * g - 2.0 * g * cos_theta, 1e-6);
-    return (1.0 - g * g) * INV_FOUR_PI / (denom * sqrt(denom));
-}
-
-// Cornette–Shanks 1992 (1/sr): HG with Rayleigh's (1 + cos²θ), renormalised.
-fn cornette_shanks(g_in: f32, cos_theta: f32) -> f32 {
-    let g = clamp(g_in, -0.999, 0.999);
-    let denom = max(1.0 + g * g - 2.0 * g * cos_theta, 1e-6);
-    return THREE_OVER_EIGHT_PI * (1.0 - g * g) * (1.0 + cos_theta * cos_theta) / ((2.0 + g * g) * denom * sqrt(denom));
-}
-
-fn phase(cos_theta: f32) -> f32 {
-    if froxel.debug.z == 1u {
-        return cornette_shanks(froxel.albedo.w, cos_theta);
-    }
-    return henyey_greenstein(froxel.albedo.w, cos_theta);
-}
-// ANCHOR_END: phase
 
 // ANCHOR: local_lights
 // Radiance per unit σs that the scene's point and spot lights scatter towards the eye at p
@@ -174,4 +113,3 @@ fn local_lights_at(p: vec3<f32>, v: vec3<f32>) -> vec3<f32> {
     return sum * froxel.temporal.w;
 }
 // ANCHOR_END: local_lights
-// ANCHOR_END: phase

@@ -6,12 +6,13 @@
 // Beyond the grid's far distance f the same medium continues in closed form up to d (the
 // constant density and the height layer: T_b = e^(−τ(f, d)), L_b = albedo · L · (1 − T_b) with
 // the unshadowed sun and ambient at f), unless chapter 2 is in the stack, which takes over there.
-// Both lookups live in at_depth.wgsl, shared with the core's transparent-fog module. Also writes
-// the debug views, among them a per-pixel reference march of the same medium and lights, against
-// which the grid's error is shown. After Wronski 2014 (the lookup at the pixel's depth) and
+// Both lookups live in common/fog_at_depth.wgsl, shared with the core's transparent-fog module.
+// Also writes the debug views, among them a per-pixel reference march of the same medium and
+// lights, against which the grid's error is shown. After Wronski 2014 (the lookup at the pixel's depth) and
 // Hillaire 2015.
 // Stage: froxel fog (after the sky and the analytic fogs). Output: `view_out`.
-// #import 04-froxel-fog/at_depth.wgsl
+// #import 04-froxel-fog/common.wgsl
+// #import common/fog_at_depth.wgsl
 // #import common/shadow.wgsl
 
 @group(2) @binding(3) var media_tex: texture_3d<f32>;
@@ -93,7 +94,7 @@ fn reference_march(dir: vec3<f32>, d: f32) -> FogAtDepth {
         let t1 = select(near * pow(end / max(near, 1e-6), f32(i) / f32(REFERENCE_STEPS)), end, i == REFERENCE_STEPS);
         let len = t1 - t0;
         let p = eye + dir * (0.5 * (t0 + t1));
-        let sigma_t = min(smooth_extinction_at(p) * noise_factor(p), MAX_EXTINCTION);
+        let sigma_t = min(froxel_global_medium_at(p).extinction.x, MAX_EXTINCTION);
         var radiance = local_lights_at(p, dir);
         if froxel.debug.y == 0u {
             var visibility = 1.0;

@@ -5,14 +5,14 @@
 // isotropic radiance (its phase integral is 1), the scene's point and spot lights (inverse
 // square, windowed, cone falloff; unshadowed) and the Henyey–Greenstein or Cornette–Shanks phase
 // function. Sun and ambient come from the sky's tables when the sky is in the stack
-// (sky_light.wgsl), else from the frame's constant sun and ambient. After Wronski 2014 and
+// (common/sky_light.wgsl), else from the frame's constant sun and ambient. After Wronski 2014 and
 // Hillaire 2015.
 // Output: `scatter_out` (rgb: S, 1/m per unit radiance; a: σt, 1/m); for the history view, the
 // weight given to the history (`history_weight_out`).
 // #import 04-froxel-fog/common.wgsl
 // #import common/shadow.wgsl
 // #import common/cloud_shadow.wgsl
-// #import 03-sky/sky_light.wgsl
+// #import common/sky_light.wgsl
 
 @group(2) @binding(1) var scatter_out: texture_storage_3d<rgba32float, write>;
 @group(2) @binding(2) var media_in: texture_3d<f32>;

@@ -28,6 +28,7 @@
 // #import 04-froxel-fog/common.wgsl
 // #import common/media/shapes.wgsl
 // #import common/media/casters.wgsl
+// #import common/media/local_volumes.wgsl
 
 @group(2) @binding(1) var media_out: texture_storage_3d<rgba32float, write>;
 @group(2) @binding(2) var emission_out: texture_storage_3d<rgba16float, write>;
@@ -72,7 +73,11 @@ fn luminance(c: vec3<f32>) -> f32 {
 }
 
 // The local volumes in froxel `id`: the sum over its block's volumes of each one's average over
-// the piece [a, b] of the ray o + t·dir through the froxel, and how they are lit. With
+// the piece [a, b] of the ray o + t·dir through the froxel, and how they are lit. A medium averaged
+// over a slice, not at a point: each volume's optical depth in closed form (or a short march)
+// divided by the slice's length, fused with how it is lit, so this loop does not call the point
+// medium (`fog_volume_medium_at`, `local_volumes_medium_at`); its sum enters the froxel through
+// `medium_add` in `media` below. With
 // `volume_point_sample` (noise.w), each one's density at the froxel's sample o + t_s·dir instead.
 fn local_media(id: vec3<u32>, o: vec3<f32>, dir: vec3<f32>, a: f32, b: f32, t_s: f32) -> LocalMedia {
     var m = LocalMedia(vec3(0.0), 0.0, vec3(0.0), vec4(0.0, 0.5, 0.0, 1.0));
@@ -137,14 +142,18 @@ fn media(@builtin(global_invocation_id) id: vec3<u32>) {
     }
     let p = froxel_sample_point(id);
     let noise = noise_factor(p);
-    let global_t = smooth_extinction_at(p) * noise;
     // The column's ray as the sample point's (jittered across with temporal accumulation).
     let dir = normalize(p - frame.camera_pos.xyz);
     let t_s = length(p - frame.camera_pos.xyz);
     let local = local_media(id, frame.camera_pos.xyz, dir, slice_begin(id.z), slice_end(id.z), t_s);
-    let sigma_s = froxel.albedo.rgb * global_t + local.sigma_s;
-    let sigma_t = global_t + local.sigma_t;
-    let emission = local.emission;
+    // The froxel's media, summed through the media layer (common/media/medium.wgsl): the global
+    // medium at the sample point plus the local volumes averaged over the slice (an empty list
+    // without chapter 5: a zero medium).
+    var m = froxel_global_medium(p, noise);
+    m = medium_add(m, medium_of(vec3(local.sigma_t), local.sigma_s, local.emission, local.light.z, PHASE_HENYEY_GREENSTEIN));
+    let sigma_s = m.scattering;
+    let sigma_t = m.extinction.x;
+    let emission = m.emission;
     // Past MAX_EXTINCTION every slice is opaque anyway; the cap keeps σs ≤ σt.
     let cap = min(1.0, MAX_EXTINCTION / max(sigma_t, 1e-30));
     textureStore(media_out, id, vec4(sigma_s * cap, sigma_t * cap));

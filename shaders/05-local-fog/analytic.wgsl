@@ -31,7 +31,7 @@
 // the nearer part). Output: the colour, or the debug view, into `view_out`.
 // #import common/scene_inputs.wgsl
 // #import common/shadow.wgsl
-// #import 03-sky/sky_light.wgsl
+// #import common/sky_light.wgsl
 // #import 05-local-fog/volume_sun.wgsl
 
 // Per screen tile of TILE_PX² pixels, a bit mask of the volumes that may cover one of its pixels

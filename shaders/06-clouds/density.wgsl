@@ -5,7 +5,8 @@
 // edges eroded by the detail noise; the whole field carried by the wind.
 // Also the shell's geometry: where a ray enters and leaves it.
 // #import common/scene_inputs.wgsl
-// #import 03-sky/sky_light.wgsl
+// #import common/sky_light.wgsl
+// #import common/media/medium.wgsl
 
 // ANCHOR: uniform
 struct CloudParams {
@@ -192,3 +193,30 @@ fn cloud_density(p: vec3<f32>, r: f32, detailed: bool, footprint_m: f32) -> f32 
     return clamp(remap(base, erosion, 1.0, 0.0, 1.0), 0.0, 1.0) * weather.b;
 }
 // ANCHOR_END: density
+
+// ANCHOR: cloud_medium
+// The clouds as a medium of the media layer (common/media/medium.wgsl), at p with the detail
+// noise at its finest mip: σt = σt,1 · density, σs = albedo · σt, the two HG lobes' mean g
+// (w g_f + (1 − w) g_b), the forward lobe kept. The march (march.wgsl, lighting.wgsl) calls
+// `cloud_density` itself, hand-fused with its step's footprint and its skipping of the detail,
+// and does not go through this.
+fn cloud_medium_at(p: vec3<f32>) -> Medium {
+    let t = clouds.medium.x * cloud_density(p, radius_at(p), true, 0.0);
+    let w = clouds.phase.z;
+    var m = medium_of(vec3(t), vec3(clouds.medium.y * t), vec3(0.0), mix(clouds.phase.y, clouds.phase.x, w), PHASE_HENYEY_GREENSTEIN);
+    m.lobe.g = clouds.phase.x;
+    return m;
+}
+
+// A bound over the box [box_min, box_max]: the density is at most 1 (clamped, times a weather
+// channel ≤ 1) inside the shell and 0 outside it, so σt,1 where the box's radii meet the shell's.
+fn cloud_majorant(box_min: vec3<f32>, box_max: vec3<f32>) -> Majorant {
+    let c = planet_centre();
+    let near = length(clamp(c, box_min, box_max) - c);
+    let far = length(max(abs(box_min - c), abs(box_max - c)));
+    if far < layer_bottom_radius() || near > layer_top_radius() {
+        return majorant_none();
+    }
+    return Majorant(vec3(max(clouds.medium.x, 0.0)));
+}
+// ANCHOR_END: cloud_medium

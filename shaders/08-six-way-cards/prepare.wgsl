@@ -7,7 +7,7 @@
 // centre).
 // Stage: transparent. Output: `prepared` (one `PreparedCard` per card, in the instances' order).
 // #import common/scene_inputs.wgsl
-// #import 03-sky/sky_light.wgsl
+// #import common/sky_light.wgsl
 // #import 08-six-way-cards/cards_common.wgsl
 
 // One card as `instances::CardInstance` (Rust) lays it out.

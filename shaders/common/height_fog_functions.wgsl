@@ -74,3 +74,25 @@ fn height_fog_terms(dir: vec3<f32>, s: HeightFogSample) -> HeightFogTerms {
     return t;
 }
 // ANCHOR_END: terms
+
+// ANCHOR: medium
+// Chapter 2's fog as a medium (common/media/medium.wgsl): its two layers' σt, all of it
+// scattering, isotropic (the chapter paints its fog colour where a renderer would light an albedo
+// of 1); none while the fog is off, and none from the core's all-zero stand-in.
+fn height_fog_medium_at(p: vec3<f32>) -> Medium {
+    if height.height_fog_on != 1u {
+        return medium_none();
+    }
+    return height_layers_medium(height.layer1, height.layer2, p.y, vec3(1.0), 0.0);
+}
+
+// A bound on it over the box [box_min, box_max]: each layer's density at the box's denser end.
+fn height_fog_majorant(box_min: vec3<f32>, box_max: vec3<f32>) -> Majorant {
+    if height.height_fog_on != 1u {
+        return majorant_none();
+    }
+    let lo = box_min.y;
+    let hi = box_max.y;
+    return Majorant(vec3(layer_majorant(height.layer1, lo, hi) + layer_majorant(height.layer2, lo, hi)));
+}
+// ANCHOR_END: medium

@@ -2,7 +2,9 @@
 // its density and its optical depth along a ray segment in closed form, as chapter 2 teaches it.
 // Shared by chapter 2's analytic fog, chapter 4's froxel fog (its media and its continuation
 // beyond the grid) and the local fog volumes' shapes (common/media/shapes.wgsl, chapter 5), so
-// the chapters describe one medium. After Wenzel 2006 (the closed form).
+// the chapters describe one medium. After Wenzel 2006 (the closed form). The layers as a medium
+// of the media layer (common/media/medium.wgsl): `height_layers_medium` and `layer_majorant`.
+// #import common/media/medium.wgsl
 
 // ANCHOR: density
 const MAX_EXPONENT: f32 = 80.0;        // the density alone (density view, plot)
@@ -48,3 +50,18 @@ fn layer_optical_depth(layer: vec4<f32>, origin_y: f32, dir_y: f32, t0: f32, t1:
     return min(exp(min(ln_tau, log(MAX_OPTICAL_DEPTH) + 1.0)), MAX_OPTICAL_DEPTH);
 }
 // ANCHOR_END: optical_depth
+
+// ANCHOR: layer_medium
+// Two layers as a medium at height h: grey σt = ρ₁(h) + ρ₂(h), σs = albedo · σt, one lobe of
+// asymmetry g; no emission. Horizontally uniform: only the height matters.
+fn height_layers_medium(l1: vec4<f32>, l2: vec4<f32>, h: f32, albedo: vec3<f32>, g: f32) -> Medium {
+    let t = layer_density(l1, h) + layer_density(l2, h);
+    return medium_of(vec3(t), albedo * t, vec3(0.0), g, PHASE_HENYEY_GREENSTEIN);
+}
+
+// The largest ρ over heights [lo, hi]: ρ is monotone in h (for either sign of the falloff), so
+// the larger of its ends.
+fn layer_majorant(layer: vec4<f32>, lo: f32, hi: f32) -> f32 {
+    return max(layer_density(layer, lo), layer_density(layer, hi)) * MAJORANT_MARGIN;
+}
+// ANCHOR_END: layer_medium

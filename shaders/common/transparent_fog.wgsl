@@ -10,7 +10,7 @@
 //     channel;
 //   chapter 2 (height_fog_functions.wgsl): its closed form from max(start, frame.volumetric_far_m)
 //     to d;
-//   chapter 4 (at_depth.wgsl): the integrated volume at d, continued beyond the grid.
+//   chapter 4 (fog_at_depth.wgsl): the integrated volume at d, continued beyond the grid.
 // A chapter switched off contributes T = 1, S = 0, and so does one missing from the stack: the
 // core binds an all-zero uniform in its place, which reads as off (fogbook_core::transparent_fog).
 // Not covered: the sky's aerial perspective (chapter 3), the clouds (chapter 6) and chapter 5's
@@ -18,18 +18,17 @@
 // grid with it; inside the grid they are in chapter 4's volume); a transparent surface is fogged as
 // if they were not there.
 // Bindings: group 0 (common/scene_inputs.wgsl: the frame, and the shadow map the distance fog's
-// glow marches), group 2 (the transparent-fog group, below and in at_depth.wgsl) and group 3
-// (the shared sky, 03-sky/sky_light.wgsl: the sun and sky light beyond the froxel grid).
+// glow marches), group 2 (the transparent-fog group, below, in common/volumetric_grid.wgsl and in
+// common/fog_at_depth.wgsl) and group 3 (the shared sky, common/sky_light.wgsl: the sun and sky
+// light beyond the froxel grid). Every import is the core's own (shaders/common/).
 // #import common/scene_inputs.wgsl
 // #import common/distance_fog_functions.wgsl
 // #import common/height_fog_functions.wgsl
-// The one import of common from a chapter (the exception in tests/structure.rs): at_depth.wgsl
-// reads chapter 4's uniform and volumes (FroxelParams, 04-froxel-fog/common.wgsl).
-// #import 04-froxel-fog/at_depth.wgsl
+// #import common/fog_at_depth.wgsl
 
 // ANCHOR: bindings
 // Group 2 (fogbook_core::transparent_fog::TRANSPARENT_FOG_GROUP): chapter 4's uniform and
-// volumes at bindings 0–2 (04-froxel-fog/common.wgsl, at_depth.wgsl), then chapters 1 and 2's.
+// volumes at bindings 0–2 (common/volumetric_grid.wgsl, fog_at_depth.wgsl), then chapters 1 and 2's.
 @group(2) @binding(3) var<uniform> fog: FogParams;
 @group(2) @binding(4) var<uniform> height: HeightFogParams;
 // ANCHOR_END: bindings

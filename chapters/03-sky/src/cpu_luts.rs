@@ -9,7 +9,8 @@
 //! of (ν·μ_s) × μ × r texels, as on the GPU. Lengths in metres.
 //!
 //! - `tables`: the f64 tables, their GPU-like linear sampler, and `Luts`, the set the renderer reads.
-//! - `layout`: the textures' parameterisations (atmosphere.wgsl).
+//! - `layout`: the textures' parameterisations (common/atmosphere_tables.wgsl,
+//!   03-sky/atmosphere.wgsl).
 //! - `context`: what every pass reads (atmosphere, layout, transmittance table).
 //! - `passes`: the precomputation, one function per shader, in the GPU's order.
 //! - `render`: radiance and irradiance from the tables (sky.wgsl).

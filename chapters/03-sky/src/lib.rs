@@ -64,7 +64,8 @@ pub const SUN_ANGULAR_RADIUS: f32 = 0.004675;
 /// horizon.
 pub const MU_S_MIN: f64 = -0.20791169081775931;
 
-/// Mirrors `struct AtmosphereParams` in shaders/03-sky/atmosphere.wgsl.
+/// Mirrors `struct AtmosphereParams` in shaders/common/atmosphere_tables.wgsl (the shared sky's
+/// table layout, `fogbook_core::shared_sky`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
 pub struct AtmosphereUniform {

@@ -70,7 +70,8 @@ pub const VIEWS: &[ViewInfo] = &[
 // ANCHOR_END: views
 
 // ANCHOR: uniform
-/// Mirrors `struct FroxelParams` in shaders/04-froxel-fog/common.wgsl.
+/// Mirrors `struct FroxelParams` in shaders/common/volumetric_grid.wgsl (the grid's uniform as
+/// the fog at any depth reads it too; the core binds zeros in its place without this chapter).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
 pub struct FroxelUniform {

@@ -1,9 +1,12 @@
 //! The sky's lookup tables as a shared resource: a bind group the core owns the layout of
 //! (group 3 of any stage that wants the sun and sky light at a point), filled with the
 //! tables of the chapter that lends them when one is in the stack, and with 1×1 stand-ins
-//! otherwise, so that a stage never meets a missing binding. `sky_light.wgsl` holds the bindings
-//! and the lookups, which fall back to the frame's constant sun and ambient when the stand-ins are
+//! otherwise, so that a stage never meets a missing binding. `shaders/common/sky_light.wgsl`
+//! holds the bindings and the lookups, which fall back to the frame's constant sun and ambient when the stand-ins are
 //! bound (their atmosphere uniform is all zeros: a top radius of 0 means "no sky").
+//! `shaders/common/atmosphere_tables.wgsl` is the WGSL side of this layout: the uniform's struct
+//! and the tables' parameterisations, which the lending chapter's precomputation writes and
+//! every reader samples.
 //!
 //! | binding | holds |
 //! |---|---|

@@ -172,7 +172,7 @@ pub const RESOURCE_TABLE: &[ResourceRow] = &[
         name: "sky tables",
         made_by: "an atmosphere chapter (its lookup tables), in prepare",
         holds: "transmittance, scattering, irradiance LUTs and the atmosphere (group 3)",
-        without_maker: "1×1 stand-ins and a zero atmosphere: sky_light.wgsl uses the frame's sun and ambient",
+        without_maker: "1×1 stand-ins and a zero atmosphere: common/sky_light.wgsl uses the frame's sun and ambient",
     },
     ResourceRow {
         resource: Resource::ViewRange,

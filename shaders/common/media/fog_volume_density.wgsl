@@ -11,8 +11,10 @@
 //     everywhere, and a sampler's weights have as few as 8 bits on some GPUs.
 // Mirrors fogbook_core::fog_volume_density (its f64 reference). The grids are in group 2,
 // bindings 12–15, the baked noise and its sampler in 16–17, of every pass that imports this
-// (fogbook_core::fog_volume_textures).
+// (fogbook_core::fog_volume_textures). A volume as a medium of the media layer
+// (common/media/medium.wgsl): `fog_volume_medium_at` and `fog_volume_majorant`, below.
 // #import common/media/fog_volume.wgsl
+// #import common/media/medium.wgsl
 
 @group(2) @binding(12) var fog_density_0: texture_3d<f32>;
 @group(2) @binding(13) var fog_density_1: texture_3d<f32>;
@@ -100,3 +102,46 @@ fn fog_volume_texture_factor(v: FogVolume, p: vec3<f32>) -> f32 {
     return scale * fog_density_grid(u32(max(v.texture.y, 0.0)), q / fog_volume_half(v));
 }
 // ANCHOR_END: texture_factor
+
+// ANCHOR: volume_medium
+// Volume v as a medium at p: σt = ρ · weight · texture (ρ the density at y₀), σs = albedo · σt,
+// emission · weight · texture, one HG lobe of v's g — the integrand of the optical depths in
+// shapes.wgsl, at one point.
+fn fog_volume_medium_at(v: FogVolume, p: vec3<f32>) -> Medium {
+    let w = fog_volume_weight(v, p) * fog_volume_texture_factor(v, p);
+    let t = max(v.albedo_density.w, 0.0) * w;
+    let s = clamp(v.albedo_density.rgb, vec3(0.0), vec3(1.0)) * t;
+    return medium_of(vec3(t), s, max(v.emission_falloff.rgb, vec3(0.0)) * w, v.axis_x.w, PHASE_HENYEY_GREENSTEIN);
+}
+
+// The largest texture factor anywhere: noise, scale · (1 + |contrast| · 1.0364) (|fbm| ≤
+// GRADIENT_NOISE_BOUND, chapters/core/src/noise.rs; trilinear filtering stays inside its texels'
+// range); a file grid's maximum is not in the volume, so no finite bound (a consumer marches it).
+fn fog_volume_texture_majorant(v: FogVolume) -> f32 {
+    if !fog_volume_textured(v) {
+        return 1.0;
+    }
+    let scale = max(v.texture_offset.w, 0.0);
+    if v.texture.x < 1.5 {
+        return scale * (1.0 + abs(v.texture.w) * 1.0364);
+    }
+    return 3.0e38;
+}
+
+// A bound on v's σt over the box [box_min, box_max]: 0 where the box misses v's world bounds,
+// else ρ times the falloff at the lowest height both share (the fade is at most 1) times the
+// texture's largest factor.
+fn fog_volume_majorant(v: FogVolume, box_min: vec3<f32>, box_max: vec3<f32>) -> Majorant {
+    let half = fog_volume_half(v);
+    let reach = abs(v.axis_x.xyz) * half.x + abs(v.axis_y.xyz) * half.y + abs(v.axis_z.xyz) * half.z;
+    let lo = max(box_min, v.centre.xyz - reach);
+    let hi = min(box_max, v.centre.xyz + reach);
+    if any(lo > hi) {
+        return majorant_none();
+    }
+    let above = lo.y - (v.centre.y - half.y);
+    let falloff = exp(min(-max(v.emission_falloff.w, 0.0) * above, FOG_MAX_EXPONENT));
+    let rho = max(v.albedo_density.w, 0.0);
+    return Majorant(vec3(rho * falloff * fog_volume_texture_majorant(v) * MAJORANT_MARGIN));
+}
+// ANCHOR_END: volume_medium

@@ -1,6 +1,6 @@
-//! The scattering and irradiance textures' parameterisations (atmosphere.wgsl): the
-//! coordinates a texel stands for, the texture coordinates of (r, μ, μ_s, ν) and back, and
-//! where `get_scattering` reads in the 3D table.
+//! The scattering and irradiance textures' parameterisations (common/atmosphere_tables.wgsl,
+//! 03-sky/atmosphere.wgsl): the coordinates a texel stands for, the texture coordinates of
+//! (r, μ, μ_s, ν) and back, and where `get_scattering` reads in the 3D table.
 
 use super::Rgb;
 use super::math::{clamp, clamp_cosine, mix, safe_sqrt};
@@ -9,7 +9,7 @@ use crate::luts::IRRADIANCE_SIZE;
 use crate::reference::{Atmosphere, coord_from_unit_range, unit_range_from_coord};
 
 // ---------------------------------------------------------------------------------------------
-// Parameterisations (atmosphere.wgsl).
+// Parameterisations (common/atmosphere_tables.wgsl, 03-sky/atmosphere.wgsl).
 
 /// (r, μ, μ_s, ν) and whether the ray from (r, μ) ends on the ground: the coordinates of the 4D
 /// scattering function.

@@ -1,13 +1,15 @@
 // The light of the sun and sky at any point of the scene, for stages after the sky's prepare
-// (froxel fog, clouds, smoke): Bruneton 2017's GetSunAndSkyIrradiance at the point's altitude,
-// scaled like the scene's own light (× exposure / π), from the tables the sky publishes in the
-// core's shared-sky group (group 3, `fogbook_core::shared_sky`).
+// (froxel fog, local fog, clouds, cards, the fog at depth): Bruneton 2017's
+// GetSunAndSkyIrradiance ("Precomputed Atmospheric Scattering: a New Implementation") at the
+// point's altitude, scaled like the scene's own light (× exposure / π), from the tables the sky
+// publishes in the core's shared-sky group (group 3, `fogbook_core::shared_sky`,
+// chapters/core/src/shared_sky.rs; the tables' layout: common/atmosphere_tables.wgsl).
 // Without the sky in the stack the core binds stand-ins whose atmosphere is all zeros (top
 // radius 0): the functions then return the frame's constant sun and ambient, the scene's light.
 // Points are in scene coordinates (metres, +Y up); the scene stands at the sky's
 // `camera_altitude_m`, and over its few kilometres the sun's zenith cosine is taken as constant.
 // #import common/scene_inputs.wgsl
-// #import 03-sky/atmosphere.wgsl
+// #import common/atmosphere_tables.wgsl
 
 // ANCHOR: bindings
 @group(3) @binding(0) var<uniform> shared_atmosphere: AtmosphereParams;

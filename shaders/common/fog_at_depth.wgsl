@@ -1,14 +1,19 @@
-// Froxel fog at any depth: what the integrated volume, continued beyond the grid, puts between
-// the eye and a point at distance d along a pixel's ray — the transmittance T(d) and the
-// in-scattered radiance L_in(d), so that a surface's colour c becomes c · T(d) + L_in(d). Inside
-// the grid, the integrated texel of the slice before d (bilinear across columns) and the partial
-// slice up to d finished with that slice's S and σt by the same step integral; beyond the grid's
-// far distance f, the medium in closed form from f to d. After Wronski 2014 (the lookup at a
-// depth) and Hillaire 2015 (the step integral). Shared by the composite (composite.wgsl, at each
-// pixel's depth) and the core's transparent-fog module (common/transparent_fog.wgsl, at a
-// transparent surface's own depth), which bind the volumes at these bindings of their group 2.
-// #import 04-froxel-fog/common.wgsl
-// #import 03-sky/sky_light.wgsl
+// The fog of a volumetric grid at any depth: what the integrated volume, continued beyond the
+// grid, puts between the eye and a point at distance d along a pixel's ray — the transmittance
+// T(d) and the in-scattered radiance L_in(d), so that a surface's colour c becomes
+// c · T(d) + L_in(d). Inside the grid, the integrated texel of the slice before d (bilinear across
+// columns) and the partial slice up to d finished with that slice's S and σt by the same step
+// integral; beyond the grid's far distance f, the medium in closed form from f to d. After
+// Wronski 2014 ("Volumetric Fog: Unified Compute Shader-Based Solution to Atmospheric
+// Scattering", the lookup at a depth) and Hillaire 2015 ("Towards Unified and Physically-Based
+// Volumetric Lighting in Frostbite", the step integral). Shared by chapter 4's composite
+// (04-froxel-fog/composite.wgsl, at each pixel's depth) and the core's transparent-fog module
+// (common/transparent_fog.wgsl, at a transparent surface's own depth), which bind the grid's
+// uniform (common/volumetric_grid.wgsl) and volumes at bindings 0–2 of their group 2; the sun
+// and sky light beyond the grid come from the shared sky (common/sky_light.wgsl, group 3).
+// #import common/volumetric_grid.wgsl
+// #import common/height_layer.wgsl
+// #import common/sky_light.wgsl
 
 @group(2) @binding(1) var scatter_tex: texture_3d<f32>;
 @group(2) @binding(2) var integrated_tex: texture_3d<f32>;
