@@ -20,6 +20,7 @@
 // #import common/scene_inputs.wgsl
 // #import common/range.wgsl
 // #import 07-smoke/common.wgsl
+// #import common/media/medium.wgsl
 
 @group(3) @binding(0) var velocity_in: texture_3d<f32>;
 @group(3) @binding(1) var pressure_in: texture_3d<f32>;
@@ -153,6 +154,40 @@ fn glow(temperature: f32) -> vec3<f32> {
 }
 // ANCHOR_END: glow
 
+// ANCHOR: smoke_medium
+// The smoke as a medium (common/media/medium.wgsl), from the same fields and formulas the march
+// below reads: at uv in the box (0..1 per axis), density ρ is the fluid's alpha, the dye's colour
+// over ρ the albedo, T the ambient temperature plus the velocity texture's fourth channel.
+// σt = extinction × tint × ρ per channel, σs = albedo σt, and the glow, emitted as the smoke
+// absorbs, σt × glow(T) per metre; the phase is the first octave's Henyey–Greenstein lobe (the
+// octaves stand in for the multiple scattering a path tracer follows bounce by bounce). The
+// fields have no bound short of a reduction over the grid: a consumer that needs a majorant
+// builds it from one (the smoke's density has no fixed upper limit).
+fn smoke_extinction(density: f32) -> vec3<f32> {
+    return smoke.extinction * smoke.extinction_tint * density;
+}
+
+fn smoke_albedo(fluid: vec4<f32>, density: f32) -> vec3<f32> {
+    return clamp(fluid.rgb / max(density, 1e-30), vec3(0.0), vec3(1.0));
+}
+
+fn smoke_temperature(uv: vec3<f32>) -> f32 {
+    return smoke.ambient_k + textureSampleLevel(velocity_in, linear_clamp, uv, 0.0).w;
+}
+
+fn smoke_medium_at(p: vec3<f32>) -> Medium {
+    let uv = (p - smoke.box_min) / box_world_size();
+    if any(uv < vec3(0.0)) || any(uv > vec3(1.0)) {
+        return medium_none();
+    }
+    let fluid = textureSampleLevel(fluid_in, linear_clamp, uv, 0.0);
+    let density = max(fluid.a, 0.0);
+    let extinction = smoke_extinction(density);
+    let scattering = smoke_albedo(fluid, density) * extinction;
+    return medium_of(extinction, scattering, extinction * glow(smoke_temperature(uv)), smoke.phase_g, PHASE_HENYEY_GREENSTEIN);
+}
+// ANCHOR_END: smoke_medium
+
 // ANCHOR: phase
 const PI: f32 = 3.14159265;
 
@@ -250,7 +285,6 @@ fn fluid_view(pixel: vec2<u32>) -> vec3<f32> {
     }
     let steps = max(smoke.march_steps, 1u);
     let ds = (t_end - hit.x) / f32(steps);
-    let sigma = smoke.extinction * smoke.extinction_tint;
     let sun = smoke.sun_intensity * frame.sun_color.rgb * frame.sun_dir.w;
     // Light travels along −towards_sun and leaves towards the eye along −dir.
     let cos_theta = dot(smoke.towards_sun, dir);
@@ -264,13 +298,13 @@ fn fluid_view(pixel: vec2<u32>) -> vec3<f32> {
         if density < 1e-5 {
             continue;
         }
-        let albedo = clamp(fluid.rgb / density, vec3(0.0), vec3(1.0));
-        let temperature = smoke.ambient_k + textureSampleLevel(velocity_in, linear_clamp, uv, 0.0).w;
+        let albedo = smoke_albedo(fluid, density);
+        let temperature = smoke_temperature(uv);
         let tau = light_volume_at(uv, density);
         // Radiance per unit of extinction, and the energy-conserving step integral (Hillaire
         // 2015): what the step absorbs, (1 − e^(−σρ ds)), times it.
         let lit = albedo * (sun * sun_octaves(cos_theta, tau.r) + ambient_light(tau.g, tau.b)) + glow(temperature);
-        let step_t = exp(-sigma * density * ds);
+        let step_t = exp(-smoke_extinction(density) * ds);
         light += transmittance * (1.0 - step_t) * lit;
         transmittance *= step_t;
         if max(transmittance.r, max(transmittance.g, transmittance.b)) < 1e-3 {

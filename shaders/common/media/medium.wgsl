@@ -21,8 +21,10 @@
 //   m = medium_add(m, local_volumes_medium_at(p));   // chapter 5's volumes
 // A medium whose chapter is absent from the stack reads as zero from its stand-in bindings (an
 // all-zero uniform, an empty volume list), so the same sum serves every stack.
-// Chapters: 2 (height_fog_functions.wgsl, height_layer.wgsl), 4 (04-froxel-fog/common.wgsl),
-// 5 (fog_volume_density.wgsl), with the froxel injection (04-froxel-fog/media.wgsl) as a consumer.
+// Media: height layers (height_fog_functions.wgsl, height_layer.wgsl), the volumetric grid's
+// global medium (04-froxel-fog/common.wgsl), the local volumes (fog_volume_density.wgsl,
+// local_volumes.wgsl), clouds (06-clouds/density.wgsl) and smoke (07-smoke/view.wgsl); the
+// froxel injection (04-froxel-fog/media.wgsl) is a consumer.
 
 // ANCHOR: medium
 const PHASE_HENYEY_GREENSTEIN: u32 = 0u;
