@@ -4,7 +4,14 @@
 //! chapter's view list.
 
 use fogbook::registry;
+use fogbook_core::display::DisplayUniform;
+use fogbook_core::frame::FrameUniform;
 use fogbook_core::shaders::ShaderStore;
+use fogbook_distance_fog::FogUniform;
+use fogbook_froxel_fog::FroxelUniform;
+use fogbook_height_fog::HeightFogUniform;
+use fogbook_sky::AtmosphereUniform;
+use fogbook_smoke::SmokeUniform;
 use std::mem::{offset_of, size_of};
 
 /// (size, [(member, offset)]) of a Rust struct.
@@ -14,9 +21,20 @@ macro_rules! rust_layout {
     };
 }
 
+/// The store that composes `file` with the constants from Rust of the chapter that owns it.
+fn store_for(file: &str) -> ShaderStore {
+    let folder = file.rsplit_once('/').map_or("", |(f, _)| f);
+    let prelude = registry::chapters()
+        .into_iter()
+        .find(|c| c.shader_files().iter().any(|f| f.rsplit_once('/').is_some_and(|(d, _)| d == folder)))
+        .map(|c| c.shader_prelude())
+        .unwrap_or_default();
+    ShaderStore::discover().with_constants(prelude)
+}
+
 /// (size, [(member, offset)]) of `struct name` in `file` as naga lays it out for a uniform.
 fn wgsl_layout(file: &str, name: &str) -> (usize, Vec<(String, usize)>) {
-    let module = ShaderStore::discover().load(file).unwrap_or_else(|e| panic!("{e}")).validate().unwrap();
+    let module = store_for(file).load(file).unwrap_or_else(|e| panic!("{e}")).validate().unwrap();
     let mut layouter = naga::proc::Layouter::default();
     layouter.update(module.to_ctx()).unwrap();
     for (_, ty) in module.types.iter() {
@@ -41,17 +59,9 @@ fn check(file: &str, name: &str, rust: (usize, Vec<(&str, usize)>)) {
     assert_eq!(rust.0, wgsl_size, "{file}: struct {name}: size, Rust vs WGSL");
 }
 
+/// The core's structs: the frame, its lights, a fog volume, the volumetric grid's uniform (common), the display.
 #[test]
-// A table, one check per uniform and storage struct with its fields listed: long by its data.
-#[allow(clippy::too_many_lines)]
-fn every_uniform_matches_its_wgsl_layout() {
-    use fogbook_core::display::DisplayUniform;
-    use fogbook_core::frame::FrameUniform;
-    use fogbook_distance_fog::FogUniform;
-    use fogbook_froxel_fog::FroxelUniform;
-    use fogbook_height_fog::HeightFogUniform;
-    use fogbook_sky::AtmosphereUniform;
-    use fogbook_smoke::SmokeUniform;
+fn the_cores_uniforms_match_their_wgsl_layout() {
     check(
         "common/frame.wgsl",
         "Frame",
@@ -124,6 +134,11 @@ fn every_uniform_matches_its_wgsl_layout() {
             origin_y
         }),
     );
+}
+
+/// The analytic fogs', the local volumes' and the clouds' uniforms.
+#[test]
+fn the_fog_uniforms_match_their_wgsl_layout() {
     check(
         "01-distance-fog/distance_fog.wgsl",
         "FogParams",
@@ -185,6 +200,11 @@ fn every_uniform_matches_its_wgsl_layout() {
             _pad0,
         }),
     );
+}
+
+/// The shared tables' atmosphere and the shadows media cast.
+#[test]
+fn the_sky_and_shadow_uniforms_match_their_wgsl_layout() {
     check(
         "common/atmosphere_tables.wgsl",
         "AtmosphereParams",
@@ -205,6 +225,28 @@ fn every_uniform_matches_its_wgsl_layout() {
             _pad1
         }),
     );
+    check(
+        "common/volume_shadow.wgsl",
+        "VolumeShadow",
+        rust_layout!(fogbook_core::volume_shadow::VolumeShadowUniform { box_min, box_side_m, tint, enabled }),
+    );
+    let cloud_shadow = || {
+        rust_layout!(fogbook_core::cloud_shadow::CloudShadowUniform {
+            centre_xz,
+            extent_m,
+            enabled,
+            towards_sun,
+            strength
+        })
+    };
+    check("common/cloud_shadow.wgsl", "CloudShadow", cloud_shadow());
+    // The clouds' builder reads the same buffer.
+    check("06-clouds/shadow_map.wgsl", "CloudShadowMap", cloud_shadow());
+}
+
+/// The 3D smoke's uniform.
+#[test]
+fn the_smoke_uniform_matches_its_wgsl_layout() {
     check(
         "07-smoke/common.wgsl",
         "SmokeParams",
@@ -267,23 +309,11 @@ fn every_uniform_matches_its_wgsl_layout() {
             _pad5
         }),
     );
-    check(
-        "common/volume_shadow.wgsl",
-        "VolumeShadow",
-        rust_layout!(fogbook_core::volume_shadow::VolumeShadowUniform { box_min, box_side_m, tint, enabled }),
-    );
-    let cloud_shadow = || {
-        rust_layout!(fogbook_core::cloud_shadow::CloudShadowUniform {
-            centre_xz,
-            extent_m,
-            enabled,
-            towards_sun,
-            strength
-        })
-    };
-    check("common/cloud_shadow.wgsl", "CloudShadow", cloud_shadow());
-    // The clouds' builder reads the same buffer.
-    check("06-clouds/shadow_map.wgsl", "CloudShadowMap", cloud_shadow());
+}
+
+/// The 2D smoke's uniform and the multigrid tail's.
+#[test]
+fn the_2d_smoke_and_multigrid_uniforms_match_their_wgsl_layout() {
     check(
         "07-smoke-2d/common.wgsl",
         "Smoke2dParams",
@@ -333,6 +363,11 @@ fn every_uniform_matches_its_wgsl_layout() {
         "Tail",
         rust_layout!(fogbook_smoke::multigrid::TailUniform { count, pre_sweeps, post_sweeps, coarse_sweeps, levels }),
     );
+}
+
+/// The six-way cards' uniforms, bake and instances.
+#[test]
+fn the_six_way_uniforms_match_their_wgsl_layout() {
     check(
         "08-six-way-cards/cards_common.wgsl",
         "Cards",
@@ -347,6 +382,26 @@ fn every_uniform_matches_its_wgsl_layout() {
             flags,
             counts
         }),
+    );
+    // The pads are WGSL's own (vec3 alignment): listed members only, the size covers them.
+    check(
+        "08-six-way-cards/bake.wgsl",
+        "Bake",
+        rust_layout!(fogbook_six_way::gpu::BakeUniform {
+            n,
+            glow_on,
+            world_axis,
+            positive,
+            scale,
+            ambient_k,
+            glow_start_k,
+            glow_full_k
+        }),
+    );
+    check(
+        "08-six-way-cards/prepare.wgsl",
+        "CardInstance",
+        rust_layout!(fogbook_six_way::instances::CardInstance { centre, right, up, flipbook }),
     );
     check(
         "08-six-way-cards/cards_common.wgsl",
@@ -405,6 +460,41 @@ fn the_transparent_fog_bindings_are_at_the_core_group() {
     assert_eq!(names, [(0, "froxel"), (1, "scatter_tex"), (2, "integrated_tex"), (3, "fog"), (4, "height")]);
 }
 
+/// The cards' vertex stream: each member of `Instance` in cards.wgsl reads, at its location, the
+/// `CardInstance` member of its name, as a vec4<f32>.
+#[test]
+fn the_card_vertex_stream_matches_its_wgsl_instance() {
+    use fogbook_six_way::instances::CardInstance;
+    use fogbook_six_way::runtime::INSTANCE_ATTRIBUTES;
+    let rust: Vec<(String, u32, u64)> = [
+        ("centre", offset_of!(CardInstance, centre)),
+        ("right", offset_of!(CardInstance, right)),
+        ("up", offset_of!(CardInstance, up)),
+    ]
+    .iter()
+    .zip(INSTANCE_ATTRIBUTES)
+    .map(|((name, offset), a)| {
+        assert_eq!(a.format, wgpu::VertexFormat::Float32x4, "{name}");
+        assert_eq!(a.offset, *offset as u64, "{name}: attribute offset vs CardInstance");
+        (name.to_string(), a.shader_location, a.offset)
+    })
+    .collect();
+    let module =
+        store_for("08-six-way-cards/cards.wgsl").load("08-six-way-cards/cards.wgsl").unwrap().validate().unwrap();
+    let (_, ty) = module.types.iter().find(|(_, t)| t.name.as_deref() == Some("Instance")).expect("struct Instance");
+    let naga::TypeInner::Struct { members, .. } = &ty.inner else { panic!("Instance is no struct") };
+    let wgsl: Vec<(String, u32, u64)> = members
+        .iter()
+        .map(|m| {
+            let Some(naga::Binding::Location { location, .. }) = m.binding else { panic!("no location") };
+            let name = m.name.clone().unwrap_or_default();
+            let offset = rust.iter().find(|r| r.0 == name).map_or(u64::MAX, |r| r.2);
+            (name, location, offset)
+        })
+        .collect();
+    assert_eq!(rust, wgsl, "cards.wgsl Instance: (member, location, CardInstance offset), Rust vs WGSL");
+}
+
 /// The check catches a real mistake: a struct with a member moved fails it.
 #[test]
 fn the_layout_check_catches_a_moved_member() {
@@ -419,39 +509,55 @@ fn the_layout_check_catches_a_moved_member() {
     assert!(result.is_err());
 }
 
-/// `const VIEW_OPTICAL_DEPTH: u32 = 1u;` must sit at index 1 of the chapter's views, named
-/// `optical-depth`.
+/// Constants from Rust are written once: no WGSL file of a chapter declares a constant its
+/// prelude provides (it would shadow Rust's value, and naga rejects the redefinition), and every
+/// `VIEW_*` a chapter's shader names is one of its views.
 #[test]
-fn every_view_constant_names_its_view() {
+fn no_shader_copies_a_constant_from_rust() {
     let store = ShaderStore::discover();
     let mut checked = 0;
     for chapter in registry::chapters() {
-        let views = chapter.views();
-        for file in chapter.shader_files() {
+        let prelude: Vec<String> = chapter.shader_prelude().into_iter().map(|c| c.name).collect();
+        let folders: Vec<&str> =
+            chapter.shader_files().iter().filter_map(|f| f.rsplit_once('/').map(|(d, _)| d)).collect();
+        let in_folders = |f: &&str| f.rsplit_once('/').is_some_and(|(d, _)| folders.contains(&d));
+        for file in ShaderStore::all_files().filter(in_folders) {
             let text = store.read(file).unwrap();
-            for line in text.lines() {
-                let Some(rest) = line.trim().strip_prefix("const VIEW_") else { continue };
-                let (name, value) = rest.split_once(": u32 = ").unwrap_or_else(|| panic!("{file}: {line}"));
-                let index: usize = value.trim_end_matches(';').trim_end_matches('u').parse().unwrap();
-                let expected = name.to_lowercase().replace('_', "-");
-                let actual = views.get(index).map(|v| v.name.replace('_', "-"));
-                // Digits join their word in view names (layer-1 ↔ LAYER1).
-                let squash = |s: &str| s.replace('-', "");
-                assert_eq!(
-                    actual.as_deref().map(squash),
-                    Some(squash(&expected)),
-                    "{file}: VIEW_{name} = {index}, but view {index} of {} is {actual:?}",
-                    chapter.info().id
-                );
-                checked += 1;
-            }
+            assert_prelude_respected(file, &text, &prelude, chapter.info().id);
+            checked += 1;
         }
     }
-    assert_eq!(
-        checked,
-        9 + 10 + 12 + 16 + 9 + 15 + 12 + 9,
-        "every VIEW_ constant of the eight chapters (chapter 4's history view twice)"
-    );
+    assert!(checked >= 9, "only {checked} files checked");
+}
+
+fn assert_prelude_respected(file: &str, text: &str, prelude: &[String], id: &str) {
+    for line in text.lines() {
+        let code = line.split("//").next().unwrap_or("");
+        if let Some(rest) = code.trim().strip_prefix("const ") {
+            let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            assert!(!prelude.contains(&name), "{file}: declares {name}, which chapter {id} provides from Rust");
+        }
+        for (at, _) in code.match_indices("VIEW_") {
+            if at > 0 && code[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+                continue;
+            }
+            let name: String = code[at..].chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            assert!(prelude.contains(&name), "{file}: {name} is no view of chapter {id}");
+        }
+    }
+}
+
+/// The check fails on a copied constant and on a view the chapter does not have.
+#[test]
+fn the_prelude_check_catches_a_copy_and_an_unknown_view() {
+    let prelude = vec!["VIEW_FINAL".to_string(), "TILE_PX".to_string()];
+    let copy =
+        std::panic::catch_unwind(|| assert_prelude_respected("x.wgsl", "const TILE_PX: u32 = 16u;", &prelude, "x"));
+    assert!(copy.is_err());
+    let unknown =
+        std::panic::catch_unwind(|| assert_prelude_respected("x.wgsl", "if view == VIEW_GONE { }", &prelude, "x"));
+    assert!(unknown.is_err());
+    assert_prelude_respected("x.wgsl", "if view == VIEW_FINAL { let t = TILE_PX; }", &prelude, "x");
 }
 
 /// Full-screen passes are dispatched in `SCREEN_TILE`² tiles from Rust: every compute entry
@@ -465,7 +571,7 @@ fn full_screen_passes_use_the_screen_tile() {
     let mut checked = 0;
     for chapter in registry::chapters() {
         for file in chapter.shader_files() {
-            let module = store.load(file).unwrap().validate().unwrap();
+            let module = store.with_constants(chapter.shader_prelude()).load(file).unwrap().validate().unwrap();
             let Some((view_out, _)) =
                 module.global_variables.iter().find(|(_, g)| g.name.as_deref() == Some("view_out"))
             else {

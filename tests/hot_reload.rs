@@ -32,7 +32,7 @@ impl Scratch {
         let root = std::env::temp_dir().join(format!("fogbook-{label}-{}", std::process::id()));
         copy_dir(&ShaderStore::discover().disk_root.unwrap(), &root);
         let mut h = headless([64, 36]);
-        h.shaders = ShaderStore { disk_root: Some(root.clone()) };
+        h.shaders = ShaderStore::at(root.clone());
         let mut setup = Setup::new(chapters).unwrap();
         h.prepare_stack(&mut setup.stack).unwrap();
         Self { root, h, setup }
@@ -86,7 +86,9 @@ fn broken_binding_keeps_the_last_good_pipeline() {
     let broken = original.replace("@group(2) @binding(0) var<uniform> height: HeightFogParams;", moved);
     assert_ne!(broken, original);
     std::fs::write(&file, &broken).unwrap();
-    s.h.shaders.load("02-height-fog/height_fog.wgsl").expect("naga accepts the moved binding");
+    let prelude =
+        fogbook::registry::chapters().into_iter().find(|c| c.info().id == "height-fog").unwrap().shader_prelude();
+    s.h.shaders.with_constants(prelude).load("02-height-fog/height_fog.wgsl").expect("naga accepts the moved binding");
     let err = format!("{:#}", s.reload().unwrap_err());
     eprintln!("{err}");
     assert!(err.contains("height-fog") && err.contains("height_fog"), "{err}");

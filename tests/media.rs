@@ -7,8 +7,8 @@
 //! medium at many random points of its box.
 
 use bytemuck::{Pod, Zeroable};
-use fogbook_core::media::volumes::{FogVolume, SHAPE_BOX, SHAPE_CYLINDER, SHAPE_ELLIPSOID};
 use fogbook_core::gpu::GpuContext;
+use fogbook_core::media::volumes::{FogVolume, SHAPE_BOX, SHAPE_CYLINDER, SHAPE_ELLIPSOID};
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
 use glam::DVec3;
 

@@ -11,6 +11,17 @@ fn needs_includer(source: &str) -> bool {
     source.lines().any(|l| l.trim_start().starts_with("// #needs "))
 }
 
+/// The constants from Rust a file composes with: those of the chapter whose shader folder holds
+/// it (none for the shared folders).
+fn prelude_of(path: &str) -> Vec<fogbook_core::shaders::WgslConst> {
+    let folder = path.rsplit_once('/').map_or("", |(f, _)| f);
+    registry::chapters()
+        .into_iter()
+        .find(|c| c.shader_files().iter().any(|f| f.rsplit_once('/').is_some_and(|(d, _)| d == folder)))
+        .map(|c| c.shader_prelude())
+        .unwrap_or_default()
+}
+
 #[test]
 fn every_shader_file_validates() {
     let store = ShaderStore::discover();
@@ -25,7 +36,7 @@ fn every_shader_file_validates() {
             checked += 1;
             continue;
         }
-        let composed = store.compose(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let composed = store.with_constants(prelude_of(path)).compose(path).unwrap_or_else(|e| panic!("{path}: {e}"));
         composed.validate().unwrap_or_else(|e| panic!("{e}"));
         checked += 1;
     }
@@ -69,7 +80,10 @@ fn every_chapter_shader_exists_and_validates() {
     let store = ShaderStore::discover();
     for chapter in registry::chapters() {
         for path in chapter.shader_files() {
-            store.load(path).unwrap_or_else(|e| panic!("{}: {e}", chapter.info().id));
+            store
+                .with_constants(chapter.shader_prelude())
+                .load(path)
+                .unwrap_or_else(|e| panic!("{}: {e}", chapter.info().id));
         }
     }
 }
@@ -85,7 +99,7 @@ fn errors_point_at_the_file_and_line_that_hold_them() {
         "// #import common/frame.wgsl\n\nfn f() -> f32 {\n    return undefined_thing;\n}\n",
     )
     .unwrap();
-    let broken = ShaderStore { disk_root: Some(dir.clone()) };
+    let broken = ShaderStore::at(dir.clone());
     let err = broken.load("broken.wgsl").err().expect("must fail").to_string();
     assert!(err.starts_with("broken.wgsl:4:"), "{err}");
     std::fs::write(dir.join("cycle.wgsl"), "// #import cycle.wgsl\n").unwrap();

@@ -18,16 +18,7 @@
 
 @group(2) @binding(0) var<uniform> fog: FogParams;
 
-// Debug views, in the order of `DistanceFog::views()`.
-const VIEW_FINAL: u32 = 0u;
-const VIEW_SCENE: u32 = 1u;
-const VIEW_DISTANCE: u32 = 2u;
-const VIEW_FOG_FACTOR: u32 = 3u;
-const VIEW_EXTINCTION_R: u32 = 4u;
-const VIEW_INSCATTERING_R: u32 = 7u;
-const VIEW_FOG_COLOR: u32 = 10u;
-const VIEW_GLOW: u32 = 11u;
-const VIEW_GLOW_SHADOW: u32 = 12u;
+// VIEW_* (each debug view's index) come from the chapter's view list, composed ahead of this file.
 
 @compute @workgroup_size(8, 8, 1)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
@@ -59,8 +50,8 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         case VIEW_SCENE: { write_color(id.xy, scene); }
         case VIEW_DISTANCE: { write_scalar(id.xy, d); }
         case VIEW_FOG_FACTOR: { write_scalar(id.xy, a * dot(amount.extinction, vec3(1.0 / 3.0))); }
-        case 4u, 5u, 6u: { write_scalar(id.xy, a * amount.extinction[view - VIEW_EXTINCTION_R]); }
-        case 7u, 8u, 9u: { write_scalar(id.xy, a * amount.inscattering[view - VIEW_INSCATTERING_R]); }
+        case VIEW_EXTINCTION_R, VIEW_EXTINCTION_G, VIEW_EXTINCTION_B: { write_scalar(id.xy, a * amount.extinction[view - VIEW_EXTINCTION_R]); }
+        case VIEW_INSCATTERING_R, VIEW_INSCATTERING_G, VIEW_INSCATTERING_B: { write_scalar(id.xy, a * amount.inscattering[view - VIEW_INSCATTERING_R]); }
         case VIEW_FOG_COLOR: { write_color(id.xy, fog_color); }
         case VIEW_GLOW: { write_color(id.xy, glow); }
         case VIEW_GLOW_SHADOW: { write_scalar(id.xy, masked.lit); }

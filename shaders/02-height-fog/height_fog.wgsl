@@ -17,17 +17,7 @@
 
 @group(2) @binding(0) var<uniform> height: HeightFogParams;
 
-// Views, in the order of `HeightFog::views()`.
-const VIEW_FINAL: u32 = 0u;
-const VIEW_OPTICAL_DEPTH: u32 = 1u;
-const VIEW_TRANSMITTANCE: u32 = 2u;
-const VIEW_FOG_AMOUNT: u32 = 3u;
-const VIEW_DENSITY: u32 = 4u;
-const VIEW_LAYER1: u32 = 5u;
-const VIEW_LAYER2: u32 = 6u;
-const VIEW_DIRECTIONAL: u32 = 7u;
-const VIEW_MASKS: u32 = 8u;
-const VIEW_DENSITY_PROFILE: u32 = 9u;
+// VIEW_* (each debug view's index) come from the chapter's view list, composed ahead of this file.
 
 // ANCHOR: density_profile
 // The density-profile view: ρ(h) as a plot, height up the image, density across it (linear,
@@ -91,8 +81,8 @@ fn height_fog(@builtin(global_invocation_id) id: vec3<u32>) {
             // The layers' medium at the pixel's height, shown even while the fog is off.
             write_scalar(id.xy, height_layers_medium(height.layer1, height.layer2, h, vec3(1.0), 0.0).extinction.x);
         }
-        case VIEW_LAYER1: { write_scalar(id.xy, s.tau1); }
-        case VIEW_LAYER2: { write_scalar(id.xy, s.tau2); }
+        case VIEW_LAYER_1: { write_scalar(id.xy, s.tau1); }
+        case VIEW_LAYER_2: { write_scalar(id.xy, s.tau2); }
         case VIEW_DIRECTIONAL: { write_color(id.xy, directional); }
         case VIEW_MASKS: { write_color(id.xy, vec3(f32(s.before_start), f32(s.beyond_cutoff), 0.0)); }
         case VIEW_DENSITY_PROFILE: { write_color(id.xy, density_profile(vec2<f32>(id.xy), vec2<f32>(size))); }

@@ -19,7 +19,6 @@ struct Order {
 @group(0) @binding(6) var delta_irradiance_out: texture_storage_2d<rgba32float, write>;
 @group(0) @binding(7) var irradiance_out: texture_storage_2d<rgba32float, write>;
 
-const SAMPLES: u32 = 32u;
 
 // ANCHOR: indirect_irradiance
 @compute @workgroup_size(8, 8, 1)
@@ -30,13 +29,13 @@ fn indirect_irradiance(@builtin(global_invocation_id) id: vec3<u32>) {
     let rm = irradiance_r_mu_s(atm, id.xy);
     let r = rm.x;
     let mu_s = rm.y;
-    let d_phi = PI / f32(SAMPLES);
-    let d_theta = PI / f32(SAMPLES);
+    let d_phi = PI / f32(IRRADIANCE_SAMPLES);
+    let d_theta = PI / f32(IRRADIANCE_SAMPLES);
     let omega_s = vec3(safe_sqrt(1.0 - mu_s * mu_s), 0.0, mu_s);
     var irradiance = vec3(0.0);
-    for (var j = 0u; j < SAMPLES / 2u; j++) {
+    for (var j = 0u; j < IRRADIANCE_SAMPLES / 2u; j++) {
         let theta = (f32(j) + 0.5) * d_theta;
-        for (var i = 0u; i < 2u * SAMPLES; i++) {
+        for (var i = 0u; i < 2u * IRRADIANCE_SAMPLES; i++) {
             let phi = (f32(i) + 0.5) * d_phi;
             let omega = vec3(cos(phi) * sin(theta), sin(phi) * sin(theta), cos(theta));
             let d_omega = d_theta * d_phi * sin(theta);

@@ -15,7 +15,6 @@
 @group(0) @binding(5) var delta_multiple_out: texture_storage_3d<rgba32float, write>;
 @group(0) @binding(6) var scattering_out: texture_storage_3d<rgba32float, write>;
 
-const SAMPLES: u32 = 50u;
 
 // ANCHOR: multiple_scattering
 @compute @workgroup_size(8, 8, 1)
@@ -24,15 +23,15 @@ fn multiple_scattering(@builtin(global_invocation_id) id: vec3<u32>) {
         return;
     }
     let c = scattering_coord_of_texel(atm, id);
-    let dx = distance_to_nearest_boundary(atm, c.r, c.mu, c.ground) / f32(SAMPLES);
+    let dx = distance_to_nearest_boundary(atm, c.r, c.mu, c.ground) / f32(RAY_SAMPLES);
     var radiance = vec3(0.0);
-    for (var i = 0u; i <= SAMPLES; i++) {
+    for (var i = 0u; i <= RAY_SAMPLES; i++) {
         let d = f32(i) * dx;
         let r_i = clamp_radius(atm, sqrt(d * d + 2.0 * c.r * c.mu * d + c.r * c.r));
         let mu_i = clamp_cosine((c.r * c.mu + d) / r_i);
         let mu_s_i = clamp_cosine((c.r * c.mu_s + d * c.nu) / r_i);
         let j = get_scattering(atm, density, lut_sampler, r_i, mu_i, mu_s_i, c.nu, c.ground);
-        let w = select(1.0, 0.5, i == 0u || i == SAMPLES);
+        let w = select(1.0, 0.5, i == 0u || i == RAY_SAMPLES);
         radiance += w * j * transmittance_along(atm, transmittance_lut, lut_sampler, c.r, c.mu, d, c.ground) * dx;
     }
     let sum = textureLoad(scattering_in, id, 0).rgb + radiance / rayleigh_phase(c.nu);

@@ -22,7 +22,6 @@
 // higher orders their time too (the precomputation took about twice as long on lavapipe).
 override FROM_SINGLE_SCATTERING: bool = true;
 
-const SAMPLES: u32 = 16u;
 
 // Radiance of order n − 1 arriving at (r, μ) with the sun at (μ_s, ν).
 fn previous_order(r: f32, mu: f32, mu_s: f32, nu: f32, ground: bool) -> vec3<f32> {
@@ -48,15 +47,15 @@ fn scattering_density(@builtin(global_invocation_id) id: vec3<u32>) {
         sun_x = (c.nu - c.mu * c.mu_s) / omega.x;
     }
     let omega_s = vec3(sun_x, safe_sqrt(1.0 - sun_x * sun_x - c.mu_s * c.mu_s), c.mu_s);
-    let d_phi = PI / f32(SAMPLES);
-    let d_theta = PI / f32(SAMPLES);
+    let d_phi = PI / f32(DENSITY_SAMPLES);
+    let d_theta = PI / f32(DENSITY_SAMPLES);
     let altitude = c.r - atm.radii.x;
     let rayleigh_sigma = atm.rayleigh.rgb * rayleigh_density(atm, altitude);
     let mie_sigma = atm.mie.x * mie_density(atm, altitude);
     let albedo = atm.ozone.w;
     // ANCHOR: sphere_integral
     var density = vec3(0.0);
-    for (var l = 0u; l < SAMPLES; l++) {
+    for (var l = 0u; l < DENSITY_SAMPLES; l++) {
         let theta = (f32(l) + 0.5) * d_theta;
         let cos_theta = cos(theta);
         let sin_theta = sin(theta);
@@ -69,7 +68,7 @@ fn scattering_density(@builtin(global_invocation_id) id: vec3<u32>) {
             ground_transmittance =
                 transmittance_along(atm, transmittance_lut, lut_sampler, c.r, cos_theta, ground_distance, true);
         }
-        for (var m = 0u; m < 2u * SAMPLES; m++) {
+        for (var m = 0u; m < 2u * DENSITY_SAMPLES; m++) {
             let phi = (f32(m) + 0.5) * d_phi;
             let omega_i = vec3(cos(phi) * sin_theta, sin(phi) * sin_theta, cos_theta);
             let d_omega = d_theta * d_phi * sin_theta;

@@ -16,7 +16,6 @@
 @group(0) @binding(5) var scattering_out: texture_storage_3d<rgba32float, write>;
 @group(0) @binding(6) var single_rayleigh_out: texture_storage_3d<rgba32float, write>;
 
-const SAMPLES: u32 = 50u;
 
 // ANCHOR: single_scattering
 @compute @workgroup_size(8, 8, 1)
@@ -25,16 +24,16 @@ fn single_scattering(@builtin(global_invocation_id) id: vec3<u32>) {
         return;
     }
     let c = scattering_coord_of_texel(atm, id);
-    let dx = distance_to_nearest_boundary(atm, c.r, c.mu, c.ground) / f32(SAMPLES);
+    let dx = distance_to_nearest_boundary(atm, c.r, c.mu, c.ground) / f32(RAY_SAMPLES);
     var rayleigh = vec3(0.0);
     var mie = vec3(0.0);
-    for (var i = 0u; i <= SAMPLES; i++) {
+    for (var i = 0u; i <= RAY_SAMPLES; i++) {
         let d = f32(i) * dx;
         let r_d = clamp_radius(atm, sqrt(d * d + 2.0 * c.r * c.mu * d + c.r * c.r));
         let mu_s_d = clamp_cosine((c.r * c.mu_s + d * c.nu) / r_d);
         let transmittance = transmittance_along(atm, transmittance_lut, lut_sampler, c.r, c.mu, d, c.ground)
             * transmittance_to_sun(atm, transmittance_lut, lut_sampler, r_d, mu_s_d);
-        let w = select(1.0, 0.5, i == 0u || i == SAMPLES);
+        let w = select(1.0, 0.5, i == 0u || i == RAY_SAMPLES);
         let altitude = r_d - atm.radii.x;
         rayleigh += w * transmittance * rayleigh_density(atm, altitude);
         mie += w * transmittance * mie_density(atm, altitude);

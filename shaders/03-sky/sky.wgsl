@@ -20,19 +20,7 @@
 @group(2) @binding(6) var irradiance_lut: texture_2d<f32>;
 @group(2) @binding(7) var density_lut: texture_3d<f32>;
 
-// Indices into VIEWS in chapters/03-sky/src/lib.rs.
-const VIEW_FINAL: u32 = 0u;
-const VIEW_SKY: u32 = 1u;
-const VIEW_SINGLE_SCATTERING: u32 = 2u;
-const VIEW_MULTIPLE_SCATTERING: u32 = 3u;
-const VIEW_TRANSMITTANCE_LUT: u32 = 4u;
-const VIEW_SCATTERING_LUT: u32 = 5u;
-const VIEW_MIE_LUT: u32 = 6u;
-const VIEW_DENSITY_LUT: u32 = 7u;
-const VIEW_IRRADIANCE_LUT: u32 = 8u;
-const VIEW_AERIAL_INSCATTERING: u32 = 9u;
-const VIEW_AERIAL_TRANSMITTANCE: u32 = 10u;
-const VIEW_LUMINANCE: u32 = 11u;
+// VIEW_* (each debug view's index) come from the chapter's view list, composed ahead of this file.
 
 // Which orders of scattering to show.
 const ALL_ORDERS: u32 = 0u;

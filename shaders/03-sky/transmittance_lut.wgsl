@@ -8,7 +8,6 @@
 @group(0) @binding(0) var<uniform> atm: AtmosphereParams;
 @group(0) @binding(1) var lut_out: texture_storage_2d<rgba32float, write>;
 
-const SAMPLES: u32 = 500u;
 
 // ANCHOR: transmittance_lut
 @compute @workgroup_size(8, 8, 1)
@@ -21,12 +20,12 @@ fn transmittance_lut(@builtin(global_invocation_id) id: vec3<u32>) {
     let r = rm.x;
     let mu = rm.y;
     let d = distance_to_top(atm, r, mu);
-    let dx = d / f32(SAMPLES);
+    let dx = d / f32(TRANSMITTANCE_SAMPLES);
     var optical = vec3(0.0);
-    for (var i = 0u; i <= SAMPLES; i++) {
+    for (var i = 0u; i <= TRANSMITTANCE_SAMPLES; i++) {
         let t = f32(i) * dx;
         let altitude = sqrt(t * t + 2.0 * r * mu * t + r * r) - atm.radii.x;
-        let w = select(1.0, 0.5, i == 0u || i == SAMPLES);
+        let w = select(1.0, 0.5, i == 0u || i == TRANSMITTANCE_SAMPLES);
         optical += w * extinction_at(atm, altitude) * dx;
     }
     textureStore(lut_out, id.xy, vec4(exp(-optical), 1.0));

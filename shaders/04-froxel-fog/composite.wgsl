@@ -19,22 +19,7 @@
 @group(2) @binding(4) var emission_tex: texture_3d<f32>;
 @group(2) @binding(5) var history_weight_tex: texture_3d<f32>;
 
-// Views, in the order of `FroxelFog::views()`.
-const VIEW_FINAL: u32 = 0u;
-const VIEW_SCENE: u32 = 1u;
-const VIEW_DENSITY_SLICE: u32 = 2u;
-const VIEW_INSCATTERING_SLICE: u32 = 3u;
-const VIEW_INSCATTERING: u32 = 4u;
-const VIEW_TRANSMITTANCE: u32 = 5u;
-const VIEW_SLICES: u32 = 6u;
-const VIEW_SHADOW: u32 = 7u;
-const VIEW_NOISE_SLICE: u32 = 8u;
-const VIEW_LIGHTS_SLICE: u32 = 9u;
-const VIEW_HISTORY: u32 = 10u;
-const VIEW_EMISSION_SLICE: u32 = 11u;
-const VIEW_GRID: u32 = 12u;
-const VIEW_REFERENCE: u32 = 13u;
-const VIEW_REFERENCE_ERROR: u32 = 14u;
+// VIEW_* (each debug view's index) come from the chapter's view list, composed ahead of this file.
 
 const VOLUME_SHADOW_BIAS: f32 = 0.0005; // as lighting.wgsl
 

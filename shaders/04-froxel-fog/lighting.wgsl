@@ -26,8 +26,7 @@
 // centroid in the slice, z their phase g, w their transmittance towards the sun.
 @group(2) @binding(7) var local_light_in: texture_3d<f32>;
 
-// The history view's index, as in composite.wgsl.
-const VIEW_HISTORY: u32 = 10u;
+// VIEW_* (each debug view's index) come from the chapter's view list, composed ahead of this file.
 
 // Depth bias of the volume's shadow lookups (shadow-map depth units: 1 = 1199 m).
 const VOLUME_SHADOW_BIAS: f32 = 0.0005;

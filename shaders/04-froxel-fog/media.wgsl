@@ -41,9 +41,7 @@
 // CPU, fogbook_core::fog_volume_casters; all zero when the volumes do not shadow each other).
 @group(2) @binding(6) var<storage, read> casters: array<u32>;
 
-const BIN_COLUMNS: u32 = 8u;
-const BIN_SLICES: u32 = 4u;
-const BIN_WORDS: u32 = 8u; // fogbook_core::fog_volumes::BIN_WORDS
+// BIN_COLUMNS, BIN_SLICES and BIN_WORDS come from Rust (`FroxelFog::shader_constants`).
 // Midpoint steps per slice for a volume with an edge fade (the crossing's ends are exact).
 const SLICE_FADE_STEPS: u32 = 8u;
 

@@ -40,7 +40,7 @@
 // Per volume, T_sun at SUN_GRID³ points over its box (sun_grid.wgsl), read-only here.
 @group(2) @binding(4) var<storage, read> sun_grid_t: array<f32>;
 
-const TILE_PX: u32 = 16u;
+// TILE_PX comes from Rust (`binning::TILE_PX`).
 // A block: the pixels of one workgroup (fogbook_core::frame::SCREEN_TILE), and the lattice of its
 // corners.
 const BLOCK_PX: u32 = 8u;
@@ -51,16 +51,7 @@ const NO_CORNER: f32 = -1.0;
 // The most the four corners' T_sun may differ for the pixels between them to interpolate it.
 const BLOCK_SUN_SPREAD: f32 = 0.2;
 
-// Views, in the order of `LocalFog::views()`.
-const VIEW_FINAL: u32 = 0u;
-const VIEW_VOLUME_MASK: u32 = 1u;
-const VIEW_OVERLAP_COUNT: u32 = 2u;
-const VIEW_OPTICAL_DEPTH: u32 = 3u;
-const VIEW_TRANSMITTANCE: u32 = 4u;
-const VIEW_INSCATTERING: u32 = 5u;
-const VIEW_SUN_TRANSMITTANCE: u32 = 6u;
-const VIEW_PATH: u32 = 7u;
-const VIEW_TILE_VOLUMES: u32 = 8u;
+// VIEW_* (each debug view's index) come from the chapter's view list, composed ahead of this file.
 
 // The most volumes one pixel's ray integrates (of up to 256 in the list): further crossings,
 // in list order, are left out.

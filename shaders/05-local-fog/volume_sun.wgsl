@@ -21,12 +21,11 @@ struct LocalFogParams {
 @group(2) @binding(0) var<uniform> local_fog: LocalFogParams;
 @group(2) @binding(1) var<storage, read> volumes: array<FogVolume>;
 // Per volume, a bit mask of the other volumes that may lie between it and the sun (binned on the
-// CPU, `fog_volume_casters::bin_casters`, at most MAX_CASTERS = 16; BIN_WORDS words each).
+// CPU, `media::casters::bin_casters`, at most MAX_CASTERS = 16; BIN_WORDS words each).
 @group(2) @binding(3) var<storage, read> casters: array<u32>;
 
-const BIN_WORDS: u32 = 8u; // fogbook_core::fog_volumes::BIN_WORDS
-// Points per side of each volume's grid of T_sun (fogbook_local_fog::SUN_GRID).
-const SUN_GRID: u32 = 16u;
+// BIN_WORDS and SUN_GRID (points per side of each volume's grid of T_sun) come from Rust
+// (`LocalFog::shader_constants`).
 // How T_sun is taken besides per pixel (0): `light.w` of the uniform.
 const SUN_AT_CORNERS: u32 = 1u;
 const SUN_FROM_GRID: u32 = 2u;

@@ -15,21 +15,9 @@
 // #import common/noise.wgsl
 // #import 06-clouds/lighting.wgsl
 
-// Views, in the order of `Clouds::views()`.
-const VIEW_FINAL: u32 = 0u;
-const VIEW_DENSITY: u32 = 1u;
-const VIEW_TRANSMITTANCE: u32 = 2u;
-const VIEW_LIGHT_TRANSMITTANCE: u32 = 3u;
-const VIEW_STEP_COUNT: u32 = 4u;
-const VIEW_BASE_NOISE: u32 = 5u;
-const VIEW_DETAIL_NOISE: u32 = 6u;
-const VIEW_WEATHER_MAP: u32 = 7u;
-const VIEW_OCTAVE0: u32 = 8u;
-const VIEW_OCTAVE1: u32 = 9u;
-const VIEW_OCTAVE2: u32 = 10u;
+// VIEW_* (each debug view's index) come from the chapter's view list, composed ahead of this file.
 // Views 11–13 are the real-time mode's (realtime.wgsl); the shadow map's is drawn by
 // shadow_map.wgsl's `cloud_shadow_view` and never reaches the march.
-const VIEW_CLOUD_SHADOW: u32 = 14u;
 
 const MIN_TRANSMITTANCE: f32 = 1e-3;
 // The end of a view ray that meets no surface.

@@ -25,15 +25,7 @@ struct NoiseParams {
 @group(0) @binding(3) var mip_in: texture_3d<f32>;
 
 // Streams of the hash per seed: each channel draws its own lattice.
-const KEYS_PER_SEED: u32 = 64u;
-const KEY_PERLIN: u32 = 0u;     // the base shape's gradient octaves (keys 0..7)
-const KEY_WORLEY: u32 = 8u;     // the base shape's Worley octaves
-const KEY_DETAIL: u32 = 16u;
-const KEY_COVERAGE: u32 = 24u;  // keys 24..31
-const KEY_TYPE: u32 = 32u;      // keys 32..39
-const KEY_DENSITY: u32 = 40u;   // keys 40..47
-const KEY_CURL: u32 = 48u;      // keys 48..49
-const BASE_PERLIN_OCTAVES: u32 = 4u;
+// KEYS_PER_SEED, KEY_* and BASE_PERLIN_OCTAVES come from Rust (`noise::shader_constants`).
 
 fn key(stream: u32) -> u32 {
     return noise.seed * KEYS_PER_SEED + stream;

@@ -26,12 +26,9 @@
 @group(2) @binding(11) var history_color_out: texture_storage_2d<rgba16float, write>;
 @group(2) @binding(12) var history_aux_out: texture_storage_2d<rgba32float, write>;
 
-// The views of the real-time mode, in the order of `Clouds::views()`.
-const VIEW_AGE: u32 = 11u;
-const VIEW_REJECTION: u32 = 12u;
-const VIEW_REALTIME_ERROR: u32 = 13u;
+// VIEW_* (each debug view's index) come from the chapter's view list, and BLOCK (pixels per
+// side of a block, one marched per frame) from `realtime::BLOCK`, composed ahead of this file.
 
-const BLOCK: i32 = 4;
 // A pixel whose cloud moved less than this on the screen since last frame (pixels) is still.
 const STILL_PX: f32 = 0.1;
 // The age of a value no march of this pixel produced (interpolated from its neighbours).

@@ -15,16 +15,6 @@
 @group(3) @binding(2) var pressure_in: texture_2d<f32>;
 @group(3) @binding(3) var divergence_in: texture_2d<f32>;
 
-const VIEW_FLUID: u32 = 0u;
-const VIEW_VELOCITY: u32 = 1u;
-const VIEW_PRESSURE: u32 = 2u;
-const VIEW_DIVERGENCE: u32 = 3u;
-const VIEW_RESIDUAL: u32 = 4u;
-const VIEW_PRESSURE_GRADIENT: u32 = 5u;
-const VIEW_VORTICITY: u32 = 6u;
-const VIEW_DENSITY: u32 = 7u;
-const VIEW_TEMPERATURE: u32 = 8u;
-
 // ANCHOR: field_value
 fn field_value(view: u32, c: vec2<i32>) -> f32 {
     switch view {

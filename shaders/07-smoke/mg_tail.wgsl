@@ -10,8 +10,7 @@
 // coarsen pass into it). Output: q of the first level, for the prolongation out of the tail.
 // #import 07-smoke/poisson.wgsl
 
-// Cells of every tail level together: 8³ + 4³ + 2³ at most.
-const TAIL_CELLS = 584u;
+// TAIL_CELLS (cells of every tail level together: 8³ + 4³ + 2³ at most) comes from Rust.
 
 struct Tail {
     count: u32,       // levels in the tail (at least 1)

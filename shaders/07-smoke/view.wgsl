@@ -28,20 +28,6 @@
 @group(3) @binding(3) var fluid_in: texture_3d<f32>;
 @group(3) @binding(4) var light_in: texture_3d<f32>;
 
-
-const VIEW_FLUID: u32 = 0u;
-const VIEW_VELOCITY: u32 = 1u;
-const VIEW_PRESSURE: u32 = 2u;
-const VIEW_DIVERGENCE: u32 = 3u;
-const VIEW_RESIDUAL: u32 = 4u;
-const VIEW_PRESSURE_GRADIENT: u32 = 5u;
-const VIEW_VORTICITY: u32 = 6u;
-const VIEW_DENSITY: u32 = 7u;
-const VIEW_TEMPERATURE: u32 = 8u;
-const VIEW_SUN_TRANSMITTANCE: u32 = 9u;
-const VIEW_SKY_TRANSMITTANCE: u32 = 10u;
-const VIEW_OBSTACLES: u32 = 11u;
-
 // The projected velocity at the centre of `cell`: per axis the mean of its two faces, u − ∇q.
 fn projected_centre_velocity(cell: vec3<i32>) -> vec3<f32> {
     var v = vec3(0.0);

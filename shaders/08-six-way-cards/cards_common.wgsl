@@ -23,22 +23,7 @@ struct Cards {
 const FLAG_SCENE_SHADOW: u32 = 1u;
 const FLAG_FOGGED: u32 = 2u;
 
-// Views, in the order of `runtime::VIEWS`.
-const VIEW_FINAL: u32 = 0u;
-const VIEW_SCENE: u32 = 1u;
-const VIEW_MAP_FIRST: u32 = 2u;   // top, bottom, left, right, back, front: 2..7
-const VIEW_MASKS: u32 = 8u;
-const VIEW_WEIGHTS: u32 = 9u;
-const VIEW_LIT: u32 = 10u;
-const VIEW_ALPHA: u32 = 11u;
-const VIEW_FRAME: u32 = 12u;
-const VIEW_FRAME_BLEND: u32 = 13u;
-const VIEW_OVERDRAW: u32 = 14u;
-const VIEW_DEPTH_FADE: u32 = 15u;
-const VIEW_CAMERA_FADE: u32 = 16u;
-const VIEW_FOG_TRANSMITTANCE: u32 = 17u;
-const VIEW_ATLAS_A: u32 = 18u;
-const VIEW_ATLAS_B: u32 = 19u;
+// VIEW_* (each debug view's index) come from the chapter's view list, composed ahead of this file.
 
 // The six maps (straight, `Dir::ALL`'s order: top, bottom, left, right, back, front), alpha and
 // emission (straight) of one texel.
@@ -263,11 +248,11 @@ fn shade_card(params: Cards, card: PreparedCard, t: Texel, px: CardPixel) -> vec
         case VIEW_FINAL, VIEW_OVERDRAW: {
             return vec4(radiance, alpha);
         }
-        case 2u, 3u, 4u: {
-            value = vec3(t.top_bottom_left[view - 2u] * inv_alpha);
+        case VIEW_MAP_TOP, VIEW_MAP_BOTTOM, VIEW_MAP_LEFT: {
+            value = vec3(t.top_bottom_left[view - VIEW_MAP_TOP] * inv_alpha);
         }
-        case 5u, 6u, 7u: {
-            value = vec3(t.right_back_front[view - 5u] * inv_alpha);
+        case VIEW_MAP_RIGHT, VIEW_MAP_BACK, VIEW_MAP_FRONT: {
+            value = vec3(t.right_back_front[view - VIEW_MAP_RIGHT] * inv_alpha);
         }
         case VIEW_MASKS: {
             value = select(vec3(0.0), vec3(1.0), card.light.xyz > vec3(0.0));

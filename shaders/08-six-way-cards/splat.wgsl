@@ -28,7 +28,6 @@
 @group(1) @binding(8) var layer: texture_storage_2d<rgba16float, write>;
 
 const SHADOW_BIAS: f32 = 0.0005;
-const TILE: u32 = 16u;                     // `tiles::TILE_PX`
 const BATCH: u32 = 256u;                   // cards per load: one per invocation
 const MIN_TRANSMITTANCE: f32 = 1.0 / 1024.0;
 
@@ -49,7 +48,7 @@ fn main(
     @builtin(local_invocation_index) lane: u32,
 ) {
     let size = textureDimensions(layer);
-    let pixel = tile.xy * TILE + local.xy;
+    let pixel = tile.xy * TILE_PX + local.xy;
     let on_screen = all(pixel < size);
     if lane == 0u {
         let i = tile.x + tile.y * grid.x;

@@ -1,14 +1,14 @@
 // The fog volumes' noise, baked: periodic gradient noise (common/gradient_noise.wgsl's
 // `periodic_noise`, period NOISE_PERIOD cells) at the centres of SIDE³ texels spanning one period,
 // as f16 pairs (pack2x16float) in a buffer that is then copied into an r16float 3D texture
-// (fogbook_core::fog_volume_textures::NoiseBake). Runs once per device, the first time a volume
+// (fogbook_core::media::textures::NoiseBake). Runs once per device, the first time a volume
 // has a noise density: frequency, octaves, contrast, scroll and scale are all applied when the
 // texture is read (common/media/fog_volume_density.wgsl), so no parameter ever needs a new bake.
-// Mirrors fogbook_core::fog_volume_density::baked_noise_texels (its f64 copy).
+// Mirrors fogbook_core::media::density::baked_noise_texels (its f64 copy).
 // #import common/gradient_noise.wgsl
 
-const SIDE: u32 = 128u;           // fogbook_core::fog_volume_density::NOISE_BAKE_SIDE
-const NOISE_PERIOD: u32 = 8u;     // fogbook_core::fog_volume_density::NOISE_PERIOD
+const SIDE: u32 = 128u;           // fogbook_core::media::density::NOISE_BAKE_SIDE
+const NOISE_PERIOD: u32 = 8u;     // fogbook_core::media::density::NOISE_PERIOD
 
 // Texel pairs (x = 2i, 2i + 1), x fastest, then y, then z.
 @group(0) @binding(0) var<storage, read_write> texel_pairs: array<u32>;

@@ -20,6 +20,7 @@ mod context;
 mod layout;
 mod math;
 mod passes;
+pub(crate) use passes::{DENSITY_SAMPLES, IRRADIANCE_SAMPLES, RAY_SAMPLES, TRANSMITTANCE_SAMPLES};
 mod render;
 mod tables;
 #[cfg(test)]

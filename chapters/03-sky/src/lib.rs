@@ -21,6 +21,7 @@ use fogbook_core::frame::{
 };
 use fogbook_core::gpu::{GpuContext, Requirements};
 use fogbook_core::params::DynParameters;
+use fogbook_core::shaders::WgslConst;
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
 use fogbook_core::timing::PassRecorder;
 use fogbook_core::views::SnapshotTolerance;
@@ -356,6 +357,17 @@ impl Chapter for Sky {
             luts::MULTIPLE_SCATTERING_SHADER,
             SKY_SHADER,
             LIGHTING_SHADER,
+        ]
+    }
+
+    /// The LUT passes' sample counts, the same as the f64 port's (`cpu_luts`).
+    fn shader_constants(&self) -> Vec<WgslConst> {
+        use cpu_luts::{DENSITY_SAMPLES, IRRADIANCE_SAMPLES, RAY_SAMPLES, TRANSMITTANCE_SAMPLES};
+        vec![
+            WgslConst::u32("TRANSMITTANCE_SAMPLES", TRANSMITTANCE_SAMPLES as u32),
+            WgslConst::u32("RAY_SAMPLES", RAY_SAMPLES),
+            WgslConst::u32("DENSITY_SAMPLES", DENSITY_SAMPLES),
+            WgslConst::u32("IRRADIANCE_SAMPLES", IRRADIANCE_SAMPLES),
         ]
     }
 

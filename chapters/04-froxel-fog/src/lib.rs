@@ -20,6 +20,7 @@ use fogbook_core::media::volumes::MAX_FOG_VOLUMES;
 use fogbook_core::params::{DynParameters, finite_in};
 #[cfg(feature = "book")]
 use fogbook_core::plot::{Series, line_chart};
+use fogbook_core::shaders::WgslConst;
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
 use fogbook_core::transparent_fog::FogPart;
 use fogbook_core::{
@@ -269,6 +270,14 @@ impl Chapter for FroxelFog {
 
     fn shader_files(&self) -> &'static [&'static str] {
         SHADERS
+    }
+
+    fn shader_constants(&self) -> Vec<WgslConst> {
+        vec![
+            WgslConst::u32("BIN_COLUMNS", binning::BIN_COLUMNS),
+            WgslConst::u32("BIN_SLICES", binning::BIN_SLICES),
+            WgslConst::u32("BIN_WORDS", fogbook_core::media::volumes::BIN_WORDS as u32),
+        ]
     }
 
     fn refusal(&self) -> Option<String> {

@@ -27,6 +27,7 @@ use fogbook_core::media::volumes::{BIN_WORDS, FogVolume, MAX_FOG_VOLUMES, Volume
 use fogbook_core::params::{DynParameters, finite_in};
 #[cfg(feature = "book")]
 use fogbook_core::plot::{Series, line_chart};
+use fogbook_core::shaders::WgslConst;
 use fogbook_core::shaders::{ShaderStore, create_module};
 use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Publish, Resource, Stage, StageIo, ViewInfo};
 pub use params::{DensitySource, LocalFogParams, Shape, VolumeParams};
@@ -346,6 +347,14 @@ impl Chapter for LocalFog {
 
     fn shader_files(&self) -> &'static [&'static str] {
         &[SHADER, SUN_GRID_SHADER]
+    }
+
+    fn shader_constants(&self) -> Vec<WgslConst> {
+        vec![
+            WgslConst::u32("TILE_PX", binning::TILE_PX),
+            WgslConst::u32("SUN_GRID", SUN_GRID),
+            WgslConst::u32("BIN_WORDS", BIN_WORDS as u32),
+        ]
     }
 
     fn refusal(&self) -> Option<String> {

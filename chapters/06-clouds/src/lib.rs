@@ -22,6 +22,7 @@ use bytemuck::{Pod, Zeroable};
 use fogbook_core::frame::{FrameLayouts, SCREEN_TILE, texture_3d_entry, texture_entry, uniform_entry};
 use fogbook_core::gpu::GpuContext;
 use fogbook_core::params::{DynParameters, finite_in};
+use fogbook_core::shaders::WgslConst;
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
 use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Figure, Loan, Resource, Stage, StageIo, ViewInfo};
 pub use params::{CloudMode, CloudParams, DensityModel, NoiseResolution};
@@ -305,6 +306,12 @@ impl Chapter for Clouds {
 
     fn shader_files(&self) -> &'static [&'static str] {
         SHADER_FILES
+    }
+
+    fn shader_constants(&self) -> Vec<WgslConst> {
+        let mut constants = noise::shader_constants();
+        constants.push(WgslConst::i32("BLOCK", realtime::BLOCK as i32));
+        constants
     }
 
     fn refusal(&self) -> Option<String> {

@@ -74,7 +74,7 @@ pub fn worley_fbm(w1: f64, w2: f64, w4: f64) -> f64 {
     0.625 * w1 + 0.25 * w2 + 0.125 * w4
 }
 
-/// Hash streams per seed (as `noise_generate.wgsl`).
+/// Hash streams per seed; `noise_generate.wgsl` gets them from `shader_constants`.
 const KEYS_PER_SEED: u32 = 64;
 const KEY_PERLIN: u32 = 0;
 const KEY_WORLEY: u32 = 8;
@@ -84,6 +84,23 @@ const KEY_TYPE: u32 = 32;
 const KEY_DENSITY: u32 = 40;
 const KEY_CURL: u32 = 48;
 const BASE_PERLIN_OCTAVES: u32 = 4;
+
+/// The hash streams above, for the noise generator's WGSL.
+pub fn shader_constants() -> Vec<fogbook_core::shaders::WgslConst> {
+    use fogbook_core::shaders::WgslConst;
+    let u = WgslConst::u32;
+    vec![
+        u("KEYS_PER_SEED", KEYS_PER_SEED),
+        u("KEY_PERLIN", KEY_PERLIN),
+        u("KEY_WORLEY", KEY_WORLEY),
+        u("KEY_DETAIL", KEY_DETAIL),
+        u("KEY_COVERAGE", KEY_COVERAGE),
+        u("KEY_TYPE", KEY_TYPE),
+        u("KEY_DENSITY", KEY_DENSITY),
+        u("KEY_CURL", KEY_CURL),
+        u("BASE_PERLIN_OCTAVES", BASE_PERLIN_OCTAVES),
+    ]
+}
 
 fn key(seed: u32, stream: u32) -> u32 {
     seed.wrapping_mul(KEYS_PER_SEED).wrapping_add(stream)

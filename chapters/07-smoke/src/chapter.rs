@@ -12,6 +12,7 @@ use fogbook_core::frame::SCREEN_TILE;
 use fogbook_core::gpu::{GpuContext, Requirements};
 use fogbook_core::params::DynParameters;
 use fogbook_core::shaders::ShaderStore;
+use fogbook_core::shaders::WgslConst;
 use fogbook_core::volume_shadow::{self, VolumeShadowUniform};
 use fogbook_core::{
     Book, Chapter, ChapterContext, ChapterInfo, Loan, Resource, Stage, StageIo, UpdateContext, ViewInfo,
@@ -73,6 +74,10 @@ impl Chapter for Smoke {
             "07-smoke/light.wgsl",
             "07-smoke/view.wgsl",
         ]
+    }
+
+    fn shader_constants(&self) -> Vec<WgslConst> {
+        vec![WgslConst::u32("TAIL_CELLS", crate::multigrid::TAIL_CELLS)]
     }
 
     fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> Result<SmokeGpu> {

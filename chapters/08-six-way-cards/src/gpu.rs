@@ -16,18 +16,18 @@ pub const SHADER: &str = "08-six-way-cards/bake.wgsl";
 /// The parameter block (`Bake` in the shader; 64 bytes, vec3s at 16-byte offsets).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
-struct BakeUniform {
-    n: u32,
-    glow_on: u32,
-    _pad0: [u32; 2],
-    world_axis: [u32; 3],
-    _pad1: u32,
-    positive: [u32; 3],
-    scale: f32,
-    ambient_k: f32,
-    glow_start_k: f32,
-    glow_full_k: f32,
-    _pad2: f32,
+pub struct BakeUniform {
+    pub n: u32,
+    pub glow_on: u32,
+    pub _pad0: [u32; 2],
+    pub world_axis: [u32; 3],
+    pub _pad1: u32,
+    pub positive: [u32; 3],
+    pub scale: f32,
+    pub ambient_k: f32,
+    pub glow_start_k: f32,
+    pub glow_full_k: f32,
+    pub _pad2: f32,
 }
 
 /// Chapter 7's glow ramp: the ambient temperature and where the glow starts and is full (K).

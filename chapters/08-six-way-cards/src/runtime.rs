@@ -22,6 +22,7 @@ use bytemuck::{Pod, Zeroable};
 use fogbook_core::frame::{FrameLayouts, SCREEN_TILE, Target, storage_buffer_entry, texture_entry, uniform_entry};
 use fogbook_core::gpu::GpuContext;
 use fogbook_core::params::DynParameters;
+use fogbook_core::shaders::WgslConst;
 use fogbook_core::shaders::{ShaderStore, checked, compute_pipeline, create_module};
 use fogbook_core::time::DEFAULT_STEP_S;
 use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Resource, Stage, StageIo, UpdateContext, ViewInfo};
@@ -333,6 +334,11 @@ impl SixWayCards {
 }
 
 const INSTANCE_BYTES: u64 = std::mem::size_of::<CardInstance>() as u64;
+
+/// The card vertex stream (`Instance` in cards.wgsl): a `CardInstance` per card, of which the
+/// vertex shader reads centre, right and up; the flipbook timing is the prepare pass's.
+pub const INSTANCE_ATTRIBUTES: [wgpu::VertexAttribute; 3] =
+    wgpu::vertex_attr_array![0 => Float32x4, 1 => Float32x4, 2 => Float32x4];
 const PREPARED_BYTES: u64 = std::mem::size_of::<PreparedCard>() as u64;
 
 /// The cards' group layout (uniform, the two atlases, their sampler, the prepared cards) and the
@@ -376,9 +382,6 @@ fn card_pipeline(
     fragment: &str,
     blend: wgpu::BlendState,
 ) -> Result<wgpu::RenderPipeline> {
-    // Centre, right and up; the flipbook timing is the prepare pass's.
-    const ATTRIBUTES: [wgpu::VertexAttribute; 3] =
-        wgpu::vertex_attr_array![0 => Float32x4, 1 => Float32x4, 2 => Float32x4];
     checked(device, &format!("pipeline {fragment}"), || {
         device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some(fragment),
@@ -390,7 +393,7 @@ fn card_pipeline(
                 buffers: &[Some(wgpu::VertexBufferLayout {
                     array_stride: std::mem::size_of::<CardInstance>() as u64,
                     step_mode: wgpu::VertexStepMode::Instance,
-                    attributes: &ATTRIBUTES,
+                    attributes: &INSTANCE_ATTRIBUTES,
                 })],
             },
             primitive: wgpu::PrimitiveState::default(),
@@ -487,6 +490,10 @@ impl Chapter for SixWayCards {
 
     fn shader_files(&self) -> &'static [&'static str] {
         &[crate::prepare::SHADER, CARDS_SHADER, crate::splat::SHADER, COMPOSITE_SHADER, crate::gpu::SHADER]
+    }
+
+    fn shader_constants(&self) -> Vec<WgslConst> {
+        vec![WgslConst::u32("TILE_PX", crate::tiles::TILE_PX)]
     }
 
     fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> Result<CardsGpu> {

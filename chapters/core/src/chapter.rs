@@ -10,7 +10,7 @@ use crate::media::textures::DensityTextureSlots;
 use crate::media::volumes::FogVolume;
 use crate::params::DynParameters;
 use crate::scene_settings::SceneSettings;
-use crate::shaders::ShaderStore;
+use crate::shaders::{ShaderStore, WgslConst, view_constants};
 use crate::stage::{Resource, StageIo};
 use crate::time::TimeControl;
 use crate::timing::PassRecorder;
@@ -270,6 +270,12 @@ pub trait Chapter: wgpu::WasmNotSend + 'static {
     /// Shader files (relative to `shaders/`) this chapter compiles; hot reload watches them.
     fn shader_files(&self) -> &'static [&'static str];
 
+    /// Constants the chapter's shaders take from its Rust code, written ahead of each of them
+    /// when they compose (with a `VIEW_*` for each of `views`, which the core adds itself).
+    fn shader_constants(&self) -> Vec<WgslConst> {
+        Vec::new()
+    }
+
     /// Creates every GPU resource and pipeline: at start, and again on a shader reload, when
     /// the state in use is only replaced if this succeeds.
     fn create_gpu(
@@ -367,6 +373,9 @@ pub trait DynChapter: wgpu::WasmNotSend {
     fn views(&self) -> &'static [ViewInfo];
     fn view_range(&mut self, view: usize) -> Option<(f32, f32)>;
     fn shader_files(&self) -> &'static [&'static str];
+    /// Every constant the chapter's shaders compose with: a `VIEW_*` per view, then the
+    /// chapter's `shader_constants`.
+    fn shader_prelude(&self) -> Vec<WgslConst>;
     /// Creates the GPU state, or re-creates it (a reload): on error the old one stays in use.
     fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> anyhow::Result<()>;
     fn lend(&self, kind: Resource) -> Option<Loan>;
@@ -407,8 +416,14 @@ impl<C: Chapter> DynChapter for Loaded<C> {
     fn shader_files(&self) -> &'static [&'static str] {
         self.chapter.shader_files()
     }
+    fn shader_prelude(&self) -> Vec<WgslConst> {
+        let mut constants = view_constants(self.chapter.views());
+        constants.extend(self.chapter.shader_constants());
+        constants
+    }
     fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> anyhow::Result<()> {
-        let mut state = self.chapter.create_gpu(gpu, layouts, shaders)?;
+        let shaders = shaders.with_constants(self.shader_prelude());
+        let mut state = self.chapter.create_gpu(gpu, layouts, &shaders)?;
         if let Some(old) = self.gpu.take() {
             self.chapter.carry_over(old, &mut state);
         }

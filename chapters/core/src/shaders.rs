@@ -59,11 +59,59 @@ impl ComposedShader {
     }
 }
 
+// ANCHOR: wgsl_const
+/// One WGSL `const` whose value lives in Rust: a chapter lists the constants its shaders share
+/// with its Rust code (a tile size, a sample count, a debug view's index), and composition
+/// writes them as a prelude of `const NAME: T = value;` lines ahead of the shader, so no WGSL
+/// file holds a copy to keep in step by hand.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WgslConst {
+    pub name: String,
+    /// The WGSL type: `u32`, `i32` or `f32`.
+    pub ty: &'static str,
+    /// The WGSL literal.
+    pub value: String,
+}
+
+impl WgslConst {
+    pub fn u32(name: impl Into<String>, value: u32) -> Self {
+        Self { name: name.into(), ty: "u32", value: format!("{value}u") }
+    }
+    pub fn i32(name: impl Into<String>, value: i32) -> Self {
+        Self { name: name.into(), ty: "i32", value: format!("{value}i") }
+    }
+    /// Written exactly: Rust's `Debug` form of an `f32` reads back to the same bits.
+    pub fn f32(name: impl Into<String>, value: f32) -> Self {
+        Self { name: name.into(), ty: "f32", value: format!("{value:?}f") }
+    }
+    /// The constant's WGSL line.
+    pub fn line(&self) -> String {
+        format!("const {}: {} = {};", self.name, self.ty, self.value)
+    }
+}
+
+/// `VIEW_<NAME>` for each view, its index in the list: `fog-factor` at 3 becomes
+/// `const VIEW_FOG_FACTOR: u32 = 3u;`.
+pub fn view_constants(views: &[crate::ViewInfo]) -> Vec<WgslConst> {
+    views.iter().enumerate().map(|(i, v)| WgslConst::u32(view_constant_name(v.name), i as u32)).collect()
+}
+
+/// `fog-factor` -> `VIEW_FOG_FACTOR`.
+pub fn view_constant_name(view: &str) -> String {
+    format!("VIEW_{}", view.to_uppercase().replace('-', "_"))
+}
+// ANCHOR_END: wgsl_const
+
+/// Where composed prelude lines come from, in error messages.
+pub const PRELUDE_ORIGIN: &str = "<constants from Rust>";
+
 /// Where shader text comes from.
 #[derive(Clone, Debug)]
 pub struct ShaderStore {
     /// The `shaders/` folder on disk, when there is one (hot reload watches it).
     pub disk_root: Option<PathBuf>,
+    /// Written ahead of every shader this store composes (see [`WgslConst`]).
+    pub constants: Vec<WgslConst>,
 }
 
 impl Default for ShaderStore {
@@ -81,12 +129,22 @@ impl ShaderStore {
             Some(PathBuf::from(BUILD_SHADER_DIR)),
         ];
         let disk_root = candidates.into_iter().flatten().find(|p| p.join("common/frame.wgsl").is_file());
-        Self { disk_root }
+        Self { disk_root, constants: Vec::new() }
     }
 
     /// Only the copies embedded at build time (deterministic, for tests of the embedding).
     pub fn embedded() -> Self {
-        Self { disk_root: None }
+        Self { disk_root: None, constants: Vec::new() }
+    }
+
+    /// The files under `root` (a `shaders/` folder), with no constants.
+    pub fn at(root: PathBuf) -> Self {
+        Self { disk_root: Some(root), constants: Vec::new() }
+    }
+
+    /// This store, composing with `constants` ahead of every shader instead of its own.
+    pub fn with_constants(&self, constants: Vec<WgslConst>) -> Self {
+        Self { disk_root: self.disk_root.clone(), constants }
     }
 
     /// Raw text of one file (no composition).
@@ -111,6 +169,11 @@ impl ShaderStore {
     /// Composes `path` with its imports inlined, without validating.
     pub fn compose(&self, path: &str) -> Result<ComposedShader, ShaderError> {
         let mut out = ComposedShader { entry: path.to_string(), source: String::new(), origins: Vec::new() };
+        for (i, c) in self.constants.iter().enumerate() {
+            out.source.push_str(&c.line());
+            out.source.push('\n');
+            out.origins.push((PRELUDE_ORIGIN.to_string(), i + 1));
+        }
         let mut done = HashSet::new();
         let mut stack = Vec::new();
         self.inline(path, &mut out, &mut done, &mut stack)?;

@@ -1,6 +1,6 @@
 // Local fog volumes, shadows between them: the sun's transmittance from a point through the
 // other volumes that may shadow volume i (its casters, binned on the CPU once a frame:
-// fogbook_core::fog_volume_casters::bin_casters, a bit mask of BIN_WORDS words per volume), each
+// fogbook_core::media::casters::bin_casters, a bit mask of BIN_WORDS words per volume), each
 // caster's optical depth along the sun's ray in closed form where it has one (shapes.wgsl), else
 // by the midpoint rule in CASTER_STEPS steps. Shared by chapter 5's analytic pass (at a
 // crossing's median scattering point) and chapter 4's froxel injection (at the middle of each

@@ -1,4 +1,4 @@
-// Local fog volumes: the struct chapter 5 publishes (fogbook_core::fog_volumes::FogVolume) and
+// Local fog volumes: the struct chapter 5 publishes (fogbook_core::media::volumes::FogVolume) and
 // the share of its density at a point. Shared by chapter 4's froxel injection
 // (04-froxel-fog/media.wgsl) and chapter 5's analytic integration (05-local-fog/analytic.wgsl),
 // so that both describe one medium; chapter 5 teaches it.

@@ -21,11 +21,11 @@
 @group(2) @binding(14) var fog_density_2: texture_3d<f32>;
 @group(2) @binding(15) var fog_density_3: texture_3d<f32>;
 
-// Whether the pipeline has the texture code (fogbook_core::fog_volume_textures::DensityPipelines):
+// Whether the pipeline has the texture code (fogbook_core::media::textures::DensityPipelines):
 // compiled out while no volume has a texture.
 override DENSITY_TEXTURES: bool = true;
 
-const FOG_NOISE_PERIOD: f32 = 8.0; // fogbook_core::fog_volume_density::NOISE_PERIOD
+const FOG_NOISE_PERIOD: f32 = 8.0; // fogbook_core::media::density::NOISE_PERIOD
 const FOG_MAX_OCTAVES: u32 = 6u;
 
 // The noise baked once (common/noise_bake.wgsl): periodic gradient noise over one period

@@ -12,13 +12,13 @@ use crate::reference::{Atmosphere, TRANSMITTANCE_SIZE, mie_phase, rayleigh_phase
 use std::f64::consts::PI;
 
 /// Transmittance: trapezoidal intervals per texel.
-const TRANSMITTANCE_SAMPLES: usize = 500;
+pub(crate) const TRANSMITTANCE_SAMPLES: usize = 500;
 /// Single and multiple scattering: trapezoidal intervals along each view ray.
-const RAY_SAMPLES: u32 = 50;
+pub(crate) const RAY_SAMPLES: u32 = 50;
 /// Scattering density: 16 zenith × 32 azimuth directions.
-const DENSITY_SAMPLES: u32 = 16;
+pub(crate) const DENSITY_SAMPLES: u32 = 16;
 /// Indirect irradiance: 16 zenith (upper hemisphere) × 64 azimuth directions.
-const IRRADIANCE_SAMPLES: u32 = 32;
+pub(crate) const IRRADIANCE_SAMPLES: u32 = 32;
 
 // ---------------------------------------------------------------------------------------------
 // The precomputation passes, one function per shader. The 3D passes work row by row: the
