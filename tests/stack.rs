@@ -530,7 +530,8 @@ fn declared_reads_and_writes_are_what_each_chapter_lends_and_looks_up() {
             assert_eq!(seen.lent, declared(io.writes, &lent_kinds), "{spec}: what {id} lends");
             assert_eq!(seen.looked_up, declared(io.reads, &looked_up_kinds), "{spec}: what {id} looks up");
             assert!(seen.before_maker.is_empty(), "{spec}: {id} read {:?} before its maker", seen.before_maker);
-            let source: String = chapter.shader_files().iter().map(|f| shaders.load(f).unwrap().source).collect();
+            let own = shaders.with_constants(chapter.shader_prelude());
+            let source: String = chapter.shader_files().iter().map(|f| own.load(f).unwrap().source).collect();
             let reads_handover = ["frame.height_layers", "frame.volumetric_far_m"].iter().any(|f| source.contains(f));
             assert_eq!(
                 reads_handover,
