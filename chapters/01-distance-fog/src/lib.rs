@@ -5,8 +5,9 @@ pub mod params;
 pub mod reference;
 
 use bytemuck::{Pod, Zeroable};
+use fogbook_core::bindings::uniform_entry;
+use fogbook_core::frame::FrameLayouts;
 use fogbook_core::frame::SCREEN_TILE;
-use fogbook_core::frame::{FrameLayouts, uniform_entry};
 use fogbook_core::gpu::GpuContext;
 use fogbook_core::params::DynParameters;
 #[cfg(feature = "book")]

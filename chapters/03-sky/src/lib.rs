@@ -14,11 +14,10 @@ pub mod reference;
 
 use anyhow::Result;
 use bytemuck::{Pod, Zeroable};
+use fogbook_core::bindings::{storage_buffer_entry, texture_3d_entry, texture_entry, uniform_entry};
 use fogbook_core::capture::FloatImage;
 use fogbook_core::frame::SCREEN_TILE;
-use fogbook_core::frame::{
-    FrameLayouts, SceneLight, storage_buffer_entry, texture_3d_entry, texture_entry, uniform_entry,
-};
+use fogbook_core::frame::{FrameLayouts, SceneLight};
 use fogbook_core::gpu::{GpuContext, Requirements};
 use fogbook_core::params::DynParameters;
 use fogbook_core::shaders::WgslConst;

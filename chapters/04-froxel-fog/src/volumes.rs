@@ -5,7 +5,7 @@
 use crate::FroxelUniform;
 use crate::binning::bin_size;
 use anyhow::{Result, bail};
-use fogbook_core::frame::{storage_buffer_entry, texture_3d_entry, uniform_entry};
+use fogbook_core::bindings::{storage_buffer_entry, texture_3d_entry, uniform_entry};
 use fogbook_core::gpu::GpuContext;
 use fogbook_core::media::textures::DensityTextureSlots;
 use fogbook_core::media::volumes::VolumeBins;

@@ -19,7 +19,8 @@ pub mod textures;
 pub mod volumes;
 
 use bytemuck::{Pod, Zeroable};
-use fogbook_core::frame::{FrameLayouts, SCREEN_TILE, storage_buffer_entry, uniform_entry};
+use fogbook_core::bindings::{storage_buffer_entry, uniform_entry};
+use fogbook_core::frame::{FrameLayouts, SCREEN_TILE};
 use fogbook_core::gpu::GpuContext;
 use fogbook_core::media::density::{MAX_DENSITY_TEXTURE_SIDE, SOURCE_FILE};
 use fogbook_core::media::textures::{DensityPipelines, DensityTextureSlots, any_textured};

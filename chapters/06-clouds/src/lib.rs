@@ -19,7 +19,8 @@ pub mod textures;
 pub mod weather_file;
 
 use bytemuck::{Pod, Zeroable};
-use fogbook_core::frame::{FrameLayouts, SCREEN_TILE, texture_3d_entry, texture_entry, uniform_entry};
+use fogbook_core::bindings::{texture_3d_entry, texture_entry, uniform_entry};
+use fogbook_core::frame::{FrameLayouts, SCREEN_TILE};
 use fogbook_core::gpu::GpuContext;
 use fogbook_core::params::{DynParameters, finite_in};
 use fogbook_core::shaders::WgslConst;

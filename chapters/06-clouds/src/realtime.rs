@@ -7,7 +7,8 @@
 
 use crate::textures::{NoiseTextures, storage_entry};
 use crate::{CloudUniform, march_entries, march_layout_entries};
-use fogbook_core::frame::{FrameLayouts, SCREEN_TILE, Target, texture_entry};
+use fogbook_core::bindings::texture_entry;
+use fogbook_core::frame::{FrameLayouts, SCREEN_TILE, Target};
 use fogbook_core::history::HistoryTargets;
 use fogbook_core::shaders::compute_pipeline;
 use fogbook_core::{ChapterContext, Resource};

@@ -10,8 +10,9 @@
 
 use crate::CloudUniform;
 use crate::textures::{NoiseTextures, storage_entry};
+use fogbook_core::bindings::{texture_entry, uniform_entry};
 use fogbook_core::cloud_shadow::{self, CloudShadowUniform, MAP_FORMAT};
-use fogbook_core::frame::{FrameLayouts, SCREEN_TILE, Target, texture_entry, uniform_entry};
+use fogbook_core::frame::{FrameLayouts, SCREEN_TILE, Target};
 use fogbook_core::shaders::compute_pipeline;
 use fogbook_core::{ChapterContext, Resource};
 

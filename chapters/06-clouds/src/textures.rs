@@ -5,7 +5,7 @@
 
 use crate::params::NoiseResolution;
 use bytemuck::{Pod, Zeroable};
-use fogbook_core::frame::{texture_3d_entry, uniform_entry};
+use fogbook_core::bindings::{texture_3d_entry, uniform_entry};
 use fogbook_core::gpu::GpuContext;
 use fogbook_core::shaders::compute_pipeline;
 use fogbook_core::timing::PassRecorder;
@@ -73,23 +73,13 @@ fn texture(gpu: &GpuContext, label: &str, size: u32, dimension: wgpu::TextureDim
     })
 }
 
-/// A write-only storage texture of `format` and `dimension` for a compute pass (also the
-/// real-time passes', realtime.rs).
+/// A compute pass's write-only storage texture of `format` and `dimension`.
 pub(crate) fn storage_entry(
     binding: u32,
     format: wgpu::TextureFormat,
     dimension: wgpu::TextureViewDimension,
 ) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::StorageTexture {
-            access: wgpu::StorageTextureAccess::WriteOnly,
-            format,
-            view_dimension: dimension,
-        },
-        count: None,
-    }
+    fogbook_core::bindings::storage_texture_entry(binding, wgpu::ShaderStages::COMPUTE, format, dimension)
 }
 
 fn mip_view(texture: &wgpu::Texture, level: u32) -> wgpu::TextureView {

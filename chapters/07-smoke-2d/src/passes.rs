@@ -3,7 +3,8 @@
 use crate::fields::{DYE_FORMAT, Field, Fields, SCALAR_FORMAT, VELOCITY_FORMAT};
 use crate::params::{Advection, PressureSolver};
 use anyhow::Result;
-use fogbook_core::frame::{FrameLayouts, uniform_entry};
+use fogbook_core::bindings::uniform_entry;
+use fogbook_core::frame::FrameLayouts;
 use fogbook_core::gpu::GpuContext;
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
 use fogbook_core::timing::PassRecorder;
@@ -18,29 +19,19 @@ enum Slot {
     Write(wgpu::TextureFormat),
 }
 
+/// The layout of a kernel's own group (the core's builder, every texture 2D and read with
+/// `textureLoad`).
 fn layout(device: &wgpu::Device, label: &str, slots: &[Slot]) -> wgpu::BindGroupLayout {
-    let entries: Vec<_> = slots
+    use fogbook_core::bindings::{Slot as Binding, compute_layout};
+    let d2 = wgpu::TextureViewDimension::D2;
+    let slots: Vec<Binding> = slots
         .iter()
-        .enumerate()
-        .map(|(i, slot)| wgpu::BindGroupLayoutEntry {
-            binding: i as u32,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: match slot {
-                Slot::Read => wgpu::BindingType::Texture {
-                    sample_type: wgpu::TextureSampleType::Float { filterable: false },
-                    view_dimension: wgpu::TextureViewDimension::D2,
-                    multisampled: false,
-                },
-                Slot::Write(format) => wgpu::BindingType::StorageTexture {
-                    access: wgpu::StorageTextureAccess::WriteOnly,
-                    format: *format,
-                    view_dimension: wgpu::TextureViewDimension::D2,
-                },
-            },
-            count: None,
+        .map(|slot| match *slot {
+            Slot::Read => Binding::Texture { filterable: false, dimension: d2 },
+            Slot::Write(format) => Binding::Storage { format, dimension: d2 },
         })
         .collect();
-    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(label), entries: &entries })
+    compute_layout(device, label, &slots)
 }
 
 /// One compute pipeline and the layout of its textures (group 3).

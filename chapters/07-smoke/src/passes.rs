@@ -4,7 +4,8 @@ use crate::fields::{FLUID_FORMAT, Field, Fields, LIGHT_FORMAT, SCALAR_FORMAT, VE
 use crate::multigrid::{self, Kernels, Solve};
 use crate::params::{Advection, PressureSolver};
 use anyhow::Result;
-use fogbook_core::frame::{FrameLayouts, uniform_entry};
+use fogbook_core::bindings::uniform_entry;
+use fogbook_core::frame::FrameLayouts;
 use fogbook_core::gpu::GpuContext;
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, compute_pipeline_with, create_module};
 use fogbook_core::timing::PassRecorder;
@@ -22,39 +23,20 @@ pub(crate) enum Slot {
     Uniform,
 }
 
+/// The layout of a kernel's own group (the core's builder, every texture 3D).
 pub(crate) fn layout(device: &wgpu::Device, label: &str, slots: &[Slot]) -> wgpu::BindGroupLayout {
-    let entries: Vec<_> = slots
+    use fogbook_core::bindings::{Slot as Binding, compute_layout};
+    let d3 = wgpu::TextureViewDimension::D3;
+    let slots: Vec<Binding> = slots
         .iter()
-        .enumerate()
-        .map(|(i, slot)| wgpu::BindGroupLayoutEntry {
-            binding: i as u32,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: match slot {
-                Slot::Sampled => wgpu::BindingType::Texture {
-                    sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                    view_dimension: wgpu::TextureViewDimension::D3,
-                    multisampled: false,
-                },
-                Slot::Storage(format) => wgpu::BindingType::StorageTexture {
-                    access: wgpu::StorageTextureAccess::WriteOnly,
-                    format: *format,
-                    view_dimension: wgpu::TextureViewDimension::D3,
-                },
-                Slot::Buffer { read_only } => wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Storage { read_only: *read_only },
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
-                },
-                Slot::Uniform => wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Uniform,
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
-                },
-            },
-            count: None,
+        .map(|slot| match *slot {
+            Slot::Sampled => Binding::Texture { filterable: true, dimension: d3 },
+            Slot::Storage(format) => Binding::Storage { format, dimension: d3 },
+            Slot::Buffer { read_only } => Binding::Buffer { read_only },
+            Slot::Uniform => Binding::Uniform,
         })
         .collect();
-    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(label), entries: &entries })
+    compute_layout(device, label, &slots)
 }
 
 /// One compute pipeline and the layout of its own textures (group 3).

@@ -4,7 +4,8 @@
 //! per pixel.
 
 use anyhow::Result;
-use fogbook_core::frame::{FrameLayouts, storage_buffer_entry, uniform_entry};
+use fogbook_core::bindings::{storage_buffer_entry, uniform_entry};
+use fogbook_core::frame::FrameLayouts;
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
 
 pub const SHADER: &str = "08-six-way-cards/prepare.wgsl";

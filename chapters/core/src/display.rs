@@ -1,6 +1,7 @@
 //! The display pass: the view target's raw values → tonemapped or false-coloured output.
 
-use crate::frame::{FrameResources, storage_buffer_entry, texture_entry, uniform_entry};
+use crate::bindings::{storage_buffer_entry, texture_entry, uniform_entry};
+use crate::frame::FrameResources;
 use crate::gpu::GpuContext;
 use crate::shaders::{ShaderStore, create_module};
 use crate::timing::PassRecorder;

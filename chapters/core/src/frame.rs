@@ -3,6 +3,7 @@
 //! a second one stacks ping-pong through), and the bind groups every chapter reads (group 0:
 //! scene inputs) and writes (group 1: colour or debug-view output).
 
+use crate::bindings::{comparison_sampler_entry, storage_buffer_entry, texture_entry, uniform_entry};
 use crate::camera::CameraPose;
 use crate::gpu::GpuContext;
 use crate::lights::{LocalLight, MAX_LOCAL_LIGHTS, frame_lights};
@@ -200,80 +201,6 @@ impl FrameLayouts {
             cloud_shadow: crate::cloud_shadow::layout(device),
             transparent_fog: crate::transparent_fog::layout(device),
         }
-    }
-}
-
-/// A texture binding of `sample_type` and `view_dimension`.
-fn texture_binding(
-    binding: u32,
-    visibility: wgpu::ShaderStages,
-    sample_type: wgpu::TextureSampleType,
-    view_dimension: wgpu::TextureViewDimension,
-) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility,
-        ty: wgpu::BindingType::Texture { sample_type, view_dimension, multisampled: false },
-        count: None,
-    }
-}
-
-/// A 2D texture binding of `sample_type`.
-pub fn texture_entry(
-    binding: u32,
-    visibility: wgpu::ShaderStages,
-    sample_type: wgpu::TextureSampleType,
-) -> wgpu::BindGroupLayoutEntry {
-    texture_binding(binding, visibility, sample_type, wgpu::TextureViewDimension::D2)
-}
-
-/// A 3D texture binding of `sample_type`.
-pub fn texture_3d_entry(
-    binding: u32,
-    visibility: wgpu::ShaderStages,
-    sample_type: wgpu::TextureSampleType,
-) -> wgpu::BindGroupLayoutEntry {
-    texture_binding(binding, visibility, sample_type, wgpu::TextureViewDimension::D3)
-}
-
-/// A comparison sampler binding (shadow maps).
-pub fn comparison_sampler_entry(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility,
-        ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Comparison),
-        count: None,
-    }
-}
-
-/// A storage buffer binding.
-pub fn storage_buffer_entry(
-    binding: u32,
-    visibility: wgpu::ShaderStages,
-    read_only: bool,
-) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only },
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    }
-}
-
-pub fn uniform_entry(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Uniform,
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
     }
 }
 

@@ -2,7 +2,8 @@
 //!
 //! Every chapter is a crate implementing [`chapter::Chapter`] on top of this: a GPU context that
 //! renders into a window or offscreen ([`gpu`], [`headless`]), the shared test scene with a
-//! shadowed sun ([`scene`]), the frame's targets and bind groups ([`frame`]) and the resources
+//! shadowed sun ([`scene`]), the frame's targets and bind groups ([`frame`], built with
+//! [`bindings`]) and the resources
 //! stages share ([`shared_sky`], [`cloud_shadow`], [`volume_shadow`], [`transparent_fog`]) and
 //! how chapters lend them to each other ([`lend`]), the media chapters publish for each other
 //! ([`media`]), the frame's stages and stacks of chapters ([`stage`], [`stack`]), history and
@@ -13,6 +14,7 @@
 //! [`hot_reload`]).
 
 pub mod auto_range;
+pub mod bindings;
 pub mod camera;
 pub mod capture;
 pub mod chapter;

@@ -2,9 +2,8 @@
 //! casts a long shadow towards the camera (to test sun-glow masking), a sky and a shadowed sun.
 //! Its geometry is public so tests can ray-cast the same scene on the CPU.
 
-use crate::frame::{
-    DEPTH_FORMAT, DISTANCE_FORMAT, FrameResources, HDR_FORMAT, comparison_sampler_entry, texture_entry, uniform_entry,
-};
+use crate::bindings::{comparison_sampler_entry, texture_entry, uniform_entry};
+use crate::frame::{DEPTH_FORMAT, DISTANCE_FORMAT, FrameResources, HDR_FORMAT};
 use crate::gpu::GpuContext;
 use crate::shaders::{ShaderStore, create_module};
 use crate::timing::PassRecorder;

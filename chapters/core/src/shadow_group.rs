@@ -4,7 +4,7 @@
 //! `cloud_shadow` (a 2D map on the ground) and `volume_shadow` (a 3D box of optical depth) are
 //! the two kinds; each names its own uniform and lookup.
 
-use crate::frame::{texture_3d_entry, texture_entry, uniform_entry};
+use crate::bindings::{texture_3d_entry, texture_entry, uniform_entry};
 
 /// The layout of a shadow group whose texture has `dimension` (D2 or D3).
 pub fn layout(device: &wgpu::Device, label: &str, dimension: wgpu::TextureDimension) -> wgpu::BindGroupLayout {

@@ -17,7 +17,7 @@
 //! | 4 | sky irradiance, 2D |
 //! | 5 | a linear sampler |
 
-use crate::frame::{texture_3d_entry, texture_entry, uniform_entry};
+use crate::bindings::{texture_3d_entry, texture_entry, uniform_entry};
 
 /// The group index stages bind the shared sky at.
 pub const SKY_GROUP: u32 = 3;

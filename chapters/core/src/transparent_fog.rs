@@ -21,7 +21,7 @@
 //! | 3 | the fog by distance's uniform (`FogParams`) |
 //! | 4 | the height layers' uniform |
 
-use crate::frame::{texture_3d_entry, uniform_entry};
+use crate::bindings::{texture_3d_entry, uniform_entry};
 
 /// The group index transparent passes bind the transparent fog at.
 pub const TRANSPARENT_FOG_GROUP: u32 = 2;

@@ -9,7 +9,7 @@
 //! changes. Beside them, in bindings 16–17, the noise baked once (`NoiseBake`) and its repeating
 //! trilinear sampler.
 
-use crate::frame::texture_3d_entry;
+use crate::bindings::texture_3d_entry;
 use crate::gpu::GpuContext;
 use crate::media::density::{DensityTexture, MAX_DENSITY_TEXTURES, NOISE_BAKE_SIDE, SOURCE_NOISE};
 use crate::media::volumes::FogVolume;
@@ -137,7 +137,7 @@ impl NoiseBake {
         let device = &gpu.device;
         let n = NOISE_BAKE_SIDE;
         let module = create_module(device, &self.shaders.load(NOISE_BAKE_SHADER)?)?;
-        let entry = crate::frame::storage_buffer_entry(0, wgpu::ShaderStages::COMPUTE, false);
+        let entry = crate::bindings::storage_buffer_entry(0, wgpu::ShaderStages::COMPUTE, false);
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("noise bake"),
             entries: &[entry],
