@@ -66,8 +66,9 @@ struct LocalMedia {
     light: vec4<f32>,
 }
 
+// Rec. 709 luminance, with the media layer's scattering weights (MEDIUM_LUMA).
 fn luminance(c: vec3<f32>) -> f32 {
-    return dot(c, vec3(0.2126, 0.7152, 0.0722));
+    return dot(c, MEDIUM_LUMA);
 }
 
 // The local volumes in froxel `id`: the sum over its block's volumes of each one's average over
