@@ -6,7 +6,7 @@
 use fogbook::registry;
 use fogbook_core::display::DisplayUniform;
 use fogbook_core::frame::FrameUniform;
-use fogbook_core::shaders::ShaderStore;
+use fogbook_core::shaders::{ShaderStore, core_constants};
 use fogbook_distance_fog::FogUniform;
 use fogbook_froxel_fog::FroxelUniform;
 use fogbook_height_fog::HeightFogUniform;
@@ -530,13 +530,41 @@ fn no_shader_copies_a_constant_from_rust() {
     assert!(checked >= 9, "only {checked} files checked");
 }
 
-fn assert_prelude_respected(file: &str, text: &str, prelude: &[String], id: &str) {
+/// The core's constants reach every shader the same way, ahead of the chapter's: no WGSL file,
+/// shared or a chapter's, declares one (it would be a second copy, and naga rejects the
+/// redefinition), and no chapter gives one again.
+#[test]
+fn no_shader_copies_a_core_constant() {
+    let core: Vec<String> = core_constants().into_iter().map(|c| c.name).collect();
+    let store = ShaderStore::discover();
+    let mut checked = 0;
+    for file in ShaderStore::all_files() {
+        assert_declares_none(file, &store.read(file).unwrap(), &core, "the core");
+        checked += 1;
+    }
+    assert!(checked >= 60, "only {checked} files checked");
+    for chapter in registry::chapters() {
+        for c in chapter.shader_prelude() {
+            assert!(!core.contains(&c.name), "chapter {} gives {}, which the core gives", chapter.info().id, c.name);
+        }
+    }
+}
+
+/// No `const` of `text` is one of `names`, which `whose` provides from Rust.
+fn assert_declares_none(file: &str, text: &str, names: &[String], whose: &str) {
     for line in text.lines() {
         let code = line.split("//").next().unwrap_or("");
         if let Some(rest) = code.trim().strip_prefix("const ") {
             let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
-            assert!(!prelude.contains(&name), "{file}: declares {name}, which chapter {id} provides from Rust");
+            assert!(!names.contains(&name), "{file}: declares {name}, which {whose} provides from Rust");
         }
+    }
+}
+
+fn assert_prelude_respected(file: &str, text: &str, prelude: &[String], id: &str) {
+    assert_declares_none(file, text, prelude, &format!("chapter {id}"));
+    for line in text.lines() {
+        let code = line.split("//").next().unwrap_or("");
         for (at, _) in code.match_indices("VIEW_") {
             if at > 0 && code[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
                 continue;

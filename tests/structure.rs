@@ -365,12 +365,13 @@ fn chapter_numbers(line: &str) -> Vec<u32> {
     out
 }
 
-/// The core's files (`chapters/core/src/**/*.rs`, `shaders/core/**/*.wgsl`), as (path from the
-/// root, text).
+/// The core's files (`chapters/core/src/**/*.rs`, `shaders/core/**/*.wgsl`, and its shared WGSL,
+/// `shaders/common/**/*.wgsl`), as (path from the root, text).
 fn core_files() -> Vec<(String, String)> {
     let mut paths = Vec::new();
     files_with_extension(&root().join("chapters/core/src"), "rs", &mut paths);
     files_with_extension(&root().join("shaders/core"), "wgsl", &mut paths);
+    files_with_extension(&root().join("shaders/common"), "wgsl", &mut paths);
     paths
         .into_iter()
         .map(|p| {
@@ -380,18 +381,58 @@ fn core_files() -> Vec<(String, String)> {
         .collect()
 }
 
+/// What a line of the shared WGSL (`shaders/common/`, the file `path` from the root) says in
+/// prose: its comment, less the paths of the shared files themselves (`shared`, from `shaders/`),
+/// which are the core's names whatever words they hold. Its code is the shared modules'
+/// interface, which chapters call by name (`height_fog_along`); the prose is where a file would
+/// name a chapter ("chapter 4", `04-froxel-fog/media.wgsl`) instead of a role.
+fn shared_wgsl_prose(line: &str, path: &str, shared: &[String]) -> String {
+    let Some((_, comment)) = line.split_once("//") else {
+        return String::new();
+    };
+    let dir = path.trim_start_matches("shaders/").rsplit_once('/').map_or("", |(d, _)| d);
+    let is_shared =
+        |p: &str| [p.to_string(), format!("common/{p}"), format!("{dir}/{p}")].iter().any(|p| shared.contains(p));
+    let in_path = |c: char| c.is_alphanumeric() || "_-./".contains(c);
+    let mut prose = String::new();
+    let mut rest = comment;
+    while let Some(start) = rest.find(in_path) {
+        prose.push_str(&rest[..start]);
+        let len = rest[start..].find(|c: char| !in_path(c)).unwrap_or(rest.len() - start);
+        let word = &rest[start..start + len];
+        if !is_shared(word.trim_end_matches('.')) {
+            prose.push_str(word);
+        }
+        rest = &rest[start + len..];
+    }
+    prose + rest
+}
+
 /// The core is chapter 0 and knows no chapter after it: what it shares, it describes by role
 /// ("the volumetric grid", "a chapter that publishes height layers"), so that a chapter can be
 /// added, removed or renumbered without the core's code or prose going stale. Any registered
-/// chapter's names (`chapter_forms`) and any chapter number but 0 (`chapter_numbers`) fail.
+/// chapter's names (`chapter_forms`) and any chapter number but 0 (`chapter_numbers`) fail; in
+/// the shared WGSL, in its prose (`shared_wgsl_prose`).
 #[test]
 fn the_core_names_no_chapter() {
     let chapters = registered_chapters();
     assert_eq!(chapters.len() + 1, chapter_manifests().len(), "a registered chapter for each crate but the core");
     let forms: Vec<_> = chapters.iter().flat_map(chapter_forms).collect();
+    let files = core_files();
+    let shared: Vec<String> = files
+        .iter()
+        .filter_map(|(p, _)| p.strip_prefix("shaders/").filter(|p| p.starts_with("common/")).map(String::from))
+        .collect();
     let mut failures = Vec::new();
-    for (path, text) in core_files() {
-        for (i, line) in text.lines().enumerate() {
+    for (path, text) in files {
+        for (i, full_line) in text.lines().enumerate() {
+            let prose;
+            let line = if path.starts_with("shaders/common/") {
+                prose = shared_wgsl_prose(full_line, &path, &shared);
+                prose.as_str()
+            } else {
+                full_line
+            };
             let mut names: Vec<String> = forms
                 .iter()
                 .filter(|(form, open)| names_form(line, form, *open))
@@ -399,7 +440,7 @@ fn the_core_names_no_chapter() {
                 .collect();
             names.extend(chapter_numbers(line).iter().map(|n| format!("chapter {n}")));
             if !names.is_empty() {
-                failures.push(format!("{path}:{}: names {}: {}", i + 1, names.join(", "), line.trim()));
+                failures.push(format!("{path}:{}: names {}: {}", i + 1, names.join(", "), full_line.trim()));
             }
         }
     }
@@ -425,6 +466,18 @@ fn chapter_names_are_found_in_any_form() {
     assert!(names_form("by `Smoke::save`", "Smoke::", true));
     assert!(names_form("The Sky chapter", "sky chapter", false));
     assert_eq!(camel("six-way-cards"), "SixWayCards");
+}
+
+/// The shared WGSL's prose: its comments, without its own file names.
+#[test]
+fn shared_wgsl_prose_is_its_comments_less_its_own_files() {
+    let shared = ["common/height_fog_functions.wgsl".to_string(), "common/media/shapes.wgsl".to_string()];
+    let prose = |line| shared_wgsl_prose(line, "shaders/common/media/casters.wgsl", &shared);
+    assert_eq!(prose("fn height_fog_along(d: f32) -> f32 {"), "");
+    assert_eq!(prose("let t = height_fog_along(d); // chapter 2's fog"), " chapter 2's fog");
+    assert_eq!(prose("// #import common/height_fog_functions.wgsl"), " #import ");
+    assert_eq!(prose("// in closed form (shapes.wgsl)."), " in closed form ().");
+    assert_eq!(prose("// read by 04-froxel-fog/media.wgsl"), " read by 04-froxel-fog/media.wgsl");
 }
 
 /// Whether `path` (from the root) is one of a chapter's own files: its crate and shader folders,

@@ -67,11 +67,13 @@ fn smooth_extinction_at(p: vec3<f32>) -> f32 {
 
 // ANCHOR: global_medium_at
 // The global medium as a medium of the media layer (common/media/medium.wgsl), at p with the
-// noise factor there: σt = (constant + height layers) · noise, σs = albedo · σt, the fog's phase
-// (HG, or Cornette–Shanks in its view); `froxel_global_medium_at` takes the factor itself.
+// noise factor there: σt = (constant + height layers) · noise times the medium per unit of
+// extinction (common/volumetric_grid.wgsl: σs = albedo · σt, the fog's phase, HG or
+// Cornette–Shanks in its view); `froxel_global_medium_at` takes the factor itself.
 fn froxel_global_medium(p: vec3<f32>, noise: f32) -> Medium {
     let t = smooth_extinction_at(p) * noise;
-    return medium_of(vec3(t), froxel.albedo.rgb * t, vec3(0.0), froxel.albedo.w, froxel.debug.z);
+    let unit = global_medium_per_extinction();
+    return medium_of(unit.extinction * t, unit.scattering * t, unit.emission * t, unit.g, unit.lobe.kind);
 }
 
 fn froxel_global_medium_at(p: vec3<f32>) -> Medium {

@@ -41,7 +41,8 @@
 // CPU, fogbook_core::fog_volume_casters; all zero when the volumes do not shadow each other).
 @group(2) @binding(6) var<storage, read> casters: array<u32>;
 
-// BIN_COLUMNS, BIN_SLICES and BIN_WORDS come from Rust (`FroxelFog::shader_constants`).
+// BIN_COLUMNS and BIN_SLICES come from Rust (`FroxelFog::shader_constants`), BIN_WORDS from the
+// core's (`fogbook_core::shaders::core_constants`).
 // Midpoint steps per slice for a volume with an edge fade (the crossing's ends are exact).
 const SLICE_FADE_STEPS: u32 = 8u;
 

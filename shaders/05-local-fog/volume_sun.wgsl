@@ -24,8 +24,8 @@ struct LocalFogParams {
 // CPU, `media::casters::bin_casters`, at most MAX_CASTERS = 16; BIN_WORDS words each).
 @group(2) @binding(3) var<storage, read> casters: array<u32>;
 
-// BIN_WORDS and SUN_GRID (points per side of each volume's grid of T_sun) come from Rust
-// (`LocalFog::shader_constants`).
+// SUN_GRID (points per side of each volume's grid of T_sun) comes from Rust
+// (`LocalFog::shader_constants`), BIN_WORDS from the core's (`shaders::core_constants`).
 // How T_sun is taken besides per pixel (0): `light.w` of the uniform.
 const SUN_AT_CORNERS: u32 = 1u;
 const SUN_FROM_GRID: u32 = 2u;

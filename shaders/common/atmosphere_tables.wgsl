@@ -1,7 +1,7 @@
 // The shared sky's tables as a reader sees them: Bruneton's (2017, "Precomputed Atmospheric
 // Scattering: a New Implementation"; 2008 with Neyret, "Precomputed Atmospheric Scattering")
 // atmosphere uniform and the parameterisations of his lookup textures, coordinates to texture
-// (the inverses, texel to coordinates, belong to the precomputation: 03-sky/atmosphere.wgsl):
+// (the inverses, texel to coordinates, belong to the lending chapter's precomputation):
 // - transmittance (r, μ): x_μ from the distance to the top of the atmosphere, x_r from the
 //   distance to the horizon;
 // - scattering (r, μ, μ_s, ν) in a 3D texture: r as for transmittance, μ split into rays that hit
@@ -14,9 +14,9 @@
 // centre lies on the −Y axis below the camera.
 // The core's side of this layout is `fogbook_core::shared_sky` (chapters/core/src/shared_sky.rs:
 // the group-3 bindings and the stand-ins bound without the sky, an all-zero uniform); the sky
-// (chapter 3) fills the tables (03-sky/atmosphere.wgsl imports this file) and any later stage
+// that lends them fills the tables (its precomputation imports this file) and any later stage
 // reads them through common/sky_light.wgsl. `AtmosphereParams` mirrors the sky's
-// `AtmosphereUniform` (chapters/03-sky/src/lib.rs; checked in tests/contracts.rs).
+// `AtmosphereUniform` (in the lending chapter's crate; checked in tests/contracts.rs).
 
 struct AtmosphereParams {
     radii: vec4<f32>,    // x: ground radius; y: top radius (m); z: added camera altitude (m); w: exposure
@@ -35,9 +35,9 @@ struct AtmosphereParams {
     _pad1: f32,
 }
 
+// TRANSMITTANCE_SIZE and IRRADIANCE_SIZE, the 2D tables' texels, come from Rust
+// (fogbook_core::shared_sky).
 const PI: f32 = 3.14159265358979;
-const TRANSMITTANCE_SIZE: vec2<f32> = vec2(256.0, 64.0);
-const IRRADIANCE_SIZE: vec2<f32> = vec2(64.0, 16.0);
 
 fn safe_sqrt(a: f32) -> f32 {
     return sqrt(max(a, 0.0));

@@ -1,8 +1,8 @@
 // The clouds' shadow on everything below them: a top-down transmittance map on the ground plane
 // (Schneider & Vos 2015, "The Real-time Volumetric Cloudscapes of Horizon Zero Dawn"; Hillaire
 // 2016, "Physically Based Sky, Atmosphere and Cloud Rendering in Frostbite"), built by the
-// clouds chapter (06-clouds/shadow_map.wgsl). `fogbook_core::cloud_shadow` owns the layout;
-// without a publishing chapter a stand-in with `enabled = 0` is bound.
+// chapter that draws the clouds (its shadow-map pass). `fogbook_core::cloud_shadow` owns the
+// layout; without a publishing chapter a stand-in with `enabled = 0` is bound.
 // Needs a `group(1)` free in the pass that imports it.
 
 struct CloudShadow {

@@ -1,9 +1,9 @@
 // Distance fog, the functions: the parameter block, the four falloffs, and the sun glow with its
-// shadow-map mask. Taught in chapter 1, whose pass (01-distance-fog/distance_fog.wgsl) states the
-// model and its references (Koschmieder 1924; Bevy's DistanceFog); kept in common because the
-// core's transparent-fog module (common/transparent_fog.wgsl: the fog at a transparent surface's
-// own depth) applies the same fog. The including pass binds the parameters as `fog`
-// (distance_fog.wgsl at group 2, binding 0; the transparent-fog group at binding 3):
+// shadow-map mask. Taught with the distance fog's own pass, which states the model and its
+// references (Koschmieder 1924; Bevy's distance fog); kept in common because the core's
+// transparent-fog module (common/transparent_fog.wgsl: the fog at a transparent surface's own
+// depth) applies the same fog. The including pass binds the parameters as `fog` (the distance
+// fog's pass at group 2, binding 0; the transparent-fog group at binding 3):
 // #needs fog
 // #import common/scene_inputs.wgsl
 // #import common/shadow.wgsl

@@ -6,8 +6,8 @@
 // integral; beyond the grid's far distance f, the medium in closed form from f to d. After
 // Wronski 2014 ("Volumetric Fog: Unified Compute Shader-Based Solution to Atmospheric
 // Scattering", the lookup at a depth) and Hillaire 2015 ("Towards Unified and Physically-Based
-// Volumetric Lighting in Frostbite", the step integral). Shared by chapter 4's composite
-// (04-froxel-fog/composite.wgsl, at each pixel's depth) and the core's transparent-fog module
+// Volumetric Lighting in Frostbite", the step integral). Shared by the froxel grid's composite
+// (at each pixel's depth) and the core's transparent-fog module
 // (common/transparent_fog.wgsl, at a transparent surface's own depth), which bind the grid's
 // uniform (common/volumetric_grid.wgsl) and volumes at bindings 0–2 of their group 2; the sun
 // and sky light beyond the grid come from the shared sky (common/sky_light.wgsl, group 3).
@@ -66,8 +66,10 @@ fn sun_and_ambient_at(p: vec3<f32>, cos_sun: f32, visibility: f32) -> vec3<f32> 
 // ANCHOR: beyond
 // The medium from the grid's far end f to d in closed form: the constant density and this
 // chapter's height layer (noise averages out: its mean factor is 1), lit by the unshadowed sun
-// and the ambient at the far end. Nothing when switched off, when d ≤ f, or when chapter 2 is in
+// and the ambient at the far end. Nothing when switched off, when d ≤ f, or with the height fog in
 // the stack (its fog starts at f: `frame.volumetric_far_m`).
+// Its σt is integrated in closed form, τ(f, d); what is constant along the ray, the albedo and
+// the phase lobe (`phase`), comes from the media layer's medium per unit of extinction.
 fn fog_beyond_grid(dir: vec3<f32>, d: f32) -> FogAtDepth {
     var fog: FogAtDepth;
     fog.inscattering = vec3(0.0);
@@ -83,7 +85,7 @@ fn fog_beyond_grid(dir: vec3<f32>, d: f32) -> FogAtDepth {
         radiance = sun_and_ambient_at(frame.camera_pos.xyz + dir * far, dot(dir, frame.sun_dir.xyz), 1.0);
     }
     fog.transmittance = exp(-tau);
-    fog.inscattering = froxel.albedo.rgb * radiance * (1.0 - fog.transmittance);
+    fog.inscattering = medium_albedo(global_medium_per_extinction()) * radiance * (1.0 - fog.transmittance);
     return fog;
 }
 // ANCHOR_END: beyond

@@ -31,9 +31,9 @@ struct Frame {
     jitter_px: vec2<f32>,
     history_valid: u32,
     history_epoch: u32,
-    // Published by the chapters of the stack for each other (Chapter::publish): where chapter 2's
-    // analytic fog takes over from chapter 4's grid (m; 0 without froxel fog), and chapter 2's
-    // two height layers (density 1/m, falloff 1/m, height m; w: 1 when chapter 2 is present).
+    // Published by the chapters of the stack for each other (Chapter::publish): where the analytic
+    // height fog takes over from the froxel grid (m; 0 without froxel fog), and the height fog's
+    // two layers (density 1/m, falloff 1/m, height m; w: 1 when the height fog is present).
     volumetric_far_m: f32,
     light_count: u32,        // live entries of `lights`
     jitter_depth: f32,       // this frame's depth offset, −½..½ (Halton base 5 at the jitter's index)
@@ -43,16 +43,13 @@ struct Frame {
 // ANCHOR_END: frame
 
 // ANCHOR: local_light
-const MAX_LOCAL_LIGHTS: u32 = 8u;
-
-// A point or spot light of the scene (fogbook_core::lights).
+// A point or spot light of the scene (fogbook_core::lights, which also gives MAX_LOCAL_LIGHTS
+// and LIGHT_RADIUS_M, the bulb's radius: irradiance is I / max(d, r)²).
 struct LocalLight {
     position: vec4<f32>,  // xyz: position (m); w: range (m)
     intensity: vec4<f32>, // rgb: intensity × colour (rel./sr); w: cos of the inner cone
     spot: vec4<f32>,      // xyz: unit direction of the spot; w: cos of the outer cone (−2: point light)
 }
-
-const LIGHT_RADIUS_M: f32 = 0.25; // the bulb: irradiance is I / max(d, r)²
 
 // Irradiance per unit intensity at p (1/m²): inverse square with Karis's (2013) window, which
 // reaches 0 at the range, times the spot's cone ramp. As `Light::attenuation` (lights.rs).

@@ -73,16 +73,19 @@ fn periodic_noise(p: vec3<f32>, period: u32) -> f32 {
 // ANCHOR_END: periodic_noise
 
 // ANCHOR: fbm
-// Three octaves, each at twice the frequency and half the amplitude: mean 0, within ±1.0364.
+// FBM_OCTAVES (three) octaves, each at twice the frequency and half the amplitude, divided by
+// the sum of the amplitudes: mean 0, within ±1.0364.
 fn fbm3(p: vec3<f32>) -> f32 {
     var sum = 0.0;
     var amplitude = 1.0;
+    var total = 0.0;
     var q = p;
-    for (var octave = 0u; octave < 3u; octave++) {
+    for (var octave = 0u; octave < FBM_OCTAVES; octave++) {
         sum += amplitude * gradient_noise(q + vec3(f32(octave) * 17.31));
+        total += amplitude;
         amplitude *= 0.5;
         q *= 2.0;
     }
-    return sum / 1.75;
+    return sum / total;
 }
 // ANCHOR_END: fbm

@@ -1,13 +1,13 @@
-// Analytic exponential height fog, the functions: taught in chapter 2, whose pass
-// (02-height-fog/height_fog.wgsl) states the model and its references; kept in common because the
-// core's transparent-fog module (common/transparent_fog.wgsl: the fog at a transparent surface's
-// own depth) applies the same fog. The parameter block, the optical depths along a view ray from
-// the start distance (or chapter 4's far distance, the handover) to a distance d, and what the fog
-// then does to a surface at d:
+// Analytic exponential height fog, the functions: taught with the height fog's own pass, which
+// states the model and its references; kept in common because the core's transparent-fog module
+// (common/transparent_fog.wgsl: the fog at a transparent surface's own depth) applies the same
+// fog. The parameter block, the optical depths along a view ray from the start distance (or the
+// froxel grid's far distance, the handover) to a distance d, and what the fog then does to a
+// surface at d:
 //   colour · (1 − f) + fog colour · f + directional,   f = min(1 − e^(−τ), max opacity).
 // After Wenzel 2006 (the closed form) and Unreal Engine's ExponentialHeightFog (the parameters).
-// The including pass binds the parameters as `height` (height_fog.wgsl at group 2, binding 0;
-// the transparent-fog group at binding 4):
+// The including pass binds the parameters as `height` (the height fog's pass at group 2,
+// binding 0; the transparent-fog group at binding 4):
 // #needs height
 // #import common/scene_inputs.wgsl
 // #import common/height_layer.wgsl
@@ -76,7 +76,7 @@ fn height_fog_terms(dir: vec3<f32>, s: HeightFogSample) -> HeightFogTerms {
 // ANCHOR_END: terms
 
 // ANCHOR: medium
-// Chapter 2's fog as a medium (common/media/medium.wgsl): its two layers' σt, all of it
+// The height fog as a medium (common/media/medium.wgsl): its two layers' σt, all of it
 // scattering, isotropic (the chapter paints its fog colour where a renderer would light an albedo
 // of 1); none while the fog is off, and none from the core's all-zero stand-in.
 fn height_fog_medium_at(p: vec3<f32>) -> Medium {

@@ -1,7 +1,7 @@
-// One exponential height-fog layer, ρ(h) = d · e^(−k (h − h₀)), packed as vec4(d, k, h₀, _):
-// its density and its optical depth along a ray segment in closed form, as chapter 2 teaches it.
-// Shared by chapter 2's analytic fog, chapter 4's froxel fog (its media and its continuation
-// beyond the grid) and the local fog volumes' shapes (common/media/shapes.wgsl, chapter 5), so
+// One exponential height fog layer, ρ(h) = d · e^(−k (h − h₀)), packed as vec4(d, k, h₀, _): its
+// density and its optical depth along a ray segment in closed form, as the height fog teaches
+// it. Shared by the analytic height fog, the froxel fog (its media and its continuation beyond
+// the grid) and the local fog volumes' shapes (common/media/shapes.wgsl), so
 // the chapters describe one medium. After Wenzel 2006 (the closed form). The layers as a medium
 // of the media layer (common/media/medium.wgsl): `height_layers_medium` and `layer_majorant`.
 // #import common/media/medium.wgsl

@@ -6,16 +6,16 @@
 // Each stage keeps T_i of the colour it receives and adds S_i; in stage order (distance fog, height
 // fog, froxel fog) they compose to T = T1 T2 T3 and S = (S1 T2 + S2) T3 + S3, applied here in that
 // order with the chapters' own functions:
-//   chapter 1 (distance_fog_functions.wgsl): c (1 − a·ext) + (fog colour + glow) · a·ins, per
+//   distance fog (distance_fog_functions.wgsl): c (1 − a·ext) + (fog colour + glow) · a·ins, per
 //     channel;
-//   chapter 2 (height_fog_functions.wgsl): its closed form from max(start, frame.volumetric_far_m)
+//   height fog (height_fog_functions.wgsl): its closed form from max(start, frame.volumetric_far_m)
 //     to d;
-//   chapter 4 (fog_at_depth.wgsl): the integrated volume at d, continued beyond the grid.
+//   froxel fog (fog_at_depth.wgsl): the integrated volume at d, continued beyond the grid.
 // A chapter switched off contributes T = 1, S = 0, and so does one missing from the stack: the
 // core binds an all-zero uniform in its place, which reads as off (fogbook_core::transparent_fog).
-// Not covered: the sky's aerial perspective (chapter 3), the clouds (chapter 6) and chapter 5's
-// analytic pass (its local fog volumes over the whole ray without chapter 4, beyond chapter 4's
-// grid with it; inside the grid they are in chapter 4's volume); a transparent surface is fogged as
+// Not covered: the sky's aerial perspective, the clouds and the local fog volumes'
+// analytic pass (its volumes over the whole ray without the froxel grid, beyond the
+// grid with it; inside the grid they are in the grid's volume); a transparent surface is fogged as
 // if they were not there.
 // Bindings: group 0 (common/scene_inputs.wgsl: the frame, and the shadow map the distance fog's
 // glow marches), group 2 (the transparent-fog group, below, in common/volumetric_grid.wgsl and in
@@ -27,8 +27,9 @@
 // #import common/fog_at_depth.wgsl
 
 // ANCHOR: bindings
-// Group 2 (fogbook_core::transparent_fog::TRANSPARENT_FOG_GROUP): chapter 4's uniform and
-// volumes at bindings 0–2 (common/volumetric_grid.wgsl, fog_at_depth.wgsl), then chapters 1 and 2's.
+// Group 2 (fogbook_core::transparent_fog::TRANSPARENT_FOG_GROUP): the froxel grid's uniform and
+// volumes at bindings 0–2 (common/volumetric_grid.wgsl, fog_at_depth.wgsl), then the distance
+// fog's and the height fog's.
 @group(2) @binding(3) var<uniform> fog: FogParams;
 @group(2) @binding(4) var<uniform> height: HeightFogParams;
 // ANCHOR_END: bindings
@@ -36,7 +37,7 @@
 // ANCHOR: fog_at_depth
 struct TransparentFog {
     inscattering: vec3<f32>,  // S(d): radiance added in front of the surface
-    transmittance: vec3<f32>, // T(d), per channel (chapter 1's atmospheric falloff is)
+    transmittance: vec3<f32>, // T(d), per channel (the distance fog's atmospheric falloff is)
 }
 
 // One stage in front of what the stages before it left: T ← T · t, S ← S · t + s.
@@ -50,7 +51,7 @@ fn fog_at_depth(uv: vec2<f32>, dir: vec3<f32>, d: f32) -> TransparentFog {
     var out = TransparentFog(vec3(0.0), vec3(1.0));
     if fog.color.a > 0.0 {
         let amount = fog_amount(d);
-        // The glow's shadow march jitters by pixel, as the distance-fog pass does.
+        // The glow's shadow march jitters by pixel, as the distance fog's pass does.
         let pixel = floor(uv * frame.viewport.xy);
         let glow = masked_glow(dir, d, pixel, false).glow;
         let a = fog.color.a;

@@ -1,18 +1,19 @@
 // The volumetric grid's parameters as every reader of the grid sees them: the uniform, the
 // exponential slice distribution, the global medium's height layers, the energy-conserving step
-// integral and the phase function — what chapter 4's passes and the fog at any depth
+// integral and the phase function — what the froxel fog's passes and the fog at any depth
 // (common/fog_at_depth.wgsl) share. Technique: a frustum-aligned 3D grid ("froxels") looked up
 // at a depth, Wronski, "Volumetric Fog: Unified Compute Shader-Based Solution to Atmospheric
 // Scattering" (SIGGRAPH 2014); the step integral after Hillaire, "Towards Unified and
 // Physically-Based Volumetric Lighting in Frostbite" (SIGGRAPH 2015).
 // Slices are distances along each column's ray (the core's scene distance is one too): boundary k
 // of N lies at n · (f/n)^(k/N) for k ≥ 1 and boundary 0 at the eye.
-// `FroxelParams` mirrors chapter 4's `FroxelUniform` (chapters/04-froxel-fog/src/lib.rs; checked
-// in tests/contracts.rs), which chapter 4 lends the core's transparent-fog group at binding 0
-// (`fogbook_core::transparent_fog`, chapters/core/src/transparent_fog.rs). Without chapter 4 the
-// core binds an all-zero uniform there (`STAND_IN_UNIFORM_BYTES`), which reads as off
-// (`light.w` = 0). Chapter 4's own definitions are in 04-froxel-fog/common.wgsl.
+// `FroxelParams` mirrors the froxel fog's `FroxelUniform` (in its crate; checked in
+// tests/contracts.rs), which the froxel fog lends the core's transparent-fog group at binding 0
+// (`fogbook_core::transparent_fog`, chapters/core/src/transparent_fog.rs). Without the froxel
+// fog the core binds an all-zero uniform there (`STAND_IN_UNIFORM_BYTES`), which reads as off
+// (`light.w` = 0). The froxel fog's own definitions are in its shader folder's common.wgsl.
 // #import common/scene_inputs.wgsl
+// #import common/media/medium.wgsl
 
 // ANCHOR: uniform
 struct FroxelParams {
@@ -56,13 +57,21 @@ fn slice_end(k: u32) -> f32 {
 // ANCHOR: global_medium
 const MAX_EXTINCTION: f32 = 1.0e4; // 1/m: past this every slice is opaque in any precision
 
-// The global medium's height layers: chapter 2's two when it is in the stack (it publishes them
-// in the frame), else this chapter's one (and an empty second).
+// The global medium's height layers: the height fog's two when it is in the stack (it publishes
+// them in the frame), else the grid's own one (and an empty second).
 fn global_layer(i: u32) -> vec4<f32> {
     if frame.height_layers[0].w > 0.5 {
         return frame.height_layers[i];
     }
     return select(vec4(0.0), vec4(froxel.medium.yzw, 0.0), i == 0u);
+}
+
+// The global medium per unit of extinction, as a medium of the media layer: σt = 1/m, σs the
+// albedo, the fog's phase (HG, or Cornette–Shanks) as its one lobe. At a point it is this times
+// σt there (`froxel_global_medium`, the froxel fog's common.wgsl); a consumer that integrates σt
+// along a ray in closed form takes the albedo and the phase from here (`fog_beyond_grid`).
+fn global_medium_per_extinction() -> Medium {
+    return medium_of(vec3(1.0), froxel.albedo.rgb, vec3(0.0), froxel.albedo.w, froxel.debug.z);
 }
 // ANCHOR_END: global_medium
 
@@ -95,10 +104,16 @@ fn cornette_shanks(g_in: f32, cos_theta: f32) -> f32 {
     return THREE_OVER_EIGHT_PI * (1.0 - g * g) * (1.0 + cos_theta * cos_theta) / ((2.0 + g * g) * denom * sqrt(denom));
 }
 
-fn phase(cos_theta: f32) -> f32 {
-    if froxel.debug.z == 1u {
-        return cornette_shanks(froxel.albedo.w, cos_theta);
+// One lobe of the media layer (common/media/medium.wgsl), by its kind.
+fn lobe_phase(lobe: PhaseLobe, cos_theta: f32) -> f32 {
+    if lobe.kind == PHASE_CORNETTE_SHANKS {
+        return cornette_shanks(lobe.g, cos_theta);
     }
-    return henyey_greenstein(froxel.albedo.w, cos_theta);
+    return henyey_greenstein(lobe.g, cos_theta);
+}
+
+// The global medium's phase: its lobe.
+fn phase(cos_theta: f32) -> f32 {
+    return lobe_phase(global_medium_per_extinction().lobe, cos_theta);
 }
 // ANCHOR_END: phase

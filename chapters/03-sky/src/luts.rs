@@ -11,8 +11,8 @@ use fogbook_core::gpu::GpuContext;
 use fogbook_core::shaders::ShaderStore;
 use fogbook_core::timing::PassRecorder;
 
-/// Sky irradiance texture (r, μ_s), Bruneton 2017.
-pub const IRRADIANCE_SIZE: [u32; 2] = [64, 16];
+/// Sky irradiance texture (r, μ_s), Bruneton 2017: the shared sky's layout, which the core owns.
+pub use fogbook_core::shared_sky::IRRADIANCE_SIZE;
 pub const LUT_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
 
 pub const TRANSMITTANCE_SHADER: &str = "03-sky/transmittance_lut.wgsl";

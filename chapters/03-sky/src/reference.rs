@@ -145,8 +145,8 @@ pub fn unit_range_from_coord(u: f64, size: f64) -> f64 {
     (u - 0.5 / size) / (1.0 - 1.0 / size)
 }
 
-/// Transmittance LUT size (Bruneton 2017).
-pub const TRANSMITTANCE_SIZE: [u32; 2] = [256, 64];
+/// Transmittance LUT size (Bruneton 2017): the shared sky's layout, which the core owns.
+pub use fogbook_core::shared_sky::TRANSMITTANCE_SIZE;
 
 // ANCHOR: transmittance_r_mu
 /// (r, mu) of a transmittance-LUT texture coordinate (u, v).

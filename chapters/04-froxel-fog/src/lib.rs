@@ -273,11 +273,7 @@ impl Chapter for FroxelFog {
     }
 
     fn shader_constants(&self) -> Vec<WgslConst> {
-        vec![
-            WgslConst::u32("BIN_COLUMNS", binning::BIN_COLUMNS),
-            WgslConst::u32("BIN_SLICES", binning::BIN_SLICES),
-            WgslConst::u32("BIN_WORDS", fogbook_core::media::volumes::BIN_WORDS as u32),
-        ]
+        vec![WgslConst::u32("BIN_COLUMNS", binning::BIN_COLUMNS), WgslConst::u32("BIN_SLICES", binning::BIN_SLICES)]
     }
 
     fn refusal(&self) -> Option<String> {

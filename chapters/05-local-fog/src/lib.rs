@@ -351,11 +351,7 @@ impl Chapter for LocalFog {
     }
 
     fn shader_constants(&self) -> Vec<WgslConst> {
-        vec![
-            WgslConst::u32("TILE_PX", binning::TILE_PX),
-            WgslConst::u32("SUN_GRID", SUN_GRID),
-            WgslConst::u32("BIN_WORDS", BIN_WORDS as u32),
-        ]
+        vec![WgslConst::u32("TILE_PX", binning::TILE_PX), WgslConst::u32("SUN_GRID", SUN_GRID)]
     }
 
     fn refusal(&self) -> Option<String> {

@@ -12,8 +12,8 @@ use crate::scene_settings::SceneSettings;
 use bytemuck::{Pod, Zeroable};
 use glam::DVec3;
 
-/// Most local lights a frame carries (the frame uniform's array size, as `MAX_LOCAL_LIGHTS` in
-/// shaders/common/frame.wgsl).
+/// Most local lights a frame carries (the frame uniform's array size; the WGSL's
+/// `MAX_LOCAL_LIGHTS` comes from here, `shaders::core_constants`).
 pub const MAX_LOCAL_LIGHTS: usize = 8;
 /// The bulb's radius (m): irradiance is I / max(d, r)², finite inside it.
 pub const LIGHT_RADIUS_M: f64 = 0.25;

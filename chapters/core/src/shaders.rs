@@ -67,7 +67,7 @@ impl ComposedShader {
 #[derive(Clone, Debug, PartialEq)]
 pub struct WgslConst {
     pub name: String,
-    /// The WGSL type: `u32`, `i32` or `f32`.
+    /// The WGSL type: `u32`, `i32`, `f32` or `vec2<f32>`.
     pub ty: &'static str,
     /// The WGSL literal.
     pub value: String,
@@ -83,6 +83,10 @@ impl WgslConst {
     /// Written exactly: Rust's `Debug` form of an `f32` reads back to the same bits.
     pub fn f32(name: impl Into<String>, value: f32) -> Self {
         Self { name: name.into(), ty: "f32", value: format!("{value:?}f") }
+    }
+    /// A pair, each written as [`WgslConst::f32`] writes it (a table's size in texels).
+    pub fn vec2_f32(name: impl Into<String>, [x, y]: [f32; 2]) -> Self {
+        Self { name: name.into(), ty: "vec2<f32>", value: format!("vec2({x:?}f, {y:?}f)") }
     }
     /// The constant's WGSL line.
     pub fn line(&self) -> String {
@@ -102,6 +106,32 @@ pub fn view_constant_name(view: &str) -> String {
 }
 // ANCHOR_END: wgsl_const
 
+// ANCHOR: core_constants
+/// The core's constants that its own WGSL (shaders/common, shaders/core) uses. Every store
+/// writes them ahead of every shader it composes, before the store's own constants, so that a
+/// chapter's pass, a core pass and a test's probe all read the same values from Rust: the
+/// frame's light array, the media layer's noise and volume shapes, the words of a volume bin,
+/// and the sizes of the sky's tables.
+pub fn core_constants() -> Vec<WgslConst> {
+    use crate::media::{density, volumes};
+    use crate::shared_sky::{IRRADIANCE_SIZE, TRANSMITTANCE_SIZE};
+    let size = |[w, h]: [u32; 2]| [w as f32, h as f32];
+    vec![
+        WgslConst::u32("MAX_LOCAL_LIGHTS", crate::lights::MAX_LOCAL_LIGHTS as u32),
+        WgslConst::f32("LIGHT_RADIUS_M", crate::lights::LIGHT_RADIUS_M as f32),
+        WgslConst::u32("FBM_OCTAVES", crate::noise::FBM_OCTAVES),
+        WgslConst::u32("NOISE_PERIOD", density::NOISE_PERIOD),
+        WgslConst::u32("NOISE_BAKE_SIDE", density::NOISE_BAKE_SIDE),
+        WgslConst::u32("MAX_NOISE_OCTAVES", density::MAX_NOISE_OCTAVES),
+        WgslConst::f32("FOG_SHAPE_ELLIPSOID", volumes::SHAPE_ELLIPSOID),
+        WgslConst::f32("FOG_SHAPE_CYLINDER", volumes::SHAPE_CYLINDER),
+        WgslConst::u32("BIN_WORDS", volumes::BIN_WORDS as u32),
+        WgslConst::vec2_f32("TRANSMITTANCE_SIZE", size(TRANSMITTANCE_SIZE)),
+        WgslConst::vec2_f32("IRRADIANCE_SIZE", size(IRRADIANCE_SIZE)),
+    ]
+}
+// ANCHOR_END: core_constants
+
 /// Where composed prelude lines come from, in error messages.
 pub const PRELUDE_ORIGIN: &str = "<constants from Rust>";
 
@@ -110,7 +140,8 @@ pub const PRELUDE_ORIGIN: &str = "<constants from Rust>";
 pub struct ShaderStore {
     /// The `shaders/` folder on disk, when there is one (hot reload watches it).
     pub disk_root: Option<PathBuf>,
-    /// Written ahead of every shader this store composes (see [`WgslConst`]).
+    /// Written ahead of every shader this store composes, after [`core_constants`] (see
+    /// [`WgslConst`]).
     pub constants: Vec<WgslConst>,
 }
 
@@ -137,12 +168,13 @@ impl ShaderStore {
         Self { disk_root: None, constants: Vec::new() }
     }
 
-    /// The files under `root` (a `shaders/` folder), with no constants.
+    /// The files under `root` (a `shaders/` folder), with no constants but the core's.
     pub fn at(root: PathBuf) -> Self {
         Self { disk_root: Some(root), constants: Vec::new() }
     }
 
-    /// This store, composing with `constants` ahead of every shader instead of its own.
+    /// This store, composing with `constants` ahead of every shader (after the core's) instead of
+    /// its own.
     pub fn with_constants(&self, constants: Vec<WgslConst>) -> Self {
         Self { disk_root: self.disk_root.clone(), constants }
     }
@@ -166,10 +198,11 @@ impl ShaderStore {
         EMBEDDED_SHADERS.iter().map(|(p, _)| *p)
     }
 
-    /// Composes `path` with its imports inlined, without validating.
+    /// Composes `path` with its imports inlined, without validating: the core's constants, then
+    /// the store's, then the file.
     pub fn compose(&self, path: &str) -> Result<ComposedShader, ShaderError> {
         let mut out = ComposedShader { entry: path.to_string(), source: String::new(), origins: Vec::new() };
-        for (i, c) in self.constants.iter().enumerate() {
+        for (i, c) in core_constants().iter().chain(&self.constants).enumerate() {
             out.source.push_str(&c.line());
             out.source.push('\n');
             out.origins.push((PRELUDE_ORIGIN.to_string(), i + 1));

@@ -23,6 +23,12 @@ use crate::bindings::{texture_3d_entry, texture_entry, uniform_entry};
 pub const SKY_GROUP: u32 = 3;
 /// Size of the sky's atmosphere uniform (`AtmosphereParams`, checked in the tests).
 pub const ATMOSPHERE_UNIFORM_BYTES: u64 = 128;
+/// Texels of the transmittance table (x_μ, x_r), Bruneton 2017: the lender fills it at this size
+/// and every reader's texture coordinates assume it (WGSL's `TRANSMITTANCE_SIZE`, from
+/// [`crate::shaders::core_constants`]).
+pub const TRANSMITTANCE_SIZE: [u32; 2] = [256, 64];
+/// Texels of the sky irradiance table (μ_s, r), as the transmittance's (`IRRADIANCE_SIZE`).
+pub const IRRADIANCE_SIZE: [u32; 2] = [64, 16];
 
 pub fn layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
     // The vertex stage too: a transparent pass may fog its vertices (`transparent_fog`).

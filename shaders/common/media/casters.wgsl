@@ -2,13 +2,14 @@
 // other volumes that may shadow volume i (its casters, binned on the CPU once a frame:
 // fogbook_core::media::casters::bin_casters, a bit mask of BIN_WORDS words per volume), each
 // caster's optical depth along the sun's ray in closed form where it has one (shapes.wgsl), else
-// by the midpoint rule in CASTER_STEPS steps. Shared by chapter 5's analytic pass (at a
-// crossing's median scattering point) and chapter 4's froxel injection (at the middle of each
-// slice's piece of a crossing), so both paths shadow a volume alike. Taught in chapter 5 (its
-// many volumes); kept in common for chapter 4, which comes before it.
+// by the midpoint rule in CASTER_STEPS steps. Shared by the local fog volumes' analytic pass (at a
+// crossing's median scattering point) and the froxel fog's injection (at the middle of each
+// slice's piece of a crossing), so both paths shadow a volume alike. Taught with the local fog
+// volumes (their many volumes); kept in common for the froxel fog, which comes before them.
 // After Wronski 2014 and Hillaire 2015 (the froxel fog and its analytic complement), with the
 // engines' local fog volumes (Unreal's Local Fog Volumes, Godot's FogVolume).
-// Where the volumes and the masks live is up to the including pass, which also defines BIN_WORDS:
+// Where the volumes and the masks live is up to the including pass (BIN_WORDS, the mask's words,
+// comes from Rust: fogbook_core::media::volumes):
 // #needs caster_volume, caster_volume_count, caster_mask_word
 // #import common/media/shapes.wgsl
 

@@ -1,13 +1,13 @@
-// Local fog volumes: the struct chapter 5 publishes (fogbook_core::media::volumes::FogVolume) and
-// the share of its density at a point. Shared by chapter 4's froxel injection
-// (04-froxel-fog/media.wgsl) and chapter 5's analytic integration (05-local-fog/analytic.wgsl),
-// so that both describe one medium; chapter 5 teaches it.
+// Local fog volumes: the struct a chapter publishes (fogbook_core::media::volumes::FogVolume) and
+// the share of its density at a point. Shared by the froxel fog's injection and the local fog
+// volumes' analytic integration, so that both describe one medium; taught with the local fog
+// volumes.
 // Shapes after Godot's FogVolume (box, ellipsoid, cylinder); the density model (extinction with a
 // height falloff and an edge fade) after Hillaire 2015 and Unreal's Local Fog Volumes.
 
 // ANCHOR: fog_volume
 // ANCHOR: fog_volume_struct
-// A local fog volume, published by chapter 5.
+// A local fog volume, as its publisher publishes it.
 struct FogVolume {
     centre: vec4<f32>,           // xyz: centre (m); w: shape (0 box, 1 ellipsoid, 2 cylinder)
     half_size: vec4<f32>,        // xyz: half extents along the local axes (m); w: edge fade (m)
@@ -22,11 +22,10 @@ struct FogVolume {
 }
 // ANCHOR_END: fog_volume_struct
 
-const FOG_SHAPE_ELLIPSOID: f32 = 1.0;
+// FOG_SHAPE_ELLIPSOID and FOG_SHAPE_CYLINDER come from Rust (fogbook_core::media::volumes).
 // The falloff's exponent is capped here: below y₀ (a rotated volume reaches there) the density
 // grows, and e^80 keeps it, times any density, far from f32's limit.
 const FOG_MAX_EXPONENT: f32 = 80.0;
-const FOG_SHAPE_CYLINDER: f32 = 2.0;
 
 fn fog_volume_half(v: FogVolume) -> vec3<f32> {
     return max(v.half_size.xyz, vec3(1e-3));

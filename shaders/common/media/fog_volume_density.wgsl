@@ -5,7 +5,7 @@
 //     tileable texture (common/noise_bake.wgsl) and summed in octaves from it, one filtered
 //     fetch per octave (fBm, Musgrave in Ebert et al. 2003), scrolled by an offset the CPU wraps
 //     by the period; factor = scale · max(0, 1 + contrast · fbm(q · frequency − offset)).
-//   - File: a density grid (chapter 7's smoke, saved with its `save`) stretched over the box
+//   - File: a density grid (a smoke simulation's, saved with its `save`) stretched over the box
 //     [−1, 1]³, trilinear between cell centres and clamped at the faces; factor = scale · grid.
 //     Interpolated here in f32 from `textureLoad`, not by a sampler: r32float is not filterable
 //     everywhere, and a sampler's weights have as few as 8 bits on some GPUs.
@@ -25,11 +25,9 @@
 // compiled out while no volume has a texture.
 override DENSITY_TEXTURES: bool = true;
 
-const FOG_NOISE_PERIOD: f32 = 8.0; // fogbook_core::media::density::NOISE_PERIOD
-const FOG_MAX_OCTAVES: u32 = 6u;
-
 // The noise baked once (common/noise_bake.wgsl): periodic gradient noise over one period
-// (FOG_NOISE_PERIOD cells), 128³ r16float, read through a trilinear sampler that repeats.
+// (NOISE_PERIOD cells), 128³ r16float, read through a trilinear sampler that repeats. Its period
+// and MAX_NOISE_OCTAVES come from Rust (fogbook_core::media::density).
 @group(2) @binding(16) var fog_noise: texture_3d<f32>;
 @group(2) @binding(17) var fog_noise_sampler: sampler;
 
@@ -44,7 +42,7 @@ fn periodic_fbm(p: vec3<f32>, octaves: u32) -> f32 {
     var total = 0.0;
     var q = p;
     for (var octave = 0u; octave < octaves; octave++) {
-        let uv = fract((q + vec3(f32(octave) * 17.31)) / FOG_NOISE_PERIOD);
+        let uv = fract((q + vec3(f32(octave) * 17.31)) / f32(NOISE_PERIOD));
         sum += amplitude * textureSampleLevel(fog_noise, fog_noise_sampler, uv, 0.0).r;
         total += amplitude;
         amplitude *= 0.5;
@@ -95,7 +93,7 @@ fn fog_volume_texture_factor(v: FogVolume, p: vec3<f32>) -> f32 {
     let q = fog_volume_local_dir(v, p - v.centre.xyz);
     let scale = max(v.texture_offset.w, 0.0);
     if v.texture.x < 1.5 {
-        let octaves = clamp(u32(max(v.texture.y, 0.0)), 1u, FOG_MAX_OCTAVES);
+        let octaves = clamp(u32(max(v.texture.y, 0.0)), 1u, MAX_NOISE_OCTAVES);
         let n = periodic_fbm(q * v.texture.z - v.texture_offset.xyz, octaves);
         return scale * max(1.0 + v.texture.w * n, 0.0);
     }

@@ -1,6 +1,6 @@
 // Local fog volumes as one medium of the media layer (common/media/medium.wgsl): the sum over the
 // stack's volume list of each volume's medium (fog_volume_density.wgsl), and of their bounds over
-// a box. Chapter 5 publishes the list; without it the list is empty and the sum a zero medium.
+// a box. A chapter publishes the list; without one the list is empty and the sum a zero medium.
 // Shapes after Godot's FogVolume, the density model after Hillaire 2015 and Unreal's Local Fog
 // Volumes (see fog_volume.wgsl). Where the list lives is up to the including pass, the same
 // accessors that casters.wgsl reads:

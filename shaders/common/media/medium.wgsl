@@ -3,7 +3,7 @@
 // (rgb, 1/m; the albedo is σs/σt), a phase function (a kind and its asymmetry g) and an emission
 // (radiance added per metre). Over a box it has a majorant: σ̄ ≥ σt everywhere in the box,
 // interpolation and noise range included. After the media interface of Pharr, Jakob & Humphreys,
-// "Physically Based Rendering", 4th ed. (2023), ch. 11 (Medium::SamplePoint, MediumProperties,
+// "Physically Based Rendering", 4th ed. (2023), §11 (Medium::SamplePoint, MediumProperties,
 // majorants over a ray's segments), and Novák et al., "Monte Carlo Methods for Volumetric Light
 // Transport Simulation" (Eurographics STAR 2018), for majorants and the sum of media.
 //
@@ -17,14 +17,17 @@
 // `<chapter>_medium_at(p) -> Medium` and `<chapter>_majorant(box_min, box_max) -> Majorant` on
 // its own density functions, and a consumer sums, by name, the media its group binds:
 //   var m = medium_none();
-//   m = medium_add(m, froxel_global_medium_at(p));   // chapter 4's global medium
-//   m = medium_add(m, local_volumes_medium_at(p));   // chapter 5's volumes
+//   m = medium_add(m, froxel_global_medium_at(p));   // the froxel fog's global medium
+//   m = medium_add(m, local_volumes_medium_at(p));   // the local fog volumes
 // A medium whose chapter is absent from the stack reads as zero from its stand-in bindings (an
 // all-zero uniform, an empty volume list), so the same sum serves every stack.
 // Media: height layers (height_fog_functions.wgsl, height_layer.wgsl), the volumetric grid's
-// global medium (04-froxel-fog/common.wgsl), the local volumes (fog_volume_density.wgsl,
-// local_volumes.wgsl), clouds (06-clouds/density.wgsl) and smoke (07-smoke/view.wgsl); the
-// froxel injection (04-froxel-fog/media.wgsl) is a consumer.
+// global medium (the froxel fog's common.wgsl), the local volumes (fog_volume_density.wgsl,
+// local_volumes.wgsl), clouds (their density.wgsl) and smoke (its view.wgsl); the froxel
+// injection (the froxel fog's media.wgsl) is a consumer; so is the fog at any depth
+// (common/fog_at_depth.wgsl), which integrates σt in closed form and takes from here the albedo
+// and the phase lobe of the global medium per unit of extinction; so is the ground-truth path
+// tracer, which samples the media at points.
 
 // ANCHOR: medium
 const PHASE_HENYEY_GREENSTEIN: u32 = 0u;

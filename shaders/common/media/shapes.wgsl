@@ -1,17 +1,17 @@
 // Local fog volumes, shapes: where a ray crosses a box, an ellipsoid or a cylinder, and the
-// optical depth along a piece of the crossing. Taught in chapter 5; kept in common because
-// chapter 4's froxel injection (04-froxel-fog/media.wgsl) reads the same volumes as chapter 5's
-// analytic pass (05-local-fog/analytic.wgsl).
+// optical depth along a piece of the crossing. Taught with the local fog volumes; kept in
+// common because the froxel fog's injection reads the same volumes as the local fog volumes'
+// analytic pass.
 // Intersection in the volume's local frame scaled to unit size (the unit cube, sphere, cylinder),
 // where t is unchanged: the slab test (Kay & Kajiya 1986; Williams et al. 2005) and the quadrics
 // from the closest point to the centre or axis first (Haines et al., "Precision Improvements for
 // Ray/Sphere Intersection", Ray Tracing Gems 2019), which avoids the cancellation in b² − ac.
-// Optical depth: the closed form of a height falloff along the ray (chapter 2's
+// Optical depth: the closed form of a height falloff along the ray (the height fog's
 // `layer_optical_depth` in common/height_layer.wgsl, after Wenzel 2006) where the volume has no
 // edge fade and no density texture, else the midpoint rule in FADE_STEPS steps (not jittered:
 // nothing here accumulates over frames) of `fog_volume_weight` times the texture
 // (common/media/fog_volume_density.wgsl).
-// Mirrors chapters/05-local-fog/src/reference.rs.
+// Mirrors the local fog volumes' f64 reference (their crate's reference.rs).
 // #import common/media/fog_volume.wgsl
 // #import common/media/fog_volume_density.wgsl
 // #import common/height_layer.wgsl

@@ -3,13 +3,19 @@
 //! mixes the phase's g by scattering weight; chapter 2's layers (`height_layers_medium`, what
 //! `height_fog_medium_at` returns) and chapter 5's volumes (`fog_volume_medium_at`, summed over
 //! the list by `local_volumes_medium_at`) are the densities their chapters' f64 references give
-//! (`fogbook_height_fog::reference::Layer`, `FogVolume::weight_at`); and each majorant bounds its
-//! medium at many random points of its box.
+//! (`fogbook_height_fog::reference::Layer`, `FogVolume::weight_at`); chapter 4's global medium
+//! (`froxel_global_medium_at`, in `froxel.rs`) is its constant, its layers and its drifting noise
+//! (`fogbook_froxel_fog::reference::noise_factor`); the clouds (`cloud_medium_at`, in
+//! `clouds.rs`) are the chapter's slab and, with noise, the density an f64 model reads from the
+//! same texels; and each majorant bounds its medium at many random points of its box.
+
+mod clouds;
+mod froxel;
 
 use bytemuck::{Pod, Zeroable};
 use fogbook_core::gpu::GpuContext;
 use fogbook_core::media::volumes::{FogVolume, SHAPE_BOX, SHAPE_CYLINDER, SHAPE_ELLIPSOID};
-use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
+use fogbook_core::shaders::{ComposedShader, ShaderStore, create_module};
 use glam::DVec3;
 
 /// Points per probe.
@@ -22,10 +28,22 @@ const BOX_MAX: [f32; 3] = [6.0, 7.0, 6.0];
 /// bounded at its own denser end.
 const LAYERS: [[f64; 3]; 2] = [[0.02, 0.5, 0.0], [0.005, -0.5, 3.0]];
 
+/// Every probe's points and results (group 1, clear of the scene inputs' bindings 0 and 1), and
+/// `put`: one medium and two bounds per point.
+const IO: &str = "
+@group(1) @binding(8) var<storage, read_write> out: array<vec4<f32>>;
+@group(1) @binding(9) var<storage, read> points: array<vec4<f32>>;
+
+fn put(m: Medium, bound: Majorant, other: Majorant, i: u32) {
+    out[4u * i] = vec4(m.extinction, m.weight);
+    out[4u * i + 1u] = vec4(m.scattering, m.g);
+    out[4u * i + 2u] = vec4(m.emission, m.lobe.g);
+    out[4u * i + 3u] = vec4(bound.extinction.x, f32(m.lobe.kind), m.lobe.weight, other.extinction.x);
+}
+";
+
 const PROBE: &str = "
-@group(0) @binding(0) var<storage, read_write> out: array<vec4<f32>>;
-@group(0) @binding(1) var<storage, read> volumes: array<FogVolume>;
-@group(0) @binding(2) var<storage, read> points: array<vec4<f32>>;
+@group(1) @binding(10) var<storage, read> volumes: array<FogVolume>;
 
 fn caster_volume(j: u32) -> FogVolume {
     return volumes[j];
@@ -40,23 +58,17 @@ const BOX_MAX: vec3<f32> = vec3(6.0, 7.0, 6.0);
 const L1: vec4<f32> = vec4(0.02, 0.5, 0.0, 0.0);
 const L2: vec4<f32> = vec4(0.005, -0.5, 3.0, 0.0);
 
-fn put(m: Medium, bound: Majorant, i: u32) {
-    out[4u * i] = vec4(m.extinction, m.weight);
-    out[4u * i + 1u] = vec4(m.scattering, m.g);
-    out[4u * i + 2u] = vec4(m.emission, m.lobe.g);
-    out[4u * i + 3u] = vec4(bound.extinction.x, f32(m.lobe.kind), m.lobe.weight, 0.0);
-}
-
 @compute @workgroup_size(64)
 fn probe_add(@builtin(global_invocation_id) id: vec3<u32>) {
     let a = medium_of(vec3(0.1, 0.2, 0.3), vec3(0.05, 0.1, 0.2), vec3(0.01, 0.02, 0.03), 0.6, PHASE_HENYEY_GREENSTEIN);
     let b = medium_of(vec3(0.4), vec3(0.3, 0.2, 0.1), vec3(0.5), -0.3, PHASE_CORNETTE_SHANKS);
-    if id.x == 0u {
-        put(medium_add(a, b), majorant_add(Majorant(vec3(1.0)), Majorant(vec3(2.0))), 0u);
-        put(medium_add(medium_none(), b), majorant_none(), 1u);
-        put(medium_add(a, medium_none()), majorant_none(), 2u);
-        put(medium_add_sampled(a, b, 0.1), majorant_none(), 3u);
-        put(medium_add_sampled(a, b, 0.9), majorant_none(), 4u);
+    if id.x == 0u && arrayLength(&points) > 0u {
+        let none = majorant_none();
+        put(medium_add(a, b), majorant_add(Majorant(vec3(1.0)), Majorant(vec3(2.0))), none, 0u);
+        put(medium_add(medium_none(), b), none, none, 1u);
+        put(medium_add(a, medium_none()), none, none, 2u);
+        put(medium_add_sampled(a, b, 0.1), none, none, 3u);
+        put(medium_add_sampled(a, b, 0.9), none, none, 4u);
     }
 }
 
@@ -67,7 +79,8 @@ fn probe_layers(@builtin(global_invocation_id) id: vec3<u32>) {
     }
     let h = points[id.x].y;
     let m = height_layers_medium(L1, L2, h, vec3(0.9, 0.8, 0.7), 0.25);
-    put(m, Majorant(vec3(layer_majorant(L1, BOX_MIN.y, BOX_MAX.y) + layer_majorant(L2, BOX_MIN.y, BOX_MAX.y))), id.x);
+    let bound = Majorant(vec3(layer_majorant(L1, BOX_MIN.y, BOX_MAX.y) + layer_majorant(L2, BOX_MIN.y, BOX_MAX.y)));
+    put(m, bound, majorant_none(), id.x);
 }
 
 @compute @workgroup_size(64)
@@ -75,7 +88,7 @@ fn probe_volumes(@builtin(global_invocation_id) id: vec3<u32>) {
     if id.x >= arrayLength(&points) {
         return;
     }
-    put(local_volumes_medium_at(points[id.x].xyz), local_volumes_majorant(BOX_MIN, BOX_MAX), id.x);
+    put(local_volumes_medium_at(points[id.x].xyz), local_volumes_majorant(BOX_MIN, BOX_MAX), majorant_none(), id.x);
 }
 ";
 
@@ -90,6 +103,8 @@ struct Sample {
     lobe_g: f32,
     majorant: f32,
     lobe_kind: f32,
+    /// The probe's second bound (0 where it has none).
+    other_majorant: f32,
 }
 
 #[repr(C)]
@@ -100,148 +115,92 @@ fn luminance(c: [f64; 3]) -> f64 {
     0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
 }
 
-/// The density textures' bindings (fog_volume_density.wgsl, group 2), bound to zero stand-ins:
-/// every volume here has a constant density.
-fn texture_group(device: &wgpu::Device) -> (wgpu::BindGroupLayout, wgpu::BindGroup) {
-    let texture = |binding, filterable| wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Texture {
-            sample_type: wgpu::TextureSampleType::Float { filterable },
-            view_dimension: wgpu::TextureViewDimension::D3,
-            multisampled: false,
-        },
-        count: None,
-    };
-    let sampler_entry = wgpu::BindGroupLayoutEntry {
-        binding: 17,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-        count: None,
-    };
-    let group2 = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("media probe textures"),
-        entries: &[
-            texture(12, false),
-            texture(13, false),
-            texture(14, false),
-            texture(15, false),
-            texture(16, true),
-            sampler_entry,
-        ],
-    });
-    let stand_in = device
-        .create_texture(&wgpu::TextureDescriptor {
-            label: Some("media probe stand-in"),
-            size: wgpu::Extent3d { width: 1, height: 1, depth_or_array_layers: 1 },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D3,
-            format: wgpu::TextureFormat::R16Float,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING,
-            view_formats: &[],
-        })
-        .create_view(&Default::default());
-    let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
-        mag_filter: wgpu::FilterMode::Linear,
-        min_filter: wgpu::FilterMode::Linear,
-        ..Default::default()
-    });
-    let view = |binding| wgpu::BindGroupEntry { binding, resource: wgpu::BindingResource::TextureView(&stand_in) };
-    let bind2 = device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("media probe textures"),
-        layout: &group2,
-        entries: &[
-            view(12),
-            view(13),
-            view(14),
-            view(15),
-            view(16),
-            wgpu::BindGroupEntry { binding: 17, resource: wgpu::BindingResource::Sampler(&sampler) },
-        ],
-    });
-    (group2, bind2)
-}
+/// A resource a probe binds besides its points and results: (group, binding, resource).
+type Bound<'a> = (u32, u32, wgpu::BindingResource<'a>);
 
-/// The probe, after chapter 5's volume list (and through it the media layer) and chapter 2's
-/// layers.
-fn probe_module(device: &wgpu::Device) -> wgpu::ShaderModule {
+/// `file` composed with the results' bindings and `probe` after it, validated.
+fn compose_probe(file: &str, extra: &[&str], probe: &str) -> ComposedShader {
     let store = ShaderStore::discover();
-    let mut composed = store.compose("common/media/local_volumes.wgsl").unwrap();
-    // Chapter 2's layers: the file's own text (its imports, medium.wgsl, are in already).
-    composed.source.push_str(&store.read("common/height_layer.wgsl").unwrap());
-    composed.source.push_str(PROBE);
+    let mut composed = store.compose(file).unwrap_or_else(|e| panic!("{file}: {e}"));
+    for path in extra {
+        // A file's own text, its imports already in.
+        composed.source.push_str(&store.read(path).unwrap());
+    }
+    composed.source.push_str(IO);
+    composed.source.push_str(probe);
     composed.validate().unwrap_or_else(|e| panic!("{e}"));
-    create_module(device, &composed).unwrap()
+    composed
 }
 
-/// Runs `entry` of the probe over `points` with `volumes`; one `Sample` per point.
-fn run(entry: &str, volumes: &[FogVolume], points: &[[f32; 3]]) -> Vec<Sample> {
+/// A uniform or storage buffer holding `bytes`.
+fn buffer(gpu: &GpuContext, bytes: &[u8], usage: wgpu::BufferUsages) -> wgpu::Buffer {
     use wgpu::util::DeviceExt;
-    let gpu = GpuContext::headless(&Default::default()).unwrap();
-    let device = &gpu.device;
-    let module = probe_module(device);
-
-    let storage = |binding, read_only| wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only },
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    };
-    let group0 = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+    gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
         label: Some("media probe"),
-        entries: &[storage(0, false), storage(1, true), storage(2, true)],
-    });
-    let (group2, bind2) = texture_group(device);
-    let pipeline = compute_pipeline(device, &module, entry, &[Some(&group0), None, Some(&group2)]).unwrap();
+        contents: bytes,
+        usage,
+    })
+}
 
-    let n = points.len().max(8);
+/// Runs `entry` of `shader` over `points` (xyz, and w for the probe's own use), with `bound`
+/// besides; one `Sample` per point. The pipeline's layout is the one its entry point uses.
+fn dispatch(
+    gpu: &GpuContext,
+    shader: &ComposedShader,
+    entry: &str,
+    points: &[[f32; 4]],
+    bound: Vec<Bound>,
+) -> Vec<Sample> {
+    let device = &gpu.device;
+    let module = create_module(device, shader).unwrap();
+    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some(entry),
+        layout: None,
+        module: &module,
+        entry_point: Some(entry),
+        compilation_options: Default::default(),
+        cache: None,
+    });
+    let n = points.len();
     let out = device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("media probe out"),
-        size: (n * 4 * 16) as u64,
+        size: (n.max(8) * 4 * 16) as u64,
         usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
         mapped_at_creation: false,
     });
-    let mut volume_bytes = bytemuck::cast_slice::<FogVolume, u8>(volumes).to_vec();
-    if volume_bytes.is_empty() {
-        volume_bytes = vec![0; std::mem::size_of::<FogVolume>()];
-    }
-    let volume_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: Some("media probe volumes"),
-        contents: &volume_bytes,
-        usage: wgpu::BufferUsages::STORAGE,
-    });
-    let point_data: Vec<Vec4> = points.iter().map(|p| Vec4([p[0], p[1], p[2], 0.0])).collect();
-    let point_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: Some("media probe points"),
-        contents: bytemuck::cast_slice(&point_data),
-        usage: wgpu::BufferUsages::STORAGE,
-    });
-    let bind0 = device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("media probe"),
-        layout: &group0,
-        entries: &[
-            wgpu::BindGroupEntry { binding: 0, resource: out.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 1, resource: volume_buffer.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 2, resource: point_buffer.as_entire_binding() },
-        ],
-    });
+    let mut point_data: Vec<Vec4> = points.iter().map(|&p| Vec4(p)).collect();
+    point_data.resize(n.max(1), Vec4([0.0; 4]));
+    let point_buffer = buffer(gpu, bytemuck::cast_slice(&point_data), wgpu::BufferUsages::STORAGE);
+    let mut entries = vec![(1, 8, out.as_entire_binding()), (1, 9, point_buffer.as_entire_binding())];
+    entries.extend(bound);
+    let last = entries.iter().map(|e| e.0).max().unwrap();
+    let groups: Vec<wgpu::BindGroup> = (0..=last)
+        .map(|g| {
+            let group: Vec<wgpu::BindGroupEntry> = entries
+                .iter()
+                .filter(|e| e.0 == g)
+                .map(|e| wgpu::BindGroupEntry { binding: e.1, resource: e.2.clone() })
+                .collect();
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("media probe"),
+                layout: &pipeline.get_bind_group_layout(g),
+                entries: &group,
+            })
+        })
+        .collect();
     let mut encoder = device.create_command_encoder(&Default::default());
     {
         let mut pass = encoder.begin_compute_pass(&Default::default());
         pass.set_pipeline(&pipeline);
-        pass.set_bind_group(0, &bind0, &[]);
-        pass.set_bind_group(2, &bind2, &[]);
-        pass.dispatch_workgroups(n.div_ceil(64) as u32, 1, 1);
+        for (g, group) in groups.iter().enumerate() {
+            pass.set_bind_group(g as u32, group, &[]);
+        }
+        pass.dispatch_workgroups(n.max(1).div_ceil(64) as u32, 1, 1);
     }
     gpu.submit([encoder.finish()]);
-    let bytes = fogbook_core::capture::read_buffer(&gpu, &out).unwrap();
+    let bytes = fogbook_core::capture::read_buffer(gpu, &out).unwrap();
     let f: &[f32] = bytemuck::cast_slice(&bytes);
-    (0..n)
+    (0..n.max(8))
         .map(|i| {
             let v = &f[16 * i..16 * i + 16];
             Sample {
@@ -253,18 +212,65 @@ fn run(entry: &str, volumes: &[FogVolume], points: &[[f32; 3]]) -> Vec<Sample> {
                 lobe_g: v[11],
                 majorant: v[12],
                 lobe_kind: v[13],
+                other_majorant: v[15],
             }
         })
         .collect()
 }
 
-/// Points spread over the box [lo, hi] by a fixed linear congruential sequence.
-fn random_points_in(lo: [f32; 3], hi: [f32; 3]) -> Vec<[f32; 3]> {
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut next = || {
+/// Runs `entry` of the probe after chapter 5's volume list and chapter 2's layers over `points`
+/// with `volumes`, the density textures' bindings (fog_volume_density.wgsl, group 2) bound to
+/// zero stand-ins: every volume here has a constant density.
+fn run(entry: &str, volumes: &[FogVolume], points: &[[f32; 3]]) -> Vec<Sample> {
+    let gpu = GpuContext::headless(&Default::default()).unwrap();
+    // Chapter 5's volume list (and through it the media layer), then chapter 2's layers.
+    let shader = compose_probe("common/media/local_volumes.wgsl", &["common/height_layer.wgsl"], PROBE);
+    let stand_in = gpu
+        .device
+        .create_texture(&wgpu::TextureDescriptor {
+            label: Some("media probe stand-in"),
+            size: wgpu::Extent3d { width: 1, height: 1, depth_or_array_layers: 1 },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D3,
+            format: wgpu::TextureFormat::R16Float,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        })
+        .create_view(&Default::default());
+    let sampler = gpu.device.create_sampler(&wgpu::SamplerDescriptor {
+        mag_filter: wgpu::FilterMode::Linear,
+        min_filter: wgpu::FilterMode::Linear,
+        ..Default::default()
+    });
+    let mut volume_bytes = bytemuck::cast_slice::<FogVolume, u8>(volumes).to_vec();
+    if volume_bytes.is_empty() {
+        volume_bytes = vec![0; std::mem::size_of::<FogVolume>()];
+    }
+    let volume_buffer = buffer(&gpu, &volume_bytes, wgpu::BufferUsages::STORAGE);
+    // Only what the entry point uses: its layout is derived from it.
+    let mut bound: Vec<Bound> = Vec::new();
+    if entry == "probe_volumes" {
+        bound.push((1, 10, volume_buffer.as_entire_binding()));
+        bound.extend((12..=16).map(|b| (2, b, wgpu::BindingResource::TextureView(&stand_in))));
+        bound.push((2, 17, wgpu::BindingResource::Sampler(&sampler)));
+    }
+    let points: Vec<[f32; 4]> = points.iter().map(|p| [p[0], p[1], p[2], 0.0]).collect();
+    dispatch(&gpu, &shader, entry, &points, bound)
+}
+
+/// A fixed linear congruential sequence in [0, 1).
+fn sequence(seed: u64) -> impl FnMut() -> f64 {
+    let mut state = seed;
+    move || {
         state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         (state >> 11) as f64 / (1u64 << 53) as f64
-    };
+    }
+}
+
+/// Points spread over the box [lo, hi] by a fixed linear congruential sequence.
+fn random_points_in(lo: [f32; 3], hi: [f32; 3]) -> Vec<[f32; 3]> {
+    let mut next = sequence(0x2545_f491_4f6c_dd1d);
     (0..POINTS).map(|_| std::array::from_fn(|k| lo[k] + (hi[k] - lo[k]) * next() as f32)).collect()
 }
 
