@@ -11,7 +11,6 @@ use fogbook_distance_fog::FogUniform;
 use fogbook_froxel_fog::FroxelUniform;
 use fogbook_height_fog::HeightFogUniform;
 use fogbook_sky::AtmosphereUniform;
-use fogbook_smoke::SmokeUniform;
 use std::mem::{offset_of, size_of};
 
 /// (size, [(member, offset)]) of a Rust struct.
@@ -244,69 +243,82 @@ fn the_sky_and_shadow_uniforms_match_their_wgsl_layout() {
     check("06-clouds/shadow_map.wgsl", "CloudShadowMap", cloud_shadow());
 }
 
-/// The 3D smoke's uniform.
+/// The 3D smoke's uniform: its groups in order, and each group's members.
 #[test]
 fn the_smoke_uniform_matches_its_wgsl_layout() {
+    use fogbook_smoke::{
+        SmokeCuboid, SmokeDisplay, SmokeEmitter, SmokeForces, SmokeGrid, SmokeLight, SmokeOptics, SmokeSolver,
+        SmokeSphere, SmokeUniform,
+    };
+    let file = "07-smoke/common.wgsl";
     check(
-        "07-smoke/common.wgsl",
+        file,
         "SmokeParams",
-        rust_layout!(SmokeUniform {
-            grid_n,
-            cell_m,
-            box_m,
-            dt_s,
+        rust_layout!(SmokeUniform { grid, solver, forces, emitter, sphere, cuboid, optics, light, display }),
+    );
+    check(file, "SmokeGrid", rust_layout!(SmokeGrid { box_min, n, cell_m, box_m, dt_s, step_index }));
+    check(
+        file,
+        "SmokeSolver",
+        rust_layout!(SmokeSolver {
             velocity_keep,
             density_keep,
+            temperature_keep,
             pressure_gradient_scale,
-            vorticity,
-            injection_centre,
-            injection_radius,
-            injection_velocity,
-            injection_rate,
-            injection_color,
-            buoyancy,
-            box_min,
-            extinction,
-            towards_sun,
-            sun_intensity,
-            view,
-            field_display,
-            slice_axis,
-            march_steps,
-            slice_position,
-            shadow_steps,
             advection,
             top_boundary,
-            turbulence,
-            turbulence_seed,
-            step_index,
-            temperature_keep,
-            heat_lift,
-            ambient_k,
-            emitter_excess_k,
+            _pad0,
+            _pad1
+        }),
+    );
+    check(file, "SmokeForces", rust_layout!(SmokeForces { buoyancy, heat_lift, vorticity, _pad0 }));
+    check(
+        file,
+        "SmokeEmitter",
+        rust_layout!(SmokeEmitter { centre, radius, velocity, rate, color, excess_k, turbulence, turbulence_seed }),
+    );
+    check(file, "SmokeSphere", rust_layout!(SmokeSphere { centre, radius, velocity, enabled }));
+    check(file, "SmokeCuboid", rust_layout!(SmokeCuboid { centre, enabled, half, velocity }));
+    check(
+        file,
+        "SmokeOptics",
+        rust_layout!(SmokeOptics {
+            extinction_tint,
+            extinction,
             emission,
             emission_start_k,
             emission_full_k,
+            ambient_k
+        }),
+    );
+    check(
+        file,
+        "SmokeLight",
+        rust_layout!(SmokeLight {
+            towards_sun,
+            sun_intensity,
+            ground_albedo,
+            ambient_scale,
             phase_g,
             octaves,
             octave_extinction,
             octave_contribution,
             octave_eccentricity,
-            ambient_scale,
-            extinction_tint,
-            sphere_enabled,
-            ground_albedo,
-            box_enabled,
-            sphere_centre,
-            sphere_radius,
-            sphere_velocity,
-            _pad2,
-            box_centre,
-            _pad3,
-            box_half,
-            _pad4,
-            box_velocity,
-            _pad5
+            shadow_steps
+        }),
+    );
+    check(
+        file,
+        "SmokeDisplay",
+        rust_layout!(SmokeDisplay {
+            view,
+            field_display,
+            slice_axis,
+            slice_position,
+            march_steps,
+            _pad0,
+            _pad1,
+            _pad2
         }),
     );
 }
@@ -507,6 +519,22 @@ fn the_layout_check_catches_a_moved_member() {
         check("common/frame.wgsl", "Frame", rust_layout!(Swapped { sun_dir, camera_pos }));
     });
     assert!(result.is_err());
+    // A group of a nested uniform with two members swapped.
+    #[repr(C)]
+    struct SwappedForces {
+        heat_lift: f32,
+        buoyancy: f32,
+        vorticity: f32,
+        _pad0: f32,
+    }
+    let nested = std::panic::catch_unwind(|| {
+        check(
+            "07-smoke/common.wgsl",
+            "SmokeForces",
+            rust_layout!(SwappedForces { heat_lift, buoyancy, vorticity, _pad0 }),
+        );
+    });
+    assert!(nested.is_err());
 }
 
 /// Constants from Rust are written once: no WGSL file of a chapter declares a constant its

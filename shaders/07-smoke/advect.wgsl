@@ -20,7 +20,7 @@
 
 // Where the air at p (box units) was one step ago, along the projected velocity there.
 fn departure(p: vec3<f32>) -> vec3<f32> {
-    return p - smoke.dt_s * projected_velocity_sampled(velocity_in, pressure_in, p) / smoke.box_m;
+    return p - smoke.grid.dt_s * projected_velocity_sampled(velocity_in, pressure_in, p) / smoke.grid.box_m;
 }
 
 // ANCHOR: advect
@@ -30,7 +30,7 @@ fn advect(@builtin(global_invocation_id) id: vec3<u32>) {
     if !in_grid(cell) {
         return;
     }
-    let g = smoke.pressure_gradient_scale; // pressure-gradient multiplier (1: full projection)
+    let g = smoke.solver.pressure_gradient_scale; // pressure-gradient multiplier (1: full projection)
     // Each face component from its own face: trace back, sample that component, projected.
     var u = vec3(0.0);
     var lift = vec2(0.0); // density and temperature arriving at the low y-face, for buoyancy

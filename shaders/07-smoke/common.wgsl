@@ -21,63 +21,111 @@
 //   pressure  Dirichlet, q = 0 on the face: the ghost cell holds −q of the cell inside;
 //   density   zero gradient: samples are clamped to the top row, which the flow carries out.
 
+// The parameter block, grouped by meaning; uniform.rs holds its Rust twin and says why it is
+// nested, and tests/contracts.rs holds every member of both to the same byte offset.
 struct SmokeParams {
-    grid_n: f32,              // cells per side
-    cell_m: f32,              // cell size h (m)
-    box_m: f32,               // box size (m)
-    dt_s: f32,                // time step (s)
-    velocity_keep: f32,       // velocity kept per step, 1 / (1 + k_u dt)
-    density_keep: f32,        // density kept per step, 1 / (1 + k_ρ dt)
+    grid: SmokeGrid,
+    solver: SmokeSolver,
+    forces: SmokeForces,
+    emitter: SmokeEmitter,
+    sphere: SmokeSphere,
+    cuboid: SmokeCuboid,
+    optics: SmokeOptics,
+    light: SmokeLight,
+    display: SmokeDisplay,
+}
+
+// The box in the world, its cells and the step.
+struct SmokeGrid {
+    box_min: vec3<f32>, // world position of the box's corner (m)
+    n: f32,             // cells per side
+    cell_m: f32,        // cell size h (m)
+    box_m: f32,         // box size (m)
+    dt_s: f32,          // time step (s)
+    step_index: u32,    // steps taken: the emitter noise's clock
+}
+
+// How a step integrates: what each field keeps, the projection, the scheme and the top wall.
+struct SmokeSolver {
+    velocity_keep: f32,           // velocity kept per step, 1 / (1 + k_u dt)
+    density_keep: f32,            // density kept per step, 1 / (1 + k_ρ dt)
+    temperature_keep: f32,        // T − T_amb kept per step, exp(−k_T dt) (Newtonian cooling)
     pressure_gradient_scale: f32, // multiplier on ∇q when projecting (1: exact)
-    vorticity: f32,           // vorticity confinement ε
-    injection_centre: vec3<f32>,   // emitter centre (box coordinates 0..1)
-    injection_radius: f32,         // (box units)
-    injection_velocity: vec3<f32>, // velocity inside the emitter (m/s)
-    injection_rate: f32,           // density added per s
-    injection_color: vec3<f32>,    // smoke colour
-    buoyancy: f32,                 // m/s² per unit density
-    box_min: vec3<f32>,       // world position of the box's corner (m)
-    extinction: f32,          // extinction per unit density (1/m)
+    advection: u32,               // 0 semi-Lagrangian, 1 MacCormack (maccormack.wgsl)
+    top_boundary: u32,            // 0 closed, 1 open (outflow at y = 1)
+    _pad0: u32,
+    _pad1: u32,
+}
+
+// The body forces.
+struct SmokeForces {
+    buoyancy: f32,  // m/s² per unit density
+    heat_lift: f32, // β, m/s² per K above ambient
+    vorticity: f32, // vorticity confinement ε
+    _pad0: f32,
+}
+
+// The source: where it is, what it adds, and its noise.
+struct SmokeEmitter {
+    centre: vec3<f32>,   // box coordinates 0..1
+    radius: f32,         // box units
+    velocity: vec3<f32>, // velocity inside the emitter (m/s)
+    rate: f32,           // density added per s
+    color: vec3<f32>,    // smoke colour
+    excess_k: f32,       // the emitter's T − T_amb (K)
+    turbulence: f32,     // noise, 0..1
+    turbulence_seed: u32,
+}
+
+// The obstacles (obstacles.wgsl): on when `enabled` is 1; positions and sizes in box units.
+struct SmokeSphere {
+    centre: vec3<f32>,
+    radius: f32,
+    velocity: vec3<f32>, // m/s
+    enabled: u32,
+}
+
+struct SmokeCuboid {
+    centre: vec3<f32>,
+    enabled: u32,
+    half: vec3<f32>,     // half size
+    velocity: vec3<f32>, // m/s
+}
+
+// What the smoke does to light: extinction and glow.
+struct SmokeOptics {
+    extinction_tint: vec3<f32>, // extinction per colour channel, relative to `extinction`
+    extinction: f32,            // extinction per unit density (1/m)
+    emission: f32,              // glow at full temperature (0: none)
+    emission_start_k: f32,      // glow ramp: starts here (K)…
+    emission_full_k: f32,       // …and is full here (K)
+    ambient_k: f32,             // T_amb (K): the fields hold T − T_amb
+}
+
+// The light that reaches the smoke and how it scatters.
+struct SmokeLight {
     towards_sun: vec3<f32>,   // unit vector towards the sun
     sun_intensity: f32,
-    view: u32,                // the debug view
-    field_display: u32,       // 0 slice, 1 max projection
-    slice_axis: u32,          // 0 x, 1 y, 2 z
-    march_steps: u32,
-    slice_position: f32,      // 0..1
-    shadow_steps: u32,
-    advection: u32,           // 0 semi-Lagrangian, 1 MacCormack (maccormack.wgsl)
-    top_boundary: u32,        // 0 closed, 1 open (outflow at y = 1)
-    turbulence: f32,          // emitter noise, 0..1
-    turbulence_seed: u32,
-    step_index: u32,          // steps taken: the noise's clock
-    temperature_keep: f32,    // T − T_amb kept per step, exp(−k_T dt) (Newtonian cooling)
-    heat_lift: f32,           // β, m/s² per K above ambient
-    ambient_k: f32,           // T_amb (K)
-    emitter_excess_k: f32,    // the emitter's T − T_amb (K)
-    emission: f32,            // glow at full temperature (0: none)
-    emission_start_k: f32,    // glow ramp: starts here (K)…
-    emission_full_k: f32,     // …and is full here (K)
+    ground_albedo: vec3<f32>, // the scene's ground, lit by sun and sky, lights the smoke from below
+    ambient_scale: f32,       // multiplier of the sky and ground light
     phase_g: f32,             // Henyey–Greenstein asymmetry g
     octaves: u32,             // multiple-scattering octaves (1: single scattering)
     octave_extinction: f32,   // a: octave i sees extinction × a^i
     octave_contribution: f32, // b: octave i contributes b^i
     octave_eccentricity: f32, // c: octave i has asymmetry g × c^i
-    ambient_scale: f32,       // multiplier of the sky and ground light
-    extinction_tint: vec3<f32>, // extinction per colour channel, relative to `extinction`
-    sphere_enabled: u32,      // obstacles: 1 when on
-    ground_albedo: vec3<f32>, // the scene's ground, lit by sun and sky, lights the smoke from below
-    box_enabled: u32,
-    sphere_centre: vec3<f32>, // box units
-    sphere_radius: f32,       // box units
-    sphere_velocity: vec3<f32>, // m/s
-    _pad2: f32,
-    box_centre: vec3<f32>,    // box units
-    _pad3: f32,
-    box_half: vec3<f32>,      // half size, box units
-    _pad4: f32,
-    box_velocity: vec3<f32>,  // m/s
-    _pad5: f32,
+    shadow_steps: u32,        // the light volume's march towards the sun
+}
+
+// What the display pass shows; the light volume depends on none of it.
+struct SmokeDisplay {
+    view: u32,           // the debug view
+    field_display: u32,  // 0 slice, 1 max projection
+    slice_axis: u32,     // 0 x, 1 y, 2 z
+    slice_position: f32, // 0..1
+    march_steps: u32,    // the view ray's march
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
 }
 
 // Group 2 holds these for every smoke pass; group 3 the pass's own textures. The display pass
@@ -88,18 +136,18 @@ struct SmokeParams {
 @group(2) @binding(2) var solid_mask: texture_3d<f32>;
 
 fn grid_n() -> i32 {
-    return i32(smoke.grid_n);
+    return i32(smoke.grid.n);
 }
 
 // Texture coordinate of a cell centre.
 fn cell_uv(cell: vec3<i32>) -> vec3<f32> {
-    return (vec3<f32>(cell) + vec3(0.5)) / smoke.grid_n;
+    return (vec3<f32>(cell) + vec3(0.5)) / smoke.grid.n;
 }
 
 // ANCHOR: clamp_uv
 // Keeps sample positions within the outermost cell centres (zero-flux walls).
 fn clamp_uv(uv: vec3<f32>) -> vec3<f32> {
-    let half_texel = 0.5 / smoke.grid_n;
+    let half_texel = 0.5 / smoke.grid.n;
     return clamp(uv, vec3(half_texel), vec3(1.0 - half_texel));
 }
 // ANCHOR_END: clamp_uv
@@ -117,10 +165,11 @@ fn emitted_face(cell: vec3<i32>, c: u32, u_c: f32) -> f32 {
     if wf <= 0.0 {
         return u_c;
     }
-    var inject = smoke.injection_velocity[c];
-    if smoke.turbulence > 0.0 {
+    var inject = smoke.emitter.velocity[c];
+    if smoke.emitter.turbulence > 0.0 {
         // Velocity ± turbulence × the emitter's speed (at least 1 m/s).
-        inject += smoke.turbulence * max(length(smoke.injection_velocity), 1.0) * emitter_noise(emitter_radii(p))[c];
+        let speed = max(length(smoke.emitter.velocity), 1.0);
+        inject += smoke.emitter.turbulence * speed * emitter_noise(emitter_radii(p))[c];
     }
     return mix(u_c, inject, wf);
 }
@@ -130,20 +179,20 @@ fn emitted_face(cell: vec3<i32>, c: u32, u_c: f32) -> f32 {
 // the cell's temperature t (T − T_amb, K) and fluid. `lift` is the advected (density, temperature)
 // on the cell's low y-face, where buoyancy acts.
 fn add_sources(cell: vec3<i32>, u: ptr<function, vec3<f32>>, t: ptr<function, f32>, fluid: ptr<function, vec4<f32>>, lift: vec2<f32>) {
-    let dt = smoke.dt_s;
+    let dt = smoke.grid.dt_s;
     // Dissipation as x / (1 + k dt): unconditionally stable, and exact to test against.
-    *u *= smoke.velocity_keep;
-    *fluid *= smoke.density_keep;
+    *u *= smoke.solver.velocity_keep;
+    *fluid *= smoke.solver.density_keep;
     // Newtonian cooling: T − T_amb shrinks by exp(−k dt), the exact step of dT/dt = −k (T − T_amb).
-    *t *= smoke.temperature_keep;
+    *t *= smoke.solver.temperature_keep;
     // ANCHOR: buoyancy
     // Buoyancy (Fedkiw, Stam and Jensen 2001): f = (−α s + β (T − T_amb)) ŷ, with −α = `buoyancy`
     // (positive: light smoke rises on its own) and β = `heat_lift`, on the y-face from the density
     // and temperature there (damped and cooled like the cells'). The density term keeps the
     // arithmetic of the density-only model, dt · b · s, then + dt · β · θ.
-    let s = lift.x * smoke.density_keep;
-    let theta = lift.y * smoke.temperature_keep;
-    (*u).y += dt * smoke.buoyancy * s + dt * smoke.heat_lift * theta;
+    let s = lift.x * smoke.solver.density_keep;
+    let theta = lift.y * smoke.solver.temperature_keep;
+    (*u).y += dt * smoke.forces.buoyancy * s + dt * smoke.forces.heat_lift * theta;
     // ANCHOR_END: buoyancy
     *u = limit_speed(*u);
 
@@ -154,13 +203,13 @@ fn add_sources(cell: vec3<i32>, u: ptr<function, vec3<f32>>, t: ptr<function, f3
     let uv = cell_uv(cell);
     let w = emitter_weight(uv);
     if w > 0.0 {
-        var added = dt * smoke.injection_rate * w;
-        if smoke.turbulence > 0.0 {
+        var added = dt * smoke.emitter.rate * w;
+        if smoke.emitter.turbulence > 0.0 {
             // Seeded noise, smooth in space and time: density × (1 ± turbulence).
-            added *= max(1.0 + smoke.turbulence * emitter_noise(emitter_radii(uv)).w, 0.0);
+            added *= max(1.0 + smoke.emitter.turbulence * emitter_noise(emitter_radii(uv)).w, 0.0);
         }
-        *t = mix(*t, smoke.emitter_excess_k, w); // the emitter holds its temperature
-        *fluid += vec4(smoke.injection_color * added, added);
+        *t = mix(*t, smoke.emitter.excess_k, w); // the emitter holds its temperature
+        *fluid += vec4(smoke.emitter.color * added, added);
     }
     // ANCHOR_END: emitter_density
     *u = vec3(emitted_face(cell, 0u, (*u).x), emitted_face(cell, 1u, (*u).y), emitted_face(cell, 2u, (*u).z));
@@ -172,10 +221,10 @@ fn add_sources(cell: vec3<i32>, u: ptr<function, vec3<f32>>, t: ptr<function, f3
 // Which obstacle covers point p (box units): 0 none, 1 the sphere, 2 the box.
 fn obstacle_id(p: vec3<f32>) -> u32 {
     var id = 0u;
-    if smoke.sphere_enabled == 1u && length(p - smoke.sphere_centre) < smoke.sphere_radius {
+    if smoke.sphere.enabled == 1u && length(p - smoke.sphere.centre) < smoke.sphere.radius {
         id = 1u;
     }
-    if smoke.box_enabled == 1u && all(abs(p - smoke.box_centre) < smoke.box_half) {
+    if smoke.cuboid.enabled == 1u && all(abs(p - smoke.cuboid.centre) < smoke.cuboid.half) {
         id = 2u;
     }
     return id;
@@ -193,14 +242,14 @@ override OBSTACLES: bool = true;
 // enabled the mask is all 0 and is not read: the passes that test every neighbour's faces (the
 // curl, the sweeps) then cost what they cost before obstacles existed.
 fn solid_at(cell: vec3<i32>) -> u32 {
-    if !OBSTACLES || (smoke.sphere_enabled | smoke.box_enabled) == 0u || !in_grid(cell) {
+    if !OBSTACLES || (smoke.sphere.enabled | smoke.cuboid.enabled) == 0u || !in_grid(cell) {
         return 0u;
     }
     return u32(textureLoad(solid_mask, cell, 0).r + 0.5);
 }
 
 fn obstacle_velocity(id: u32) -> vec3<f32> {
-    return select(smoke.box_velocity, smoke.sphere_velocity, id == 1u);
+    return select(smoke.cuboid.velocity, smoke.sphere.velocity, id == 1u);
 }
 
 // The obstacle the low c-face of `cell` touches (0: none): a face between a solid cell and any
@@ -227,7 +276,7 @@ fn apply_solids(cell: vec3<i32>, u: ptr<function, vec3<f32>>, t: ptr<function, f
 // The emitter's position of point p in emitter radii, and its smooth weight there: 1 in the inner
 // half, falling to 0 at the radius.
 fn emitter_radii(p: vec3<f32>) -> vec3<f32> {
-    return (p - smoke.injection_centre) / max(smoke.injection_radius, 1e-6);
+    return (p - smoke.emitter.centre) / max(smoke.emitter.radius, 1e-6);
 }
 
 fn emitter_weight(p: vec3<f32>) -> f32 {
@@ -254,7 +303,8 @@ fn pcg(v: u32) -> u32 {
 
 // Four values in −1..1 at an integer lattice point and lattice time.
 fn lattice_noise(p: vec3<i32>, t: u32) -> vec4<f32> {
-    var h = pcg(smoke.turbulence_seed ^ pcg(t ^ pcg(bitcast<u32>(p.x) ^ pcg(bitcast<u32>(p.y) ^ pcg(bitcast<u32>(p.z))))));
+    let seed = smoke.emitter.turbulence_seed;
+    var h = pcg(seed ^ pcg(t ^ pcg(bitcast<u32>(p.x) ^ pcg(bitcast<u32>(p.y) ^ pcg(bitcast<u32>(p.z))))));
     var out = vec4(0.0);
     for (var k = 0; k < 4; k++) {
         h = pcg(h);
@@ -271,8 +321,8 @@ fn emitter_noise(p_radii: vec3<f32>) -> vec4<f32> {
     let f = p - floor(p);
     let s = f * f * (3.0 - 2.0 * f);
     let period = 8u;
-    let t0 = smoke.step_index / period;
-    let ft = f32(smoke.step_index % period) / f32(period);
+    let t0 = smoke.grid.step_index / period;
+    let ft = f32(smoke.grid.step_index % period) / f32(period);
     var result = vec4(0.0);
     for (var c = 0; c < 8; c++) {
         let o = vec3(c & 1, (c >> 1u) & 1, (c >> 2u) & 1);
@@ -302,13 +352,13 @@ fn tile_index(local: vec3<i32>, size: vec3<i32>) -> i32 {
 // Texture coordinate of the low face of `cell` normal to axis c: half a cell below the centre.
 fn face_uv(cell: vec3<i32>, c: u32) -> vec3<f32> {
     var p = cell_uv(cell);
-    p[c] -= 0.5 / smoke.grid_n;
+    p[c] -= 0.5 / smoke.grid.n;
     return p;
 }
 
 // Whether the top face is open (an outflow).
 fn top_open() -> bool {
-    return smoke.top_boundary == 1u;
+    return smoke.solver.top_boundary == 1u;
 }
 
 // ANCHOR: wall_faces
@@ -359,7 +409,7 @@ fn velocity_at(u: texture_3d<f32>, cell: vec3<i32>) -> vec3<f32> {
 
 // Whether `cell` lies above an open top face.
 fn open_above(cell: vec3<i32>) -> bool {
-    return smoke.top_boundary == 1u && cell.y >= grid_n();
+    return smoke.solver.top_boundary == 1u && cell.y >= grid_n();
 }
 
 // Pressure at `cell`; a ghost cell copies its neighbour inside (∂q/∂n = 0), except above an
@@ -374,7 +424,7 @@ fn pressure_at(q: texture_3d<f32>, cell: vec3<i32>) -> f32 {
 // The pressure gradient on the low c-face of `cell` (m/s): the difference of the two cells the
 // face separates. On a wall face the ghost copies the cell (0); on the open top it is −2q/h.
 fn face_gradient(q: texture_3d<f32>, cell: vec3<i32>, c: u32) -> f32 {
-    return (pressure_at(q, cell) - pressure_at(q, cell - axis(c))) / smoke.cell_m;
+    return (pressure_at(q, cell) - pressure_at(q, cell - axis(c))) / smoke.grid.cell_m;
 }
 
 // u − ∇q on the low c-face of `cell` (c index 0..n): what the projection leaves there.
@@ -388,7 +438,7 @@ fn projected_face(u: texture_3d<f32>, q: texture_3d<f32>, cell: vec3<i32>, c: u3
     if id != 0u {
         return obstacle_velocity(id)[c]; // the projection leaves solid faces alone
     }
-    return face_at(u, cell, c) - smoke.pressure_gradient_scale * face_gradient(q, cell, c);
+    return face_at(u, cell, c) - smoke.solver.pressure_gradient_scale * face_gradient(q, cell, c);
 }
 // ANCHOR_END: face_gradient
 
@@ -402,10 +452,10 @@ fn pressure_gradient_at(q: texture_3d<f32>, cell: vec3<i32>) -> vec3<f32> {
 // sample of the field with its ghost layer would.
 fn pressure_sampled(q: texture_3d<f32>, uv: vec3<f32>) -> f32 {
     let inside = textureSampleLevel(q, linear_clamp, clamp_uv(uv), 0.0).r;
-    if smoke.top_boundary != 1u {
+    if smoke.solver.top_boundary != 1u {
         return inside;
     }
-    let beyond = clamp((uv.y - (1.0 - 0.5 / smoke.grid_n)) * smoke.grid_n, 0.0, 1.0);
+    let beyond = clamp((uv.y - (1.0 - 0.5 / smoke.grid.n)) * smoke.grid.n, 0.0, 1.0);
     return inside * (1.0 - 2.0 * beyond);
 }
 
@@ -416,12 +466,12 @@ fn pressure_sampled(q: texture_3d<f32>, uv: vec3<f32>) -> f32 {
 // linearly to the wall's 0 at face n, or, under an open top, stays (zero gradient).
 fn face_sampled(u: texture_3d<f32>, p: vec3<f32>, c: u32) -> f32 {
     var offset = vec3(0.0);
-    offset[c] = 0.5 / smoke.grid_n;
+    offset[c] = 0.5 / smoke.grid.n;
     let v = textureSampleLevel(u, linear_clamp, clamp_uv(p + offset), 0.0)[c];
     if c == 1u && top_open() {
         return v;
     }
-    let beyond = clamp((p[c] - (1.0 - 1.0 / smoke.grid_n)) * smoke.grid_n, 0.0, 1.0);
+    let beyond = clamp((p[c] - (1.0 - 1.0 / smoke.grid.n)) * smoke.grid.n, 0.0, 1.0);
     return v * (1.0 - beyond);
 }
 
@@ -430,8 +480,8 @@ fn face_sampled(u: texture_3d<f32>, p: vec3<f32>, c: u32) -> f32 {
 // this is exactly the trilinear interpolation of the face gradients (on a face: its gradient).
 fn face_gradient_sampled(q: texture_3d<f32>, p: vec3<f32>, c: u32) -> f32 {
     var e = vec3(0.0);
-    e[c] = 0.5 / smoke.grid_n;
-    return (pressure_sampled(q, p + e) - pressure_sampled(q, p - e)) / smoke.cell_m;
+    e[c] = 0.5 / smoke.grid.n;
+    return (pressure_sampled(q, p + e) - pressure_sampled(q, p - e)) / smoke.grid.cell_m;
 }
 
 // The velocity at any point: three samples, one per component.
@@ -441,7 +491,7 @@ fn velocity_sampled(u: texture_3d<f32>, p: vec3<f32>) -> vec3<f32> {
 
 // The projected velocity u − ∇q at any point: per component a face sample and two pressure samples.
 fn projected_velocity_sampled(u: texture_3d<f32>, q: texture_3d<f32>, p: vec3<f32>) -> vec3<f32> {
-    let g = smoke.pressure_gradient_scale;
+    let g = smoke.solver.pressure_gradient_scale;
     var v = velocity_sampled(u, p);
     for (var c = 0u; c < 3u; c++) {
         v[c] -= g * face_gradient_sampled(q, p, c);
@@ -462,7 +512,7 @@ fn divergence_at(u: texture_3d<f32>, cell: vec3<i32>) -> f32 {
     for (var c = 0u; c < 3u; c++) {
         sum += face_at(u, cell + axis(c), c) - face_at(u, cell, c);
     }
-    return sum / smoke.cell_m;
+    return sum / smoke.grid.cell_m;
 }
 // ANCHOR_END: divergence
 
@@ -475,7 +525,7 @@ fn curl_at(u: texture_3d<f32>, cell: vec3<i32>) -> vec3<f32> {
     let ny = velocity_at(u, cell - vec3(0, 1, 0));
     let pz = velocity_at(u, cell + vec3(0, 0, 1));
     let nz = velocity_at(u, cell - vec3(0, 0, 1));
-    let inv = 1.0 / (2.0 * smoke.cell_m);
+    let inv = 1.0 / (2.0 * smoke.grid.cell_m);
     return vec3(
         (py.z - ny.z) - (pz.y - nz.y),
         (pz.x - nz.x) - (px.z - nx.z),

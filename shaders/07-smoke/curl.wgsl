@@ -48,7 +48,7 @@ fn curl(
     let ny = centres[rim_index(l - vec3(0, 1, 0))];
     let pz = centres[rim_index(l + vec3(0, 0, 1))];
     let nz = centres[rim_index(l - vec3(0, 0, 1))];
-    let inv = 1.0 / (2.0 * smoke.cell_m);
+    let inv = 1.0 / (2.0 * smoke.grid.cell_m);
     let omega = vec3(
         (py.z - ny.z) - (pz.y - nz.y),
         (pz.x - nz.x) - (px.z - nx.z),

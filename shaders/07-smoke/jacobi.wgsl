@@ -37,7 +37,7 @@ fn jacobi(@builtin(global_invocation_id) id: vec3<u32>) {
     if !in_grid(cell) {
         return;
     }
-    let h = smoke.cell_m;
+    let h = smoke.grid.cell_m;
     let i = clamped_index(cell);
     if solid_at(cell) != 0u {
         pressure_out[i] = solid_pressure(cell);
@@ -49,7 +49,7 @@ fn jacobi(@builtin(global_invocation_id) id: vec3<u32>) {
     // Under an open top the ghost above the top row holds −q (q = 0 on the face): the row's
     // equation is (Σ₅ q_neighbour − q − 6q) / h² = ∇·u, so q = (Σ₅ − h² ∇·u) / 7. The clamped
     // index above read q itself; take it out again.
-    if smoke.top_boundary == 1u && cell.y == grid_n() - 1 {
+    if smoke.solver.top_boundary == 1u && cell.y == grid_n() - 1 {
         pressure_out[i] = (sum - pressure_in[i] - h * h * divergence_in[i]) / 7.0;
         return;
     }

@@ -56,7 +56,7 @@ fn optical_depth(start: vec3<f32>, dir: vec3<f32>, steps: u32) -> f32 {
         sum += max(textureSampleLevel(fluid_in, linear_clamp, p, 0.0).a, 0.0);
     }
     // σ per unit density per metre, times the step in metres.
-    return smoke.extinction * sum * ds * smoke.box_m;
+    return smoke.optics.extinction * sum * ds * smoke.grid.box_m;
 }
 
 @compute @workgroup_size(8, 8, 4)
@@ -65,14 +65,14 @@ fn light(@builtin(global_invocation_id) id: vec3<u32>) {
     if !in_grid(cell) {
         return;
     }
-    let steps = max(smoke.shadow_steps, 1u);
-    let to_sun = optical_depth(cell_uv(cell), smoke.towards_sun, steps);
+    let steps = max(smoke.light.shadow_steps, 1u);
+    let to_sun = optical_depth(cell_uv(cell), smoke.light.towards_sun, steps);
     // Along the column through the centres the density is linear between centres (trapezoids)
     // and constant in the outermost half cells: from the centre of cell j down to the floor
     // h (S_j − ρ_j / 2), up to the lid h (S_top − S_j + ρ_j / 2).
     let below = column_sums[column_index(cell)] - 0.5 * density_at(cell);
     let total = column_sums[column_index(vec3(cell.x, grid_n() - 1, cell.z))];
-    let per_density = smoke.extinction * smoke.cell_m; // σ h: τ per unit of the sums
+    let per_density = smoke.optics.extinction * smoke.grid.cell_m; // σ h: τ per unit of the sums
     textureStore(light_out, cell, vec4(to_sun, per_density * (total - below), per_density * below, 0.0));
 }
 // ANCHOR_END: light

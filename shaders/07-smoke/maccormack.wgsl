@@ -36,7 +36,7 @@ fn packed_zw(i: u32) -> u32 {
 // Where the air at p (box units) was one step ago, given the projected velocity v there. V is
 // already projected, so no pressure is sampled (advect.wgsl projects at the point).
 fn departure(p: vec3<f32>, v: vec3<f32>) -> vec3<f32> {
-    return p - smoke.dt_s * v / smoke.box_m;
+    return p - smoke.grid.dt_s * v / smoke.grid.box_m;
 }
 
 // The forward step of the low c-face of `cell` (0 on a wall face), v the velocity on that face.

@@ -29,7 +29,7 @@ fn packed_zw(i: u32) -> u32 {
 // The lower corner of the 8 texels a trilinear sample at texture coordinate uv reads.
 fn sample_base(uv: vec3<f32>) -> vec3<i32> {
     let n = grid_n();
-    return clamp(vec3<i32>(floor(uv * smoke.grid_n - 0.5)), vec3(0), vec3(max(n - 2, 0)));
+    return clamp(vec3<i32>(floor(uv * smoke.grid.n - 0.5)), vec3(0), vec3(max(n - 2, 0)));
 }
 
 fn corner(base: vec3<i32>, k: i32) -> vec3<i32> {
@@ -45,13 +45,13 @@ fn correct_face(cell: vec3<i32>, c: u32, v: vec3<f32>) -> f32 {
         return 0.0; // a wall face
     }
     let p = face_uv(cell, c);
-    let step = smoke.dt_s * v / smoke.box_m;
+    let step = smoke.grid.dt_s * v / smoke.grid.box_m;
     let start = clamp_box(p - step); // where the forward step sampled
     let to = clamp_box(p + step);   // the backward step: from φ̂, along −V
     let corrected = textureLoad(velocity_forward, cell, 0)[c]
         + 0.5 * (packed_channel(cell, c) - face_sampled(velocity_forward, to, c));
     var offset = vec3(0.0);
-    offset[c] = 0.5 / smoke.grid_n;
+    offset[c] = 0.5 / smoke.grid.n;
     let base = sample_base(clamp_uv(start + offset));
     var lo = 3.0e38;
     var hi = -3.0e38;
@@ -60,7 +60,7 @@ fn correct_face(cell: vec3<i32>, c: u32, v: vec3<f32>) -> f32 {
         lo = min(lo, v);
         hi = max(hi, v);
     }
-    if start[c] > 1.0 - 1.0 / smoke.grid_n && !(c == 1u && top_open()) {
+    if start[c] > 1.0 - 1.0 / smoke.grid.n && !(c == 1u && top_open()) {
         lo = min(lo, 0.0);
         hi = max(hi, 0.0);
     }
@@ -78,7 +78,7 @@ fn maccormack_correct(@builtin(global_invocation_id) id: vec3<u32>) {
     var u = vec3(correct_face(cell, 0u, v.face_x), correct_face(cell, 1u, v.face_y), correct_face(cell, 2u, v.face_z));
     // Temperature and smoke at the centre, traced with the face velocity interpolated there.
     let uv = cell_uv(cell);
-    let step = smoke.dt_s * v.centre / smoke.box_m;
+    let step = smoke.grid.dt_s * v.centre / smoke.grid.box_m;
     let from_uv = clamp_uv(uv - step); // where the forward step sampled
     let to_uv = clamp_uv(uv + step);   // the backward step: from φ̂, along −V
     // ANCHOR: correct_centre

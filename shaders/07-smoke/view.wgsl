@@ -55,7 +55,7 @@ fn field_value(view: u32, cell: vec3<i32>) -> f32 {
         case VIEW_RESIDUAL: {
             // The compact 7-point Laplacian: the divergence of the face gradient, the operator the
             // solvers invert and the projection applies.
-            let h = smoke.cell_m;
+            let h = smoke.grid.cell_m;
             let lap = (pressure_at(pressure_in, cell + vec3(1, 0, 0)) + pressure_at(pressure_in, cell - vec3(1, 0, 0))
                 + pressure_at(pressure_in, cell + vec3(0, 1, 0)) + pressure_at(pressure_in, cell - vec3(0, 1, 0))
                 + pressure_at(pressure_in, cell + vec3(0, 0, 1)) + pressure_at(pressure_in, cell - vec3(0, 0, 1))
@@ -64,7 +64,7 @@ fn field_value(view: u32, cell: vec3<i32>) -> f32 {
         }
         case VIEW_PRESSURE_GRADIENT: { return length(centre_pressure_gradient(cell)); }
         case VIEW_VORTICITY: { return length(curl_at(velocity_in, cell)); }
-        case VIEW_TEMPERATURE: { return smoke.ambient_k + textureLoad(velocity_in, cell, 0).w; } // K
+        case VIEW_TEMPERATURE: { return smoke.optics.ambient_k + textureLoad(velocity_in, cell, 0).w; } // K
         case VIEW_SUN_TRANSMITTANCE: { return exp(-textureLoad(light_in, cell, 0).r); }
         case VIEW_SKY_TRANSMITTANCE: { return exponential_integral_e2(textureLoad(light_in, cell, 0).g); }
         case VIEW_OBSTACLES: { return f32(solid_at(cell)); } // 0 fluid, 1 sphere, 2 box
@@ -77,7 +77,7 @@ fn panel_cell(uv: vec2<f32>, k: i32) -> vec3<i32> {
     let n = grid_n();
     let ij = clamp(vec2<i32>(uv * f32(n)), vec2(0), vec2(n - 1));
     let flipped = vec2(ij.x, n - 1 - ij.y); // image rows go down, the grid's y goes up
-    switch smoke.slice_axis {
+    switch smoke.display.slice_axis {
         case 0u: { return vec3(k, flipped.y, flipped.x); }   // x slice: z across, y up
         case 1u: { return vec3(flipped.x, k, ij.y); }        // y slice: x across, z down
         default: { return vec3(flipped.x, flipped.y, k); }   // z slice: x across, y up
@@ -94,8 +94,8 @@ fn field_view(view: u32, pixel: vec2<u32>, size: vec2<u32>) -> vec2<f32> {
         return vec2(0.0, 0.0);
     }
     let n = grid_n();
-    if smoke.field_display == 0u {
-        let k = clamp(i32(smoke.slice_position * f32(n)), 0, n - 1);
+    if smoke.display.field_display == 0u {
+        let k = clamp(i32(smoke.display.slice_position * f32(n)), 0, n - 1);
         return vec2(field_value(view, panel_cell(uv, k)), 1.0);
     }
     var best = 0.0;
@@ -110,12 +110,12 @@ fn field_view(view: u32, pixel: vec2<u32>, size: vec2<u32>) -> vec2<f32> {
 // ANCHOR_END: field_view
 
 fn box_world_size() -> f32 {
-    return smoke.box_m;
+    return smoke.grid.box_m;
 }
 
 // Ray-box intersection in box units: (t_near, t_far) along `dir` from `origin`, in metres.
 fn box_hit(origin: vec3<f32>, dir: vec3<f32>) -> vec2<f32> {
-    let lo = smoke.box_min;
+    let lo = smoke.grid.box_min;
     let hi = lo + vec3(box_world_size());
     let inv = 1.0 / select(dir, vec3(1e-9), abs(dir) < vec3(1e-9));
     let t0 = (lo - origin) * inv;
@@ -131,12 +131,14 @@ fn box_hit(origin: vec3<f32>, dir: vec3<f32>) -> vec2<f32> {
 // first, then orange and yellow, white at `emission_full_k`. A cheap stand-in for Planck's law
 // seen through a tone curve, not a calibrated blackbody.
 fn glow(temperature: f32) -> vec3<f32> {
-    if smoke.emission <= 0.0 {
+    if smoke.optics.emission <= 0.0 {
         return vec3(0.0);
     }
-    let t = clamp((temperature - smoke.emission_start_k) / (smoke.emission_full_k - smoke.emission_start_k), 0.0, 1.0);
+    let t0 = smoke.optics.emission_start_k;
+    let t1 = smoke.optics.emission_full_k;
+    let t = clamp((temperature - t0) / (t1 - t0), 0.0, 1.0);
     let t2 = t * t;
-    return smoke.emission * vec3(t, t2, t2 * t2);
+    return smoke.optics.emission * vec3(t, t2, t2 * t2);
 }
 // ANCHOR_END: glow
 
@@ -147,10 +149,9 @@ fn glow(temperature: f32) -> vec3<f32> {
 // σt = extinction × tint × ρ per channel, σs = albedo σt, and the glow, emitted as the smoke
 // absorbs, σt × glow(T) per metre; the phase is the first octave's Henyey–Greenstein lobe (the
 // octaves stand in for the multiple scattering a path tracer follows bounce by bounce). The
-// fields have no bound short of a reduction over the grid: a consumer that needs a majorant
-// builds it from one (the smoke's density has no fixed upper limit).
+// density has no fixed upper limit: `smoke_majorant` bounds it over a region from the cells there.
 fn smoke_extinction(density: f32) -> vec3<f32> {
-    return smoke.extinction * smoke.extinction_tint * density;
+    return smoke.optics.extinction * smoke.optics.extinction_tint * density;
 }
 
 fn smoke_albedo(fluid: vec4<f32>, density: f32) -> vec3<f32> {
@@ -158,11 +159,11 @@ fn smoke_albedo(fluid: vec4<f32>, density: f32) -> vec3<f32> {
 }
 
 fn smoke_temperature(uv: vec3<f32>) -> f32 {
-    return smoke.ambient_k + textureSampleLevel(velocity_in, linear_clamp, uv, 0.0).w;
+    return smoke.optics.ambient_k + textureSampleLevel(velocity_in, linear_clamp, uv, 0.0).w;
 }
 
 fn smoke_medium_at(p: vec3<f32>) -> Medium {
-    let uv = (p - smoke.box_min) / box_world_size();
+    let uv = (p - smoke.grid.box_min) / box_world_size();
     if any(uv < vec3(0.0)) || any(uv > vec3(1.0)) {
         return medium_none();
     }
@@ -170,7 +171,36 @@ fn smoke_medium_at(p: vec3<f32>) -> Medium {
     let density = max(fluid.a, 0.0);
     let extinction = smoke_extinction(density);
     let scattering = smoke_albedo(fluid, density) * extinction;
-    return medium_of(extinction, scattering, extinction * glow(smoke_temperature(uv)), smoke.phase_g, PHASE_HENYEY_GREENSTEIN);
+    let emission = extinction * glow(smoke_temperature(uv));
+    return medium_of(extinction, scattering, emission, smoke.light.phase_g, PHASE_HENYEY_GREENSTEIN);
+}
+
+// A bound over the world box [box_min, box_max] (common/media/medium.wgsl's `Majorant`): the
+// density `smoke_medium_at` reads at uv is a trilinear blend of the 2 × 2 × 2 cells around
+// uv·n − ½ (clamped to the grid, as the sampler clamps to the edge), so no point of the box reads
+// more than the largest density of the cells from floor(lo·n − ½) to floor(hi·n − ½) + 1, with
+// lo..hi the box's part inside the grid in box units; times extinction × tint, with
+// MAJORANT_MARGIN for the filter's rounding. Exact for any region, at one load per cell it
+// touches: meant for small regions (a froxel, a march segment); a whole-grid bound reads n³.
+fn smoke_majorant(box_min: vec3<f32>, box_max: vec3<f32>) -> Majorant {
+    let lo = (box_min - smoke.grid.box_min) / box_world_size();
+    let hi = (box_max - smoke.grid.box_min) / box_world_size();
+    if any(hi < vec3(0.0)) || any(lo > vec3(1.0)) || any(hi < lo) {
+        return majorant_none();
+    }
+    let n = smoke.grid.n;
+    let top = vec3(grid_n() - 1);
+    let first = clamp(vec3<i32>(floor(clamp(lo, vec3(0.0), vec3(1.0)) * n - 0.5)), vec3(0), top);
+    let last = clamp(vec3<i32>(floor(clamp(hi, vec3(0.0), vec3(1.0)) * n - 0.5)) + 1, vec3(0), top);
+    var density = 0.0;
+    for (var z = first.z; z <= last.z; z++) {
+        for (var y = first.y; y <= last.y; y++) {
+            for (var x = first.x; x <= last.x; x++) {
+                density = max(density, textureLoad(fluid_in, vec3(x, y, z), 0).a);
+            }
+        }
+    }
+    return Majorant(smoke_extinction(density) * MAJORANT_MARGIN);
 }
 // ANCHOR_END: smoke_medium
 
@@ -191,12 +221,12 @@ fn sun_octaves(cos_theta: f32, tau_sun: f32) -> vec3<f32> {
     var sum = vec3(0.0);
     var a = 1.0;
     var b = 1.0;
-    var g = smoke.phase_g;
-    for (var i = 0u; i < smoke.octaves; i++) {
-        sum += b * henyey_greenstein(cos_theta, g) * exp(-a * tau_sun * smoke.extinction_tint);
-        a *= smoke.octave_extinction;
-        b *= smoke.octave_contribution;
-        g *= smoke.octave_eccentricity;
+    var g = smoke.light.phase_g;
+    for (var i = 0u; i < smoke.light.octaves; i++) {
+        sum += b * henyey_greenstein(cos_theta, g) * exp(-a * tau_sun * smoke.optics.extinction_tint);
+        a *= smoke.light.octave_extinction;
+        b *= smoke.light.octave_contribution;
+        g *= smoke.light.octave_eccentricity;
     }
     return PI * sum;
 }
@@ -226,11 +256,11 @@ fn exponential_integral_e2(tau: f32) -> f32 {
 fn ambient_light(tau_up: f32, tau_down: f32) -> vec3<f32> {
     let sky = frame.ambient.rgb;
     let sun_on_ground = frame.sun_color.rgb * frame.sun_dir.w * max(frame.sun_dir.y, 0.0);
-    let ground = smoke.ground_albedo * (sun_on_ground + sky);
-    let mean_tint = dot(smoke.extinction_tint, vec3(1.0 / 3.0));
+    let ground = smoke.light.ground_albedo * (sun_on_ground + sky);
+    let mean_tint = dot(smoke.optics.extinction_tint, vec3(1.0 / 3.0));
     let above = exponential_integral_e2(tau_up * mean_tint);
     let below = exponential_integral_e2(tau_down * mean_tint);
-    return smoke.ambient_scale * 0.5 * (sky * above + ground * below);
+    return smoke.light.ambient_scale * 0.5 * (sky * above + ground * below);
 }
 // ANCHOR_END: ambient
 
@@ -244,9 +274,9 @@ fn ambient_light(tau_up: f32, tau_down: f32) -> vec3<f32> {
 fn light_volume_at(uv: vec3<f32>, density: f32) -> vec3<f32> {
     let inside = clamp_uv(uv);
     let tau = textureSampleLevel(light_in, linear_clamp, inside, 0.0).rgb;
-    let offset_m = (uv - inside) * smoke.box_m;
-    let sigma = smoke.extinction * density;
-    let s = smoke.towards_sun;
+    let offset_m = (uv - inside) * smoke.grid.box_m;
+    let sigma = smoke.optics.extinction * density;
+    let s = smoke.light.towards_sun;
     let safe = select(s, vec3(1e-9), abs(s) < vec3(1e-9));
     let to_face = (select(vec3(0.0), vec3(1.0), s > vec3(0.0)) - inside) / safe;
     var k = 0;
@@ -269,16 +299,16 @@ fn fluid_view(pixel: vec2<u32>) -> vec3<f32> {
     if t_end <= hit.x {
         return scene;
     }
-    let steps = max(smoke.march_steps, 1u);
+    let steps = max(smoke.display.march_steps, 1u);
     let ds = (t_end - hit.x) / f32(steps);
-    let sun = smoke.sun_intensity * frame.sun_color.rgb * frame.sun_dir.w;
+    let sun = smoke.light.sun_intensity * frame.sun_color.rgb * frame.sun_dir.w;
     // Light travels along −towards_sun and leaves towards the eye along −dir.
-    let cos_theta = dot(smoke.towards_sun, dir);
+    let cos_theta = dot(smoke.light.towards_sun, dir);
     var transmittance = vec3(1.0);
     var light = vec3(0.0);
     for (var i = 0u; i < steps; i++) {
         let p = origin + dir * (hit.x + ds * (f32(i) + 0.5));
-        let uv = (p - smoke.box_min) / box_world_size();
+        let uv = (p - smoke.grid.box_min) / box_world_size();
         let fluid = textureSampleLevel(fluid_in, linear_clamp, uv, 0.0);
         let density = max(fluid.a, 0.0);
         if density < 1e-5 {
@@ -314,7 +344,7 @@ fn smoke_view(@builtin(global_invocation_id) id: vec3<u32>, @builtin(local_invoc
     workgroupBarrier();
     let size = textureDimensions(view_out);
     let inside = id.x < size.x && id.y < size.y;
-    let view = smoke.view;
+    let view = smoke.display.view;
     if inside {
         if view == VIEW_FLUID {
             textureStore(view_out, id.xy, vec4(fluid_view(id.xy), 1.0));

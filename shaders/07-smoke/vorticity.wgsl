@@ -29,7 +29,7 @@ fn confinement_force(cell: vec3<i32>) -> vec3<f32> {
     );
     let len = length(grad);
     if len > 1e-12 {
-        return smoke.vorticity * smoke.cell_m * cross(grad / len, omega);
+        return smoke.forces.vorticity * smoke.grid.cell_m * cross(grad / len, omega);
     }
     return vec3(0.0);
 }
@@ -70,7 +70,7 @@ fn confine(
         forces[tile_index(l - axis(1u), RIM)].y,
         forces[tile_index(l - axis(2u), RIM)].z,
     );
-    let kick = select(vec3(0.0), smoke.dt_s * 0.5 * (f + below), cell > vec3(0));
+    let kick = select(vec3(0.0), smoke.grid.dt_s * 0.5 * (f + below), cell > vec3(0));
     // ANCHOR_END: face_kick
     textureStore(velocity_out, cell, vec4(limit_speed(here.xyz + kick), here.w));
 }

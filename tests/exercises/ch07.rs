@@ -39,7 +39,7 @@ fn smoke_left_after_a_second() {
     let mut p = fogbook_smoke::SmokeParams::default();
     close(p.time_step_s as f64, dt, 1e-9, "the default step (s)");
     set_by_name(&mut p, "density_dissipation", &k.to_string()).unwrap();
-    let keep = fogbook_smoke::SmokeUniform::new(&p, 64, [0.0, 1.0, 0.0], 0).density_keep as f64;
+    let keep = fogbook_smoke::SmokeUniform::new(&p, 64, [0.0, 1.0, 0.0], 0).solver.density_keep as f64;
     close(keep.powf(steps), (1.0 / (1.0 + k * dt)).powf(steps), 2e-5, "the solver's keep, a second of steps");
     let total = fogbook_smoke::reference::dissipated_total(1.0, k, dt, steps as u32);
     close(total, (1.0 / (1.0 + k * dt)).powf(steps), 1e-12, "the reference's dissipated total");

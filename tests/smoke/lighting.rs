@@ -83,8 +83,8 @@ fn the_lit_march_matches_an_f64_integral_through_homogeneous_smoke() {
         fogbook_core::scene::GROUND_ALBEDO[c] as f64 * (on_ground + sky[c])
     });
     let model = HomogeneousBox {
-        min: glam::Vec3::from(u.box_min).as_dvec3(),
-        side_m: u.box_m as f64,
+        min: glam::Vec3::from(u.grid.box_min).as_dvec3(),
+        side_m: u.grid.box_m as f64,
         sigma: p.extinction as f64 * rho as f64,
         tint: [0, 1, 2].map(|c| p.extinction_color[c] as f64),
         albedo: albedo.map(|a| a as f64),
@@ -211,7 +211,7 @@ fn the_smoke_shadows_the_ground_by_its_transmittance_to_the_sun() {
     let p = smoke_in(&mut setup).chapter.params.clone();
     let sun = setup.scene.sun_direction().as_dvec3();
     let u = fogbook_smoke::SmokeUniform::new(&p, p.grid_size, sun.as_vec3().into(), 0);
-    let (min, side) = (glam::Vec3::from(u.box_min).as_dvec3(), u.box_m as f64);
+    let (min, side) = (glam::Vec3::from(u.grid.box_min).as_dvec3(), u.grid.box_m as f64);
     let sigma = p.extinction as f64 * rho as f64;
     let h_cell = side / p.grid_size as f64;
     let (mut checked, mut worst) = (0usize, 0.0f64);

@@ -6,6 +6,7 @@ mod bad_input;
 #[path = "../common/mod.rs"]
 mod common;
 mod lighting;
+mod medium;
 mod obstacles;
 mod plume;
 mod pressure;

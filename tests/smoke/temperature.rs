@@ -192,6 +192,6 @@ fn extreme_temperatures_stay_finite() {
     assert_eq!(fogbook_smoke::emitter_excess_k(&p), 0.0);
     p.emission_full_k = p.emission_start_k; // an empty ramp must not divide by zero
     let u = fogbook_smoke::SmokeUniform::new(&p, 32, [0.0, 1.0, 0.0], 0);
-    assert!(u.emission_full_k > u.emission_start_k);
+    assert!(u.optics.emission_full_k > u.optics.emission_start_k);
 }
 // ANCHOR_END: temperature_tests

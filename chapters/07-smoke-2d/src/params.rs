@@ -5,18 +5,8 @@
 use fogbook_core::params::ChoiceParam;
 use serde::{Deserialize, Serialize};
 
-/// How velocity, temperature and dye are carried along the flow.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Advection {
-    /// One backward trace and a bilinear sample (Stam 1999): stable, diffusive.
-    SemiLagrangian,
-    /// A forward and a backward semi-Lagrangian step, half their disagreement added back, and a
-    /// clamp to the values the forward sample read (Selle et al. 2008).
-    #[serde(rename = "maccormack")]
-    MacCormack,
-}
-fogbook_core::choice_enum!(Advection { SemiLagrangian = "semi-lagrangian", MacCormack = "maccormack" });
+/// The choices every grid solver makes: the advection scheme and the top boundary.
+pub use fogbook_core::grid_solver::{Advection, TopBoundary};
 
 /// How the pressure equation ∇²q = ∇·u is solved each step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -29,18 +19,6 @@ pub enum PressureSolver {
     RedBlackGs,
 }
 fogbook_core::choice_enum!(PressureSolver { Jacobi = "jacobi", RedBlackGs = "red-black-gs" });
-
-/// What the domain's top edge is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum TopBoundary {
-    /// A wall like the other three: free slip, zero normal velocity, Neumann pressure.
-    Closed,
-    /// An outflow: q = 0 on the edge (Dirichlet); the top faces' velocity copies the faces
-    /// below (zero gradient) before the projection, and dye leaves with the flow.
-    Open,
-}
-fogbook_core::choice_enum!(TopBoundary { Closed = "closed", Open = "open" });
 
 // ANCHOR: params
 fogbook_core::parameters! {

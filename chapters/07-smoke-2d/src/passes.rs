@@ -6,7 +6,8 @@ use anyhow::Result;
 use fogbook_core::bindings::uniform_entry;
 use fogbook_core::frame::FrameLayouts;
 use fogbook_core::gpu::GpuContext;
-use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
+use fogbook_core::grid_solver::{Kernel, record_sweeps};
+use fogbook_core::shaders::{ShaderStore, create_module};
 use fogbook_core::timing::PassRecorder;
 
 /// Workgroup of every pass (the shaders use 8 × 8).
@@ -34,37 +35,23 @@ fn layout(device: &wgpu::Device, label: &str, slots: &[Slot]) -> wgpu::BindGroup
     compute_layout(device, label, &slots)
 }
 
-/// One compute pipeline and the layout of its textures (group 3).
-pub struct Pass {
-    pub pipeline: wgpu::ComputePipeline,
-    pub textures: wgpu::BindGroupLayout,
-}
-
-impl Pass {
-    fn bind(&self, device: &wgpu::Device, fields: &[&Field]) -> wgpu::BindGroup {
-        let entries: Vec<_> = fields
-            .iter()
-            .enumerate()
-            .map(|(i, f)| wgpu::BindGroupEntry {
-                binding: i as u32,
-                resource: wgpu::BindingResource::TextureView(&f.view),
-            })
-            .collect();
-        device.create_bind_group(&wgpu::BindGroupDescriptor { label: None, layout: &self.textures, entries: &entries })
-    }
+/// A kernel's own group: every slot of a 2D kernel is a field.
+fn bind(kernel: &Kernel, device: &wgpu::Device, fields: &[&Field]) -> wgpu::BindGroup {
+    let views: Vec<_> = fields.iter().map(|f| wgpu::BindingResource::TextureView(&f.view)).collect();
+    kernel.bind(device, &views)
 }
 
 pub struct Pipelines {
     pub params_layout: wgpu::BindGroupLayout,
-    pub advect: Pass,
-    pub maccormack: Pass,
-    pub forces: Pass,
-    pub divergence: Pass,
-    pub jacobi: Pass,
-    pub rbgs_red: Pass,
-    pub rbgs_black: Pass,
-    pub project: Pass,
-    pub view: Pass,
+    pub advect: Kernel,
+    pub maccormack: Kernel,
+    pub forces: Kernel,
+    pub divergence: Kernel,
+    pub jacobi: Kernel,
+    pub rbgs_red: Kernel,
+    pub rbgs_black: Kernel,
+    pub project: Kernel,
+    pub view: Kernel,
 }
 
 impl Pipelines {
@@ -74,21 +61,10 @@ impl Pipelines {
             label: Some("smoke-2d params"),
             entries: &[uniform_entry(0, wgpu::ShaderStages::COMPUTE)],
         });
-        let make = |file: &str, entry: &str, slots: &[Slot], with_frame: bool| -> Result<Pass> {
+        let make = |file: &str, entry: &str, slots: &[Slot], with_frame: bool| -> Result<Kernel> {
             let module = create_module(device, &shaders.load(&format!("07-smoke-2d/{file}"))?)?;
-            let textures = layout(device, entry, slots);
-            let groups = if with_frame {
-                [
-                    Some(&frame_layouts.scene_inputs),
-                    Some(&frame_layouts.view_out),
-                    Some(&params_layout),
-                    Some(&textures),
-                ]
-            } else {
-                [None, None, Some(&params_layout), Some(&textures)]
-            };
-            let pipeline = compute_pipeline(device, &module, entry, &groups)?;
-            Ok(Pass { pipeline, textures })
+            let frame = with_frame.then_some(frame_layouts);
+            Kernel::new(device, &module, entry, frame, &params_layout, layout(device, entry, slots), &[])
         };
         use Slot::*;
         let (vel, dye, scalar) = (Write(VELOCITY_FORMAT), Write(DYE_FORMAT), Write(SCALAR_FORMAT));
@@ -108,25 +84,8 @@ impl Pipelines {
 }
 
 /// Workgroups covering the velocity texture (n × (n + 1)), which covers the cells too.
-fn groups(n: u32) -> [u32; 2] {
-    [n.div_ceil(WORKGROUP), (n + 1).div_ceil(WORKGROUP)]
-}
-
-fn dispatch(
-    passes: &mut PassRecorder,
-    label: &str,
-    pass: &Pass,
-    params: &wgpu::BindGroup,
-    textures: &wgpu::BindGroup,
-    n: u32,
-) {
-    passes.compute(label, |p| {
-        p.set_pipeline(&pass.pipeline);
-        p.set_bind_group(2, params, &[]);
-        p.set_bind_group(3, textures, &[]);
-        let [x, y] = groups(n);
-        p.dispatch_workgroups(x, y, 1);
-    });
+fn groups(n: u32) -> [u32; 3] {
+    [n.div_ceil(WORKGROUP), (n + 1).div_ceil(WORKGROUP), 1]
 }
 
 /// What one step does, beyond the fields' current contents.
@@ -170,13 +129,14 @@ pub fn record_advect(
     let d = &gpu.device;
     match advection {
         Advection::SemiLagrangian => {
-            let g = p.advect.bind(d, &[f.velocity.read(), f.dye.read(), f.velocity.write(), f.dye.write()]);
-            dispatch(passes, "smoke-2d: advect", &p.advect, params, &g, f.n);
+            let g = bind(&p.advect, d, &[f.velocity.read(), f.dye.read(), f.velocity.write(), f.dye.write()]);
+            p.advect.dispatch(passes, "smoke-2d: advect", params, &g, groups(f.n));
         }
         Advection::MacCormack => {
-            let g = p.advect.bind(d, &[f.velocity.read(), f.dye.read(), &f.velocity_forward, &f.dye_forward]);
-            dispatch(passes, "smoke-2d: MacCormack forward", &p.advect, params, &g, f.n);
-            let g = p.maccormack.bind(
+            let g = bind(&p.advect, d, &[f.velocity.read(), f.dye.read(), &f.velocity_forward, &f.dye_forward]);
+            p.advect.dispatch(passes, "smoke-2d: MacCormack forward", params, &g, groups(f.n));
+            let g = bind(
+                &p.maccormack,
                 d,
                 &[
                     f.velocity.read(),
@@ -187,7 +147,7 @@ pub fn record_advect(
                     f.dye.write(),
                 ],
             );
-            dispatch(passes, "smoke-2d: MacCormack correct + limit", &p.maccormack, params, &g, f.n);
+            p.maccormack.dispatch(passes, "smoke-2d: MacCormack correct + limit", params, &g, groups(f.n));
         }
     }
     f.velocity.swap();
@@ -203,8 +163,8 @@ pub fn record_forces(
     params: &wgpu::BindGroup,
     f: &mut Fields,
 ) {
-    let g = p.forces.bind(&gpu.device, &[f.velocity.read(), f.dye.read(), f.velocity.write(), f.dye.write()]);
-    dispatch(passes, "smoke-2d: forces", &p.forces, params, &g, f.n);
+    let g = bind(&p.forces, &gpu.device, &[f.velocity.read(), f.dye.read(), f.velocity.write(), f.dye.write()]);
+    p.forces.dispatch(passes, "smoke-2d: forces", params, &g, groups(f.n));
     f.velocity.swap();
     f.dye.swap();
 }
@@ -217,8 +177,8 @@ pub fn record_divergence(
     params: &wgpu::BindGroup,
     f: &mut Fields,
 ) {
-    let g = p.divergence.bind(&gpu.device, &[f.velocity.read(), &f.divergence]);
-    dispatch(passes, "smoke-2d: divergence", &p.divergence, params, &g, f.n);
+    let g = bind(&p.divergence, &gpu.device, &[f.velocity.read(), &f.divergence]);
+    p.divergence.dispatch(passes, "smoke-2d: divergence", params, &g, groups(f.n));
 }
 
 /// `sweeps` sweeps of the chosen solver on the current divergence, from the current q (the last
@@ -238,38 +198,22 @@ pub fn record_pressure(
     // ANCHOR: record_pressure
     let d = &gpu.device;
     let (a, b, div) = (f.pressure.read(), f.pressure.write(), &f.divergence);
-    let [x, y] = groups(f.n);
     match solver {
         PressureSolver::Jacobi => {
-            let forward = p.jacobi.bind(d, &[a, div, b]);
-            let backward = p.jacobi.bind(d, &[b, div, a]);
-            passes.compute("smoke-2d: pressure (Jacobi)", |pass| {
-                pass.set_pipeline(&p.jacobi.pipeline);
-                pass.set_bind_group(2, params, &[]);
-                for i in 0..sweeps {
-                    pass.set_bind_group(3, if i % 2 == 0 { &forward } else { &backward }, &[]);
-                    pass.dispatch_workgroups(x, y, 1);
-                }
-            });
+            // Even sweeps read a and write b, odd ones back: an odd count ends in b.
+            let (forward, backward) = (bind(&p.jacobi, d, &[a, div, b]), bind(&p.jacobi, d, &[b, div, a]));
+            let steps = [(&p.jacobi, &forward), (&p.jacobi, &backward)];
+            record_sweeps(passes, "smoke-2d: pressure (Jacobi)", params, &steps, sweeps, groups(f.n));
             if sweeps % 2 == 1 {
                 f.pressure.swap();
             }
         }
         PressureSolver::RedBlackGs => {
             // Red reads a and writes b, black reads b and writes a: a sweep ends in a.
-            let red = p.rbgs_red.bind(d, &[a, div, b]);
-            let black = p.rbgs_black.bind(d, &[b, div, a]);
-            passes.compute("smoke-2d: pressure (red–black Gauss–Seidel)", |pass| {
-                pass.set_bind_group(2, params, &[]);
-                for _ in 0..sweeps {
-                    pass.set_pipeline(&p.rbgs_red.pipeline);
-                    pass.set_bind_group(3, &red, &[]);
-                    pass.dispatch_workgroups(x, y, 1);
-                    pass.set_pipeline(&p.rbgs_black.pipeline);
-                    pass.set_bind_group(3, &black, &[]);
-                    pass.dispatch_workgroups(x, y, 1);
-                }
-            });
+            let (red, black) = (bind(&p.rbgs_red, d, &[a, div, b]), bind(&p.rbgs_black, d, &[b, div, a]));
+            let steps = [(&p.rbgs_red, &red), (&p.rbgs_black, &black)];
+            let label = "smoke-2d: pressure (red–black Gauss–Seidel)";
+            record_sweeps(passes, label, params, &steps, 2 * sweeps, groups(f.n));
         }
     }
     // ANCHOR_END: record_pressure
@@ -283,12 +227,12 @@ pub fn record_project(
     params: &wgpu::BindGroup,
     f: &mut Fields,
 ) {
-    let g = p.project.bind(&gpu.device, &[f.velocity.read(), f.pressure.read(), f.velocity.write()]);
-    dispatch(passes, "smoke-2d: project", &p.project, params, &g, f.n);
+    let g = bind(&p.project, &gpu.device, &[f.velocity.read(), f.pressure.read(), f.velocity.write()]);
+    p.project.dispatch(passes, "smoke-2d: project", params, &g, groups(f.n));
     f.velocity.swap();
 }
 
 /// Binds the fields the view pass reads.
 pub fn view_textures(gpu: &GpuContext, p: &Pipelines, f: &Fields) -> wgpu::BindGroup {
-    p.view.bind(&gpu.device, &[f.velocity.read(), f.dye.read(), f.pressure.read(), &f.divergence])
+    bind(&p.view, &gpu.device, &[f.velocity.read(), f.dye.read(), f.pressure.read(), &f.divergence])
 }

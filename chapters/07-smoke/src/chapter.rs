@@ -4,9 +4,10 @@
 
 use crate::fields::{Fields, check_grid};
 use crate::passes::{self, Pipelines};
-use crate::uniform::SmokeUniform;
+use crate::uniform::{SmokeDisplay, SmokeUniform};
 use crate::{Smoke, SmokeGpu, TEXTBOOK, VIEWS};
 use anyhow::Result;
+use bytemuck::Zeroable;
 use fogbook_core::frame::FrameLayouts;
 use fogbook_core::frame::SCREEN_TILE;
 use fogbook_core::gpu::{GpuContext, Requirements};
@@ -130,7 +131,7 @@ impl Chapter for Smoke {
             shadow_group: None,
         };
         self.light_for = None;
-        let initial = SmokeUniform { step_index: self.steps.wrapping_sub(1), ..self.uniform(state.fields.n) };
+        let initial = self.uniform(state.fields.n).at_step(self.steps.wrapping_sub(1));
         gpu.write_buffer(&state.uniform, 0, bytemuck::bytes_of(&initial));
         Ok(state)
     }
@@ -176,14 +177,7 @@ impl Chapter for Smoke {
         self.write_uniform(g, ctx.gpu, ctx.passes);
         // ANCHOR: light_when
         // What the light volume depends on: everything but the view settings.
-        let key = SmokeUniform {
-            view: 0,
-            field_display: 0,
-            slice_axis: 0,
-            march_steps: 0,
-            slice_position: 0.0,
-            ..self.uniform(g.fields.n)
-        };
+        let key = SmokeUniform { display: SmokeDisplay::zeroed(), ..self.uniform(g.fields.n) };
         // Needed by the fluid view and the light volume's own views, and by the scene's shadow
         // whenever the scene shows (in a stack showing another chapter's view, `ctx.view` is 0).
         // A field view covers the scene with its panel: the light volume is saved per step.
@@ -198,8 +192,12 @@ impl Chapter for Smoke {
         g.shadow_group = None;
         if self.params.cast_shadow {
             let u = self.uniform(g.fields.n);
-            let shadow =
-                VolumeShadowUniform { box_min: u.box_min, box_side_m: u.box_m, tint: u.extinction_tint, enabled: 1 };
+            let shadow = VolumeShadowUniform {
+                box_min: u.grid.box_min,
+                box_side_m: u.grid.box_m,
+                tint: u.optics.extinction_tint,
+                enabled: 1,
+            };
             ctx.gpu.write_buffer(&g.shadow_uniform, 0, bytemuck::bytes_of(&shadow));
             let light = &g.fields.light.texture;
             if g.shadow_bind.as_ref().is_none_or(|(bound, _)| bound != light) {

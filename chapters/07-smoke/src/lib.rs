@@ -22,7 +22,10 @@ pub use book::{CLOSE_CAMERA, FIRE, FIRE_CAMERA, OBSTACLE, SHADOW_CAMERA, SHADOW_
 use fogbook_core::ViewInfo;
 pub use params::SmokeParams;
 pub use solver::{STEP_BATCH, Smoke, SmokeGpu};
-pub use uniform::{BOX_DISTANCE_M, SmokeUniform, emitter_excess_k, extinction_tint, temperature_keep};
+pub use uniform::{
+    BOX_DISTANCE_M, SmokeCuboid, SmokeDisplay, SmokeEmitter, SmokeForces, SmokeGrid, SmokeLight, SmokeOptics,
+    SmokeSolver, SmokeSphere, SmokeUniform, emitter_excess_k, extinction_tint, temperature_keep,
+};
 
 // ANCHOR: views
 pub const VIEWS: &[ViewInfo] = &[

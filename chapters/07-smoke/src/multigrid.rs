@@ -7,12 +7,13 @@
 
 use crate::fields::Fields;
 use crate::params::{PressureSolver, SmokeParams, TopBoundary};
-use crate::passes::{Pass, Res, Slot, layout, obstacle_constants};
+use crate::passes::{Slot, buf, layout, obstacle_constants};
 use crate::reference::poisson::{COARSE_SWEEPS, level_sizes};
 use anyhow::Result;
 use bytemuck::{Pod, Zeroable};
 use fogbook_core::gpu::GpuContext;
-use fogbook_core::shaders::{ShaderStore, compute_pipeline_with, create_module};
+use fogbook_core::grid_solver::Kernel;
+use fogbook_core::shaders::{ShaderStore, create_module};
 use fogbook_core::timing::PassRecorder;
 
 /// Mirrors `struct Level` in shaders/07-smoke/poisson.wgsl.
@@ -92,14 +93,14 @@ impl Solve {
 
 /// The solvers' pipelines: the two colours of a Gauss–Seidel sweep, restriction, prolongation.
 pub struct Kernels {
-    pub red: Pass,
-    pub black: Pass,
+    pub red: Kernel,
+    pub black: Kernel,
     /// The V-cycle's small levels, all in one workgroup (mg_tail.wgsl).
-    pub tail: Pass,
-    pub restrict: Pass,
-    pub prolong: Pass,
+    pub tail: Kernel,
+    pub restrict: Kernel,
+    pub prolong: Kernel,
     /// The solid mask of the next coarser level (coarsen.wgsl).
-    pub coarsen: Pass,
+    pub coarsen: Kernel,
     /// Group 2 of every solver pass: the level's solid mask (poisson.wgsl).
     pub mask_layout: wgpu::BindGroupLayout,
 }
@@ -110,21 +111,12 @@ impl Kernels {
         let constants = obstacle_constants(with_obstacles);
         let (read, read_write) = (Slot::Buffer { read_only: true }, Slot::Buffer { read_only: false });
         let mask_layout = layout(device, "smoke solver mask", &[read]);
-        let make = |file: &str, entries: &[&str], slots: &[Slot]| -> Result<Vec<Pass>> {
+        let make = |file: &str, entries: &[&str], slots: &[Slot]| -> Result<Vec<Kernel>> {
             let module = create_module(device, &shaders.load(&format!("07-smoke/{file}"))?)?;
             let textures = layout(device, file, slots);
             entries
                 .iter()
-                .map(|entry| {
-                    let pipeline = compute_pipeline_with(
-                        device,
-                        &module,
-                        entry,
-                        &[None, None, Some(&mask_layout), Some(&textures)],
-                        &constants,
-                    )?;
-                    Ok(Pass { pipeline, textures: textures.clone() })
-                })
+                .map(|entry| Kernel::new(device, &module, entry, None, &mask_layout, textures.clone(), &constants))
                 .collect()
         };
         // Every solver pass binds a parameter block, f and q at 0–2, then its own.
@@ -132,7 +124,7 @@ impl Kernels {
         let mut rbgs = make("rbgs.wgsl", &["rbgs_red", "rbgs_black"], &level_slots(&[]))?;
         let black = rbgs.pop().unwrap();
         let red = rbgs.pop().unwrap();
-        let one = |file: &str, entry: &str, own: &[Slot]| -> Result<Pass> {
+        let one = |file: &str, entry: &str, own: &[Slot]| -> Result<Kernel> {
             Ok(make(file, &[entry], &level_slots(own))?.pop().unwrap())
         };
         let restrict = one("restrict.wgsl", "restrict_residual", &[read_write, read_write])?;
@@ -251,7 +243,7 @@ impl Hierarchy {
 /// One dispatch of a solver pass.
 struct Op<'a> {
     label: String,
-    pass: &'a Pass,
+    pass: &'a Kernel,
     /// The level's solid mask (group 2).
     mask: &'a wgpu::BindGroup,
     group: &'a wgpu::BindGroup,
@@ -314,8 +306,7 @@ fn mask_group(gpu: &GpuContext, k: &Kernels, mask: &wgpu::Buffer) -> wgpu::BindG
 pub fn record_rbgs(gpu: &GpuContext, passes: &mut PassRecorder, k: &Kernels, f: &Fields, solve: &Solve) {
     let h = &f.multigrid;
     passes.write_buffer(&h.sor_level, 0, bytemuck::bytes_of(&h.level(0, solve, solve.omega)));
-    let group =
-        k.red.bind(&gpu.device, &[Res::Buf(&h.sor_level), Res::Buf(&f.divergence_linear), Res::Buf(f.pressure.read())]);
+    let group = k.red.bind(&gpu.device, &[buf(&h.sor_level), buf(&f.divergence_linear), buf(f.pressure.read())]);
     let mask = mask_group(gpu, k, &f.solid_linear);
     let ops: Vec<Op> = (0..solve.sweeps)
         .flat_map(|i| {
@@ -360,7 +351,7 @@ pub fn record_multigrid(gpu: &GpuContext, passes: &mut PassRecorder, k: &Kernels
     let rhs = |l: usize| if l == 0 { &f.divergence_linear } else { &h.coarse[l - 1].0 };
     let q = |l: usize| if l == 0 { f.pressure.read() } else { &h.coarse[l - 1].1 };
     let solid = |l: usize| if l == 0 { &f.solid_linear } else { &h.coarse_solid[l - 1] };
-    let level_res = |l: usize| [Res::Buf(&h.levels[l]), Res::Buf(rhs(l)), Res::Buf(q(l))];
+    let level_res = |l: usize| [buf(&h.levels[l]), buf(rhs(l)), buf(q(l))];
     let masks: Vec<wgpu::BindGroup> = (0..h.levels.len()).map(|l| mask_group(gpu, k, solid(l))).collect();
     // Levels smoothed by passes of their own, and the coarsest of them (solved by sweeps when
     // there is no tail).
@@ -368,7 +359,7 @@ pub fn record_multigrid(gpu: &GpuContext, passes: &mut PassRecorder, k: &Kernels
     let coarsest = own.min(count - 1);
     // The masks of the levels with buffers; the tail coarsens its own.
     let coarsen_groups: Vec<wgpu::BindGroup> = (0..h.levels.len() - 1)
-        .map(|l| k.coarsen.bind(d, &[level_res(l).as_slice(), &[Res::Buf(solid(l + 1))]].concat()))
+        .map(|l| k.coarsen.bind(d, &[level_res(l).as_slice(), &[buf(solid(l + 1))]].concat()))
         .collect();
     let groups_of: Vec<LevelGroups> = (0..own)
         .map(|l| {
@@ -376,13 +367,13 @@ pub fn record_multigrid(gpu: &GpuContext, passes: &mut PassRecorder, k: &Kernels
             LevelGroups {
                 smooth: k.red.bind(d, &level_res(l)),
                 restrict: coarser.then(|| {
-                    k.restrict.bind(d, &[level_res(l).as_slice(), &[Res::Buf(rhs(l + 1)), Res::Buf(q(l + 1))]].concat())
+                    k.restrict.bind(d, &[level_res(l).as_slice(), &[buf(rhs(l + 1)), buf(q(l + 1))]].concat())
                 }),
-                prolong: coarser.then(|| k.prolong.bind(d, &[level_res(l).as_slice(), &[Res::Buf(q(l + 1))]].concat())),
+                prolong: coarser.then(|| k.prolong.bind(d, &[level_res(l).as_slice(), &[buf(q(l + 1))]].concat())),
             }
         })
         .collect();
-    let tail_group = h.tail.map(|t| k.tail.bind(d, &[Res::Buf(&h.tail_uniform), Res::Buf(rhs(t)), Res::Buf(q(t))]));
+    let tail_group = h.tail.map(|t| k.tail.bind(d, &[buf(&h.tail_uniform), buf(rhs(t)), buf(q(t))]));
     let timed_tail = h.sizes.iter().position(|&m| m < TIMED_LEVEL_MIN).unwrap_or(count - 1).max(1);
     let tail_label = format!("smoke: mg levels L{timed_tail}–L{}", count - 1);
     let mut ops = Vec::new();

@@ -5,7 +5,8 @@
 //! neighbours as walls (Neumann), and there is no smoke inside (Bridson 2015, *Fluid Simulation
 //! for Computer Graphics*, 2nd ed., ch. 5).
 
-use crate::{SmokeParams, SmokeUniform};
+use crate::SmokeParams;
+use crate::uniform::{SmokeCuboid, SmokeSphere};
 use bytemuck::Zeroable;
 
 // ANCHOR: clean
@@ -37,21 +38,18 @@ fn velocity(v: [f32; 3]) -> [f32; 3] {
 }
 // ANCHOR_END: clean
 
-/// The obstacle part of the parameter block (the rest zero).
-pub fn uniform_part(p: &SmokeParams) -> SmokeUniform {
-    let (sphere_centre, sphere_radius) = sphere(p);
-    let (box_centre, box_half) = cuboid(p);
-    SmokeUniform {
-        sphere_enabled: p.sphere_enabled as u32,
-        box_enabled: p.box_enabled as u32,
-        sphere_centre,
-        sphere_radius,
-        sphere_velocity: velocity([p.sphere_velocity_x, p.sphere_velocity_y, p.sphere_velocity_z]),
-        box_centre,
-        box_half,
-        box_velocity: velocity([p.box_velocity_x, p.box_velocity_y, p.box_velocity_z]),
-        ..SmokeUniform::zeroed()
-    }
+/// The sphere's part of the parameter block.
+pub fn sphere_uniform(p: &SmokeParams) -> SmokeSphere {
+    let (centre, radius) = sphere(p);
+    let velocity = velocity([p.sphere_velocity_x, p.sphere_velocity_y, p.sphere_velocity_z]);
+    SmokeSphere { centre, radius, velocity, enabled: p.sphere_enabled as u32 }
+}
+
+/// The box's part of the parameter block.
+pub fn cuboid_uniform(p: &SmokeParams) -> SmokeCuboid {
+    let (centre, half) = cuboid(p);
+    let velocity = velocity([p.box_velocity_x, p.box_velocity_y, p.box_velocity_z]);
+    SmokeCuboid { centre, enabled: p.box_enabled as u32, half, velocity, ..SmokeCuboid::zeroed() }
 }
 
 // ANCHOR: advance
@@ -91,12 +89,12 @@ mod tests {
         p.box_x = 5.0;
         p.box_half_y = f32::NAN;
         p.sphere_velocity_y = f32::NAN;
-        let u = uniform_part(&p);
-        let all = [u.sphere_centre, u.sphere_velocity, u.box_centre, u.box_half, u.box_velocity].concat();
-        assert!(all.iter().chain([&u.sphere_radius]).all(|v| v.is_finite()), "{u:?}");
-        assert_eq!(u.sphere_radius, 0.0, "a non-finite radius: no sphere");
-        assert_eq!(u.box_centre[0], 1.0 - u.box_half[0], "outside the box: clamped to the wall");
-        assert_eq!(u.box_half[1], 0.0);
+        let (s, b) = (sphere_uniform(&p), cuboid_uniform(&p));
+        let all = [s.centre, s.velocity, b.centre, b.half, b.velocity].concat();
+        assert!(all.iter().chain([&s.radius]).all(|v| v.is_finite()), "{s:?} {b:?}");
+        assert_eq!(s.radius, 0.0, "a non-finite radius: no sphere");
+        assert_eq!(b.centre[0], 1.0 - b.half[0], "outside the box: clamped to the wall");
+        assert_eq!(b.half[1], 0.0);
         // Moving into a wall stops at it.
         let mut q = SmokeParams { sphere_enabled: true, sphere_velocity_x: 20.0, ..Default::default() };
         for _ in 0..1000 {

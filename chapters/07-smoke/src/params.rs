@@ -4,6 +4,9 @@
 use fogbook_core::params::ChoiceParam;
 use serde::{Deserialize, Serialize};
 
+/// The choices every grid solver makes: the advection scheme and the top boundary.
+pub use fogbook_core::grid_solver::{Advection, TopBoundary};
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FieldDisplay {
@@ -21,19 +24,6 @@ pub enum Axis {
 }
 fogbook_core::choice_enum!(Axis { X = "x", Y = "y", Z = "z" });
 
-/// How velocity and smoke are carried along the flow.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Advection {
-    /// One backward trace and a trilinear sample (Stam 1999): stable, diffusive.
-    SemiLagrangian,
-    /// A forward and a backward semi-Lagrangian step, the error estimate of the two, and a
-    /// limiter (Selle et al. 2008): sharper, one more pass.
-    #[serde(rename = "maccormack")]
-    MacCormack,
-}
-fogbook_core::choice_enum!(Advection { SemiLagrangian = "semi-lagrangian", MacCormack = "maccormack" });
-
 /// How the pressure equation ∇²q = ∇·u is solved each step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -48,18 +38,6 @@ pub enum PressureSolver {
     Multigrid,
 }
 fogbook_core::choice_enum!(PressureSolver { Jacobi = "jacobi", RedBlackGs = "red-black-gs", Multigrid = "multigrid" });
-
-/// What the box's top face is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum TopBoundary {
-    /// A wall like the other five: free slip, Neumann pressure, zero flux.
-    Closed,
-    /// An outflow: pressure q = 0 on the face (Dirichlet), velocity and smoke extrapolated with
-    /// zero gradient, so the plume leaves the box.
-    Open,
-}
-fogbook_core::choice_enum!(TopBoundary { Closed = "closed", Open = "open" });
 
 // ANCHOR: params
 fogbook_core::parameters! {

@@ -7,7 +7,8 @@ use anyhow::Result;
 use fogbook_core::bindings::uniform_entry;
 use fogbook_core::frame::FrameLayouts;
 use fogbook_core::gpu::GpuContext;
-use fogbook_core::shaders::{ShaderStore, compute_pipeline, compute_pipeline_with, create_module};
+use fogbook_core::grid_solver::{Kernel, record_sweeps};
+use fogbook_core::shaders::{ShaderStore, create_module};
 use fogbook_core::timing::PassRecorder;
 
 /// How a pass binds one resource.
@@ -39,34 +40,14 @@ pub(crate) fn layout(device: &wgpu::Device, label: &str, slots: &[Slot]) -> wgpu
     compute_layout(device, label, &slots)
 }
 
-/// One compute pipeline and the layout of its own textures (group 3).
-pub struct Pass {
-    pub pipeline: wgpu::ComputePipeline,
-    pub textures: wgpu::BindGroupLayout,
+/// A field as a binding of a kernel's own group.
+pub(crate) fn tex(f: &Field) -> wgpu::BindingResource<'_> {
+    wgpu::BindingResource::TextureView(&f.view)
 }
 
-/// A texture or buffer to bind, in slot order.
-#[derive(Clone, Copy)]
-pub(crate) enum Res<'a> {
-    Tex(&'a Field),
-    Buf(&'a wgpu::Buffer),
-}
-
-impl Pass {
-    pub(crate) fn bind(&self, device: &wgpu::Device, resources: &[Res]) -> wgpu::BindGroup {
-        let entries: Vec<_> = resources
-            .iter()
-            .enumerate()
-            .map(|(i, r)| wgpu::BindGroupEntry {
-                binding: i as u32,
-                resource: match r {
-                    Res::Tex(f) => wgpu::BindingResource::TextureView(&f.view),
-                    Res::Buf(b) => b.as_entire_binding(),
-                },
-            })
-            .collect();
-        device.create_bind_group(&wgpu::BindGroupDescriptor { label: None, layout: &self.textures, entries: &entries })
-    }
+/// A whole buffer as a binding of a kernel's own group.
+pub(crate) fn buf(b: &wgpu::Buffer) -> wgpu::BindingResource<'_> {
+    b.as_entire_binding()
 }
 
 pub struct Pipelines {
@@ -77,19 +58,19 @@ pub struct Pipelines {
     /// pass that writes it.
     pub params_layout: wgpu::BindGroupLayout,
     pub params_basic_layout: wgpu::BindGroupLayout,
-    pub obstacles: Pass,
-    pub advect: Pass,
-    pub maccormack_forward: Pass,
-    pub maccormack_correct: Pass,
-    pub curl: Pass,
-    pub vorticity: Pass,
-    pub divergence: Pass,
-    pub jacobi: Pass,
-    pub store_pressure: Pass,
-    pub project: Pass,
-    pub light: Pass,
-    pub light_columns: Pass,
-    pub view: Pass,
+    pub obstacles: Kernel,
+    pub advect: Kernel,
+    pub maccormack_forward: Kernel,
+    pub maccormack_correct: Kernel,
+    pub curl: Kernel,
+    pub vorticity: Kernel,
+    pub divergence: Kernel,
+    pub jacobi: Kernel,
+    pub store_pressure: Kernel,
+    pub project: Kernel,
+    pub light: Kernel,
+    pub light_columns: Kernel,
+    pub view: Kernel,
     /// Red–black Gauss–Seidel and multigrid (multigrid.rs).
     pub solvers: Kernels,
 }
@@ -151,29 +132,12 @@ impl Pipelines {
             let module = create_module(device, &shaders.load("07-smoke/obstacles.wgsl")?)?;
             let textures =
                 layout(device, "obstacles", &[Slot::Storage(SCALAR_FORMAT), Slot::Buffer { read_only: false }]);
-            let pipeline = compute_pipeline(
-                device,
-                &module,
-                "obstacles",
-                &[None, None, Some(&params_basic_layout), Some(&textures)],
-            )?;
-            Pass { pipeline, textures }
+            Kernel::new(device, &module, "obstacles", None, &params_basic_layout, textures, &[])?
         };
-        let make = |file: &str, entry: &str, slots: &[Slot], with_frame: bool| -> Result<Pass> {
+        let make = |file: &str, entry: &str, slots: &[Slot], with_frame: bool| -> Result<Kernel> {
             let module = create_module(device, &shaders.load(&format!("07-smoke/{file}"))?)?;
-            let textures = layout(device, entry, slots);
-            let groups = if with_frame {
-                [
-                    Some(&frame_layouts.scene_inputs),
-                    Some(&frame_layouts.view_out),
-                    Some(&params_layout),
-                    Some(&textures),
-                ]
-            } else {
-                [None, None, Some(&params_layout), Some(&textures)]
-            };
-            let pipeline = compute_pipeline_with(device, &module, entry, &groups, &constants)?;
-            Ok(Pass { pipeline, textures })
+            let frame = with_frame.then_some(frame_layouts);
+            Kernel::new(device, &module, entry, frame, &params_layout, layout(device, entry, slots), &constants)
         };
         use Slot::*;
         let vel = Storage(VELOCITY_FORMAT);
@@ -222,24 +186,6 @@ fn groups_for(n: u32, wg: [u32; 3]) -> [u32; 3] {
 /// Workgroup of the passes over the linear pressure buffers: 64 consecutive cells along x.
 pub const LINEAR_WORKGROUP: [u32; 3] = [64, 4, 1];
 
-/// Records one pass over the grid.
-fn dispatch(
-    passes: &mut PassRecorder,
-    label: &str,
-    pass: &Pass,
-    params: &wgpu::BindGroup,
-    textures: &wgpu::BindGroup,
-    n: u32,
-) {
-    passes.compute(label, |p| {
-        p.set_pipeline(&pass.pipeline);
-        p.set_bind_group(2, params, &[]);
-        p.set_bind_group(3, textures, &[]);
-        let [x, y, z] = groups(n);
-        p.dispatch_workgroups(x, y, z);
-    });
-}
-
 // ANCHOR: step
 /// One simulation step: advect (with the previous projection; one pass semi-Lagrangian, two
 /// MacCormack), vorticity confinement (skipped when its strength is 0), divergence, then the
@@ -263,14 +209,14 @@ pub fn record_step(
             let g = p.advect.bind(
                 d,
                 &[
-                    Res::Tex(f.velocity.read()),
-                    Res::Tex(&f.pressure_texture),
-                    Res::Tex(f.fluid.read()),
-                    Res::Tex(f.velocity.write()),
-                    Res::Tex(f.fluid.write()),
+                    tex(f.velocity.read()),
+                    tex(&f.pressure_texture),
+                    tex(f.fluid.read()),
+                    tex(f.velocity.write()),
+                    tex(f.fluid.write()),
                 ],
             );
-            dispatch(passes, "smoke: advect + project", &p.advect, params, &g, n);
+            p.advect.dispatch(passes, "smoke: advect + project", params, &g, groups(n));
         }
         Advection::MacCormack => record_maccormack(gpu, passes, p, params, f),
     }
@@ -278,11 +224,10 @@ pub fn record_step(
     f.fluid.swap();
 
     if vorticity > 0.0 {
-        let g = p.curl.bind(d, &[Res::Tex(f.velocity.read()), Res::Tex(&f.vorticity)]);
-        dispatch(passes, "smoke: curl", &p.curl, params, &g, n);
-        let g =
-            p.vorticity.bind(d, &[Res::Tex(f.velocity.read()), Res::Tex(&f.vorticity), Res::Tex(f.velocity.write())]);
-        dispatch(passes, "smoke: vorticity confinement", &p.vorticity, params, &g, n);
+        let g = p.curl.bind(d, &[tex(f.velocity.read()), tex(&f.vorticity)]);
+        p.curl.dispatch(passes, "smoke: curl", params, &g, groups(n));
+        let g = p.vorticity.bind(d, &[tex(f.velocity.read()), tex(&f.vorticity), tex(f.velocity.write())]);
+        p.vorticity.dispatch(passes, "smoke: vorticity confinement", params, &g, groups(n));
         f.velocity.swap();
     }
 
@@ -309,28 +254,28 @@ fn record_maccormack(
     let g = p.maccormack_forward.bind(
         d,
         &[
-            Res::Tex(f.velocity.read()),
-            Res::Tex(f.fluid.read()),
-            Res::Tex(&f.velocity_forward),
-            Res::Tex(&f.fluid_forward),
-            Res::Buf(&f.projected_packed[0]),
-            Res::Buf(&f.projected_packed[1]),
+            tex(f.velocity.read()),
+            tex(f.fluid.read()),
+            tex(&f.velocity_forward),
+            tex(&f.fluid_forward),
+            buf(&f.projected_packed[0]),
+            buf(&f.projected_packed[1]),
         ],
     );
-    dispatch(passes, "smoke: MacCormack forward", &p.maccormack_forward, params, &g, f.n);
+    p.maccormack_forward.dispatch(passes, "smoke: MacCormack forward", params, &g, groups(f.n));
     let g = p.maccormack_correct.bind(
         d,
         &[
-            Res::Buf(&f.projected_packed[0]),
-            Res::Buf(&f.projected_packed[1]),
-            Res::Tex(&f.velocity_forward),
-            Res::Tex(f.fluid.read()),
-            Res::Tex(&f.fluid_forward),
-            Res::Tex(f.velocity.write()),
-            Res::Tex(f.fluid.write()),
+            buf(&f.projected_packed[0]),
+            buf(&f.projected_packed[1]),
+            tex(&f.velocity_forward),
+            tex(f.fluid.read()),
+            tex(&f.fluid_forward),
+            tex(f.velocity.write()),
+            tex(f.fluid.write()),
         ],
     );
-    dispatch(passes, "smoke: MacCormack correct + limit", &p.maccormack_correct, params, &g, f.n);
+    p.maccormack_correct.dispatch(passes, "smoke: MacCormack correct + limit", params, &g, groups(f.n));
 }
 // ANCHOR_END: record_maccormack
 
@@ -349,18 +294,12 @@ pub fn record_jacobi(
     let d = &gpu.device;
     // ANCHOR: jacobi_dispatches
     let (a, b, div) = (f.pressure.read(), f.pressure.write(), &f.divergence_linear);
-    let forward = p.jacobi.bind(d, &[Res::Buf(a), Res::Buf(div), Res::Buf(b)]);
-    let backward = p.jacobi.bind(d, &[Res::Buf(b), Res::Buf(div), Res::Buf(a)]);
-    let [x, y, z] = groups_for(f.n, LINEAR_WORKGROUP);
+    let forward = p.jacobi.bind(d, &[buf(a), buf(div), buf(b)]);
+    let backward = p.jacobi.bind(d, &[buf(b), buf(div), buf(a)]);
+    let steps = [(&p.jacobi, &forward), (&p.jacobi, &backward)];
+    let workgroups = groups_for(f.n, LINEAR_WORKGROUP);
     if iterations > 0 {
-        passes.compute("smoke: pressure (Jacobi)", |pass| {
-            pass.set_pipeline(&p.jacobi.pipeline);
-            pass.set_bind_group(2, params, &[]);
-            for i in 0..iterations {
-                pass.set_bind_group(3, if i % 2 == 0 { &forward } else { &backward }, &[]);
-                pass.dispatch_workgroups(x, y, z);
-            }
-        });
+        record_sweeps(passes, "smoke: pressure (Jacobi)", params, &steps, iterations, workgroups);
         if iterations % 2 == 1 {
             f.pressure.swap();
         }
@@ -398,14 +337,8 @@ fn record_store_pressure(
     params: &wgpu::BindGroup,
     f: &Fields,
 ) {
-    let [x, y, z] = groups_for(f.n, LINEAR_WORKGROUP);
-    let store = p.store_pressure.bind(&gpu.device, &[Res::Buf(f.pressure.read()), Res::Tex(&f.pressure_texture)]);
-    passes.compute("smoke: store pressure", |pass| {
-        pass.set_pipeline(&p.store_pressure.pipeline);
-        pass.set_bind_group(2, params, &[]);
-        pass.set_bind_group(3, &store, &[]);
-        pass.dispatch_workgroups(x, y, z);
-    });
+    let store = p.store_pressure.bind(&gpu.device, &[buf(f.pressure.read()), tex(&f.pressure_texture)]);
+    p.store_pressure.dispatch(passes, "smoke: store pressure", params, &store, groups_for(f.n, LINEAR_WORKGROUP));
 }
 
 /// u ← u − ∇q on its own: MacCormack's first pass, and tests and tools.
@@ -419,14 +352,14 @@ pub fn record_project(
     let g = p.project.bind(
         &gpu.device,
         &[
-            Res::Tex(f.velocity.read()),
-            Res::Tex(&f.pressure_texture),
-            Res::Tex(f.velocity.write()),
-            Res::Buf(&f.projected_packed[0]),
-            Res::Buf(&f.projected_packed[1]),
+            tex(f.velocity.read()),
+            tex(&f.pressure_texture),
+            tex(f.velocity.write()),
+            buf(&f.projected_packed[0]),
+            buf(&f.projected_packed[1]),
         ],
     );
-    dispatch(passes, "smoke: project", &p.project, params, &g, f.n);
+    p.project.dispatch(passes, "smoke: project", params, &g, groups(f.n));
     f.velocity.swap();
 }
 
@@ -438,10 +371,8 @@ pub fn record_divergence(
     params: &wgpu::BindGroup,
     f: &mut Fields,
 ) {
-    let g = p
-        .divergence
-        .bind(&gpu.device, &[Res::Tex(f.velocity.read()), Res::Tex(&f.divergence), Res::Buf(&f.divergence_linear)]);
-    dispatch(passes, "smoke: divergence", &p.divergence, params, &g, f.n);
+    let g = p.divergence.bind(&gpu.device, &[tex(f.velocity.read()), tex(&f.divergence), buf(&f.divergence_linear)]);
+    p.divergence.dispatch(passes, "smoke: divergence", params, &g, groups(f.n));
 }
 
 /// Group 2 of the passes: the parameter block, the sampler and the fields' solid mask.
@@ -473,35 +404,25 @@ pub fn record_obstacles(
     params: &wgpu::BindGroup,
     f: &Fields,
 ) {
-    let g = p.obstacles.bind(&gpu.device, &[Res::Tex(&f.solid), Res::Buf(&f.solid_linear)]);
-    dispatch(passes, "smoke: obstacles", &p.obstacles, params, &g, f.n);
+    let g = p.obstacles.bind(&gpu.device, &[tex(&f.solid), buf(&f.solid_linear)]);
+    p.obstacles.dispatch(passes, "smoke: obstacles", params, &g, groups(f.n));
 }
 // ANCHOR_END: record_obstacles
 
 /// The light volume: optical depth to the sun, up and down per cell, for the rendered smoke and
 /// its shadow on the scene.
 pub fn record_light(gpu: &GpuContext, passes: &mut PassRecorder, p: &Pipelines, params: &wgpu::BindGroup, f: &Fields) {
-    let g = p.light.bind(&gpu.device, &[Res::Tex(f.fluid.read()), Res::Tex(&f.light), Res::Buf(&f.light_columns)]);
+    let g = p.light.bind(&gpu.device, &[tex(f.fluid.read()), tex(&f.light), buf(&f.light_columns)]);
     // One thread per column (8 × 1 × 8 workgroups), then one per cell.
-    passes.compute("smoke: light volume columns", |pass| {
-        pass.set_pipeline(&p.light_columns.pipeline);
-        pass.set_bind_group(2, params, &[]);
-        pass.set_bind_group(3, &g, &[]);
-        pass.dispatch_workgroups(f.n.div_ceil(8), 1, f.n.div_ceil(8));
-    });
-    dispatch(passes, "smoke: light volume", &p.light, params, &g, f.n);
+    let columns = [f.n.div_ceil(8), 1, f.n.div_ceil(8)];
+    p.light_columns.dispatch(passes, "smoke: light volume columns", params, &g, columns);
+    p.light.dispatch(passes, "smoke: light volume", params, &g, groups(f.n));
 }
 
 /// Binds the fields the view pass reads.
 pub fn view_textures(gpu: &GpuContext, p: &Pipelines, f: &Fields) -> wgpu::BindGroup {
     p.view.bind(
         &gpu.device,
-        &[
-            Res::Tex(f.velocity.read()),
-            Res::Tex(&f.pressure_texture),
-            Res::Tex(&f.divergence),
-            Res::Tex(f.fluid.read()),
-            Res::Tex(&f.light),
-        ],
+        &[tex(f.velocity.read()), tex(&f.pressure_texture), tex(&f.divergence), tex(f.fluid.read()), tex(&f.light)],
     )
 }

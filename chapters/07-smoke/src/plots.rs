@@ -198,15 +198,15 @@ pub fn first_step_divergence(p: &SmokeParams) -> (f64, Vec<f64>) {
                     for (a, c) in [x, y, z].into_iter().enumerate() {
                         // The face normal to `face` sits half a cell below the centre.
                         let uv = (c as f64 + if a == face { 0.0 } else { 0.5 }) / n as f64;
-                        r2 += ((uv - s.injection_centre[a] as f64) / s.injection_radius as f64).powi(2);
+                        r2 += ((uv - s.emitter.centre[a] as f64) / s.emitter.radius as f64).powi(2);
                     }
                     let w = 1.0 - smoothstep(0.5, 1.0, r2.sqrt());
-                    u[reference::idx(n, x, y, z)][face] = w * s.injection_velocity[face] as f64;
+                    u[reference::idx(n, x, y, z)][face] = w * s.emitter.velocity[face] as f64;
                 }
             }
         }
     }
-    let h = s.cell_m as f64;
+    let h = s.grid.cell_m as f64;
     (h, reference::divergence(n, &u, h))
 }
 

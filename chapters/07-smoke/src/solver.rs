@@ -74,7 +74,7 @@ impl Smoke {
     }
 
     pub(crate) fn uniform(&self, n: u32) -> SmokeUniform {
-        SmokeUniform { step_index: self.steps, ..SmokeUniform::new(&self.params, n, self.last_sun, self.last_view) }
+        SmokeUniform::new(&self.params, n, self.last_sun, self.last_view).at_step(self.steps)
     }
 
     /// Reallocates the fields when `grid_size` changed; a size the device cannot hold is refused
@@ -133,7 +133,7 @@ impl Smoke {
     /// (`PassRecorder::write_buffer`; a queue write would give them all the last step's).
     fn write_uniform_at(&mut self, g: &mut SmokeGpu, gpu: &GpuContext, passes: &mut PassRecorder, clock: u32) {
         self.follow_obstacles(g, gpu);
-        let uniform = SmokeUniform { step_index: clock, ..self.uniform(g.fields.n) };
+        let uniform = self.uniform(g.fields.n).at_step(clock);
         passes.write_buffer(&g.uniform, 0, bytemuck::bytes_of(&uniform));
         g.params_group = passes::params_group(gpu, &g.pipelines, &g.uniform, &g.sampler, &g.fields);
     }

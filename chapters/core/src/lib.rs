@@ -11,7 +11,7 @@
 //! camera and time control ([`camera`], [`time`]), described parameters with UI, CLI and presets
 //! ([`params`], [`preset`]), debug views with false colour ([`views`], [`display`]), per-pass
 //! timing ([`timing`]), captures ([`capture`]) and WGSL composition with hot reload ([`shaders`],
-//! [`hot_reload`]).
+//! [`hot_reload`]), and what the grid fluid solvers share ([`grid_solver`], [`pingpong`]).
 
 pub mod auto_range;
 pub mod bindings;
@@ -22,6 +22,7 @@ pub mod cloud_shadow;
 pub mod display;
 pub mod frame;
 pub mod gpu;
+pub mod grid_solver;
 pub mod headless;
 pub mod history;
 #[cfg(not(target_arch = "wasm32"))]
