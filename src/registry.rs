@@ -17,6 +17,7 @@ pub fn chapters() -> Vec<Box<dyn DynChapter>> {
         Box::new(Loaded::new(fogbook_smoke_2d::Smoke2d::new())),
         Box::new(Loaded::new(fogbook_smoke::Smoke::new())),
         Box::new(Loaded::new(fogbook_six_way::SixWayCards::new())),
+        Box::new(Loaded::new(fogbook_ground_truth::GroundTruth::new())),
     ]
 }
 // ANCHOR_END: registry

@@ -11,6 +11,7 @@
 // #import common/shadow.wgsl
 // #import common/volume_shadow.wgsl
 // #import common/cloud_shadow.wgsl
+// #import common/scene_sky.wgsl
 
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var shadow_map: texture_depth_2d;
@@ -103,17 +104,7 @@ fn sky_vs(@builtin(vertex_index) index: u32) -> FullscreenOut {
 @fragment
 fn sky_fs(in: FullscreenOut) -> SceneOut {
     let dir = view_ray_dir(frame, in.position.xy - vec2(0.5));
-    let up = clamp(dir.y, -1.0, 1.0);
-    let horizon = frame.ambient.rgb * 1.6;
-    let zenith = frame.ambient.rgb * vec3(0.55, 0.75, 1.25);
-    var sky = mix(horizon, zenith, pow(max(up, 0.0), 0.5));
-    if up < 0.0 {
-        sky = horizon * 0.5;
-    }
-    // Sun disc (0.53 degrees across) with a soft edge.
-    let cos_sun = dot(dir, frame.sun_dir.xyz);
-    let disc = smoothstep(0.999955, 0.999975, cos_sun);
-    sky += disc * frame.sun_color.rgb * frame.sun_dir.w * 20.0;
+    let sky = scene_sky_radiance(frame.ambient.rgb, dir) + scene_sun_disc(frame.sun_color.rgb, frame.sun_dir, dir);
     var out: SceneOut;
     out.color = vec4(sky, 1.0);
     out.distance = frame.sky_distance_m;

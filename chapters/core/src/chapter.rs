@@ -14,6 +14,7 @@ use crate::shaders::{ShaderStore, WgslConst, view_constants};
 use crate::stage::{Resource, StageIo};
 use crate::time::TimeControl;
 use crate::timing::PassRecorder;
+use crate::transparent_fog::FogPart;
 use crate::views::{SnapshotTolerance, ViewInfo};
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -76,6 +77,13 @@ impl<'a> ChapterContext<'a, '_> {
     /// `TransparentFog`) as the chapters before this pass lent it, or its stand-in.
     pub fn group(&self, kind: Resource) -> &'a wgpu::BindGroup {
         self.lending.group(kind, Some(self.index))
+    }
+
+    /// The fogs' parts of the fog-at-depth group as the stages before this one lent them
+    /// (`Resource::TransparentFog`), for a pass that binds the fogs' parameters in a group of its
+    /// own; a fog absent from the stack has no part.
+    pub fn fog_parts(&self) -> &'a [FogPart] {
+        self.lending.fog_parts(Some(self.index))
     }
 
     /// The stack's local fog volumes (`Resource::FogVolumes`).

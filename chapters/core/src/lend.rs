@@ -139,6 +139,13 @@ impl<'f> Lending<'f> {
         lent.unwrap_or_else(|| self.frame.stand_in(kind))
     }
 
+    /// The fogs' parts lent so far (`Loan::FogPart`), for a pass that binds them its own way
+    /// (a path tracer's media); `by` is the chapter looking them up.
+    pub fn fog_parts(&self, by: Option<usize>) -> &[FogPart] {
+        self.note_look_up(Resource::TransparentFog, by, !self.fog_parts.is_empty());
+        &self.fog_parts
+    }
+
     /// Notes a look-up of `kind` by chapter `by`, served by a loan or by the stand-in.
     pub fn note_look_up(&self, kind: Resource, by: Option<usize>, served_by_loan: bool) {
         let Some(by) = by else { return };

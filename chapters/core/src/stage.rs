@@ -4,7 +4,7 @@
 //! A frame runs the stages in the order of [`Stage::ALL`], whatever chapters are active:
 //!
 //! ```text
-//! prepare → scene → atmosphere → far media → analytic fog → volumetric fog → transparent → display
+//! prepare → scene → atmosphere → far media → analytic fog → volumetric fog → transparent → reference → display
 //! ```
 //!
 //! Every chapter's `update` and `light_scene` run in `Prepare` (simulations, lookup tables, the
@@ -34,13 +34,16 @@ pub enum Stage {
     VolumetricFog,
     /// Transparent surfaces (smoke, cards), which sample the fog at their own depth.
     Transparent,
+    /// A reference rendered beside the stack (a path-traced ground truth): it reads the stack's
+    /// finished colour and everything the stack lent, to show itself or its error against it.
+    Reference,
     /// The core: tonemap or false colour, legend, dither.
     Display,
 }
 // ANCHOR_END: stages
 
 impl Stage {
-    pub const ALL: [Stage; 8] = [
+    pub const ALL: [Stage; 9] = [
         Stage::Prepare,
         Stage::Scene,
         Stage::Atmosphere,
@@ -48,6 +51,7 @@ impl Stage {
         Stage::AnalyticFog,
         Stage::VolumetricFog,
         Stage::Transparent,
+        Stage::Reference,
         Stage::Display,
     ];
 
@@ -60,6 +64,7 @@ impl Stage {
             Stage::AnalyticFog => "analytic fog",
             Stage::VolumetricFog => "volumetric fog",
             Stage::Transparent => "transparent",
+            Stage::Reference => "reference",
             Stage::Display => "display",
         }
     }

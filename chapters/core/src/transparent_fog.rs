@@ -82,6 +82,11 @@ impl StandIns {
             .create_view(&Default::default());
         Self { uniform, volume }
     }
+
+    /// The all-zero uniform that stands for a missing fog's parameters.
+    pub fn uniform(&self) -> &wgpu::Buffer {
+        &self.uniform
+    }
 }
 
 /// The group of the given parts, stand-ins for the rest (a later part of the same kind wins).

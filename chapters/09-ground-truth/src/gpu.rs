@@ -1,0 +1,407 @@
+//! The tracer's GPU side: its uniform, the running sums per pixel, and the three passes (trace,
+//! the frame's mean, the views). The sums restart whenever what the frame shows changes: the
+//! camera, the frame's size, the scene's light, or any parameter of the stack (the core's
+//! history epoch counts those). The stack's time is not in that list: a medium that moves with
+//! time is averaged over the frames summed, so pause the time to converge on one instant.
+
+use crate::params::GroundTruthParams;
+use bytemuck::{Pod, Zeroable};
+use fogbook_core::ChapterContext;
+use fogbook_core::bindings::{storage_buffer_entry, uniform_entry};
+use fogbook_core::frame::{FrameLayouts, FrameUniform, SCREEN_TILE};
+use fogbook_core::gpu::GpuContext;
+use fogbook_core::media::textures::DensityTextureSlots;
+use fogbook_core::media::volumes::{FogVolume, MAX_FOG_VOLUMES, volume_buffer};
+use fogbook_core::scene::{GROUND_ALBEDO, GROUND_HALF_SIZE_M, scene_boxes};
+use fogbook_core::shaders::{ShaderStore, WgslConst, compute_pipeline, create_module};
+use fogbook_core::transparent_fog::FogPart;
+use wgpu::util::DeviceExt;
+
+// ANCHOR: flags
+/// What the tracer sees (`Tracer::flags`).
+pub struct Flags;
+
+impl Flags {
+    pub const SURFACES: u32 = 1;
+    pub const SUN: u32 = 2;
+    pub const LOCAL_LIGHTS: u32 = 4;
+    pub const CONSTANT_ENVIRONMENT: u32 = 8;
+
+    /// The flags' WGSL constants, and the majorant grid's size.
+    pub fn constants() -> Vec<WgslConst> {
+        vec![
+            WgslConst::u32("MAJORANT_GRID_X", MAJORANT_GRID[0]),
+            WgslConst::u32("MAJORANT_GRID_Y", MAJORANT_GRID[1]),
+            WgslConst::u32("MAJORANT_GRID_Z", MAJORANT_GRID[2]),
+            WgslConst::u32("FLAG_SURFACES", Self::SURFACES),
+            WgslConst::u32("FLAG_SUN", Self::SUN),
+            WgslConst::u32("FLAG_LOCAL_LIGHTS", Self::LOCAL_LIGHTS),
+            WgslConst::u32("FLAG_CONSTANT_ENVIRONMENT", Self::CONSTANT_ENVIRONMENT),
+        ]
+    }
+
+    pub fn of(p: &GroundTruthParams) -> u32 {
+        let on = |b: bool, flag: u32| if b { flag } else { 0 };
+        on(p.surfaces, Self::SURFACES)
+            | on(p.sun, Self::SUN)
+            | on(p.local_lights, Self::LOCAL_LIGHTS)
+            | on(p.constant_environment, Self::CONSTANT_ENVIRONMENT)
+    }
+}
+// ANCHOR_END: flags
+
+/// Mirrors `struct Tracer` in `shaders/09-ground-truth/trace.wgsl`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable, PartialEq)]
+pub struct TracerUniform {
+    pub sample_base: u32,
+    pub samples: u32,
+    pub max_bounces: u32,
+    pub max_collisions: u32,
+    pub flags: u32,
+    pub volume_count: u32,
+    pub box_count: u32,
+    pub seed: u32,
+    pub domain_min: [f32; 4],
+    pub domain_max: [f32; 4],
+    pub environment: [f32; 4],
+    pub ground: [f32; 4],
+}
+
+/// Cells of the majorant grid over the media's box (x, y, z): 31 m cubes over the 2 km ground and
+/// the default 1 km of height.
+pub const MAJORANT_GRID: [u32; 3] = [64, 32, 64];
+
+/// Paths per pixel a frame may add: one dispatch each.
+pub const MAX_SAMPLES_PER_FRAME: u32 = 256;
+/// Bytes between two dispatches' uniforms (WebGPU's minimum uniform offset alignment).
+const UNIFORM_SLOT: u64 = 256;
+
+impl TracerUniform {
+    pub fn new(p: &GroundTruthParams, sample_base: u32, volume_count: u32) -> Self {
+        let g = GROUND_HALF_SIZE_M;
+        let [r, gr, b] = GROUND_ALBEDO;
+        Self {
+            sample_base,
+            samples: p.samples_per_frame.clamp(1, MAX_SAMPLES_PER_FRAME),
+            max_bounces: p.max_bounces,
+            max_collisions: p.max_collisions.max(16),
+            flags: Flags::of(p),
+            volume_count,
+            box_count: scene_boxes().len() as u32,
+            seed: p.seed,
+            domain_min: [-g, 0.0, -g, 0.0],
+            domain_max: [g, sanitized(p.medium_top_m, 1.0, 1.0e5), g, 0.0],
+            environment: p.environment.map(|c| sanitized(c, 0.0, 1.0e4)),
+            ground: [r, gr, b, g],
+        }
+    }
+}
+
+/// `x` clamped into [lo, hi], and `lo` for NaN.
+fn sanitized(x: f32, lo: f32, hi: f32) -> f32 {
+    if x.is_nan() { lo } else { x.clamp(lo, hi) }
+}
+
+/// Mirrors `struct SceneBox` in `shaders/09-ground-truth/scene_geometry.wgsl`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct BoxRecord {
+    pub min: [f32; 4],
+    pub max: [f32; 4],
+    pub albedo: [f32; 4],
+}
+
+fn box_records() -> Vec<BoxRecord> {
+    scene_boxes()
+        .iter()
+        .map(|b| BoxRecord {
+            min: b.min.extend(0.0).into(),
+            max: b.max.extend(0.0).into(),
+            albedo: [b.albedo[0], b.albedo[1], b.albedo[2], 0.0],
+        })
+        .collect()
+}
+
+/// What the frame shows, beside the parameters (the history epoch counts those): the sums
+/// restart when it changes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Shown {
+    epoch: u32,
+    view_proj: [[f32; 4]; 4],
+    camera: [f32; 4],
+    viewport: [f32; 4],
+    sun: [[f32; 4]; 3],
+    volumes: usize,
+}
+
+impl Shown {
+    fn of(u: &FrameUniform, volumes: usize) -> Self {
+        Self {
+            epoch: u.history_epoch,
+            view_proj: u.view_proj,
+            camera: u.camera_pos,
+            viewport: u.viewport,
+            sun: [u.sun_dir, u.sun_color, u.ambient],
+            volumes,
+        }
+    }
+}
+
+/// The running sums' groups (which hold the two buffers) for a frame of `size`.
+struct Sums {
+    size: [u32; 2],
+    trace_group: wgpu::BindGroup,
+    resolve_group: wgpu::BindGroup,
+}
+
+pub struct TracerGpu {
+    trace: wgpu::ComputePipeline,
+    /// Fills the majorant grid from the media's bounds.
+    build: wgpu::ComputePipeline,
+    majorants: wgpu::Buffer,
+    mean: wgpu::ComputePipeline,
+    resolve: wgpu::ComputePipeline,
+    trace_layout: wgpu::BindGroupLayout,
+    media_layout: wgpu::BindGroupLayout,
+    resolve_layout: wgpu::BindGroupLayout,
+    uniform: wgpu::Buffer,
+    boxes: wgpu::Buffer,
+    volumes: wgpu::Buffer,
+    frame_mean: wgpu::Buffer,
+    shown_view: wgpu::Buffer,
+    sums: Option<Sums>,
+    shown: Option<Shown>,
+    /// Paths per pixel summed so far.
+    pub samples: u32,
+}
+
+fn buffer(device: &wgpu::Device, label: &str, size: u64, usage: wgpu::BufferUsages) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor { label: Some(label), size, usage, mapped_at_creation: false })
+}
+
+impl TracerGpu {
+    pub fn new(gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> anyhow::Result<Self> {
+        let device = &gpu.device;
+        let c = wgpu::ShaderStages::COMPUTE;
+        let layout = |label, entries: &[wgpu::BindGroupLayoutEntry]| {
+            device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(label), entries })
+        };
+        // The uniform at a dynamic offset: one slot per dispatch of the frame.
+        let slot = wgpu::BindGroupLayoutEntry {
+            binding: 2,
+            visibility: c,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: true,
+                min_binding_size: wgpu::BufferSize::new(std::mem::size_of::<TracerUniform>() as u64),
+            },
+            count: None,
+        };
+        let trace_layout = layout(
+            "ground truth: trace",
+            &[
+                slot,
+                storage_buffer_entry(3, c, false),
+                storage_buffer_entry(4, c, false),
+                storage_buffer_entry(5, c, true),
+                storage_buffer_entry(6, c, false),
+            ],
+        );
+        let mut media_entries = vec![uniform_entry(0, c), storage_buffer_entry(3, c, true), uniform_entry(4, c)];
+        media_entries.extend(DensityTextureSlots::layout_entries(c));
+        let media_layout = layout("ground truth: media", &media_entries);
+        let resolve_layout = layout(
+            "ground truth: views",
+            &[
+                storage_buffer_entry(0, c, true),
+                storage_buffer_entry(1, c, true),
+                storage_buffer_entry(2, c, false),
+                uniform_entry(3, c),
+            ],
+        );
+        let trace_module = create_module(device, &shaders.load(crate::TRACE_SHADER)?)?;
+        let resolve_module = create_module(device, &shaders.load(crate::RESOLVE_SHADER)?)?;
+        let trace_groups = [Some(&layouts.scene_inputs), Some(&trace_layout), Some(&media_layout)];
+        let resolve_groups = [Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&resolve_layout)];
+        let trace = compute_pipeline(device, &trace_module, "trace", &trace_groups)?;
+        let build = compute_pipeline(device, &trace_module, "build_majorants", &trace_groups)?;
+        let cells = MAJORANT_GRID.iter().map(|&n| u64::from(n)).product::<u64>();
+        let mean = compute_pipeline(device, &resolve_module, "mean_luminance", &resolve_groups)?;
+        let resolve = compute_pipeline(device, &resolve_module, "resolve", &resolve_groups)?;
+        let uniform = buffer(
+            device,
+            "ground truth",
+            UNIFORM_SLOT * MAX_SAMPLES_PER_FRAME as u64,
+            wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        );
+        let boxes = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("ground truth: boxes"),
+            contents: bytemuck::cast_slice(&box_records()),
+            usage: wgpu::BufferUsages::STORAGE,
+        });
+        Ok(Self {
+            trace,
+            build,
+            majorants: buffer(device, "ground truth: majorant grid", cells * 4, wgpu::BufferUsages::STORAGE),
+            mean,
+            resolve,
+            trace_layout,
+            media_layout,
+            resolve_layout,
+            uniform,
+            boxes,
+            volumes: volume_buffer(device, "ground truth: fog volumes"),
+            frame_mean: buffer(device, "ground truth: frame mean", 16, wgpu::BufferUsages::STORAGE),
+            shown_view: buffer(device, "ground truth: view", 16, wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST),
+            sums: None,
+            shown: None,
+            samples: 0,
+        })
+    }
+
+    /// The running sums for a frame of `size`, made again when the size changes; an error where
+    /// the device cannot hold them.
+    fn sums_for(&mut self, device: &wgpu::Device, size: [u32; 2]) -> Result<&Sums, String> {
+        if self.sums.as_ref().is_none_or(|s| s.size != size) {
+            let bytes = u64::from(size[0]) * u64::from(size[1]) * 16;
+            let limit = device.limits().max_storage_buffer_binding_size.min(device.limits().max_buffer_size);
+            if bytes > limit {
+                self.sums = None;
+                return Err(format!(
+                    "ground truth: a {}×{} frame needs {} MiB of sums per buffer, more than this device's {} MiB",
+                    size[0],
+                    size[1],
+                    bytes >> 20,
+                    limit >> 20
+                ));
+            }
+            let storage = wgpu::BufferUsages::STORAGE;
+            let sums = buffer(device, "ground truth: sums", bytes.max(16), storage);
+            let moments = buffer(device, "ground truth: moments", bytes.max(16), storage);
+            let group = |label, layout, entries: &[wgpu::BindGroupEntry]| {
+                device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(label), layout, entries })
+            };
+            let entry = |binding, resource| wgpu::BindGroupEntry { binding, resource };
+            let trace_group = group(
+                "ground truth: trace",
+                &self.trace_layout,
+                &[
+                    entry(
+                        2,
+                        wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                            buffer: &self.uniform,
+                            offset: 0,
+                            size: wgpu::BufferSize::new(std::mem::size_of::<TracerUniform>() as u64),
+                        }),
+                    ),
+                    entry(3, sums.as_entire_binding()),
+                    entry(4, moments.as_entire_binding()),
+                    entry(5, self.boxes.as_entire_binding()),
+                    entry(6, self.majorants.as_entire_binding()),
+                ],
+            );
+            let resolve_group = group(
+                "ground truth: views",
+                &self.resolve_layout,
+                &[
+                    entry(0, sums.as_entire_binding()),
+                    entry(1, moments.as_entire_binding()),
+                    entry(2, self.frame_mean.as_entire_binding()),
+                    entry(3, self.shown_view.as_entire_binding()),
+                ],
+            );
+            self.sums = Some(Sums { size, trace_group, resolve_group });
+            self.shown = None;
+        }
+        Ok(self.sums.as_ref().expect("made above"))
+    }
+
+    // ANCHOR: media_group
+    /// Group 2 of the trace: the fogs' uniforms the stack lent (stand-ins for the missing), its
+    /// local volumes and its density textures (shaders/09-ground-truth/stack_media.wgsl).
+    fn media_group(&self, ctx: &ChapterContext, density: &DensityTextureSlots) -> wgpu::BindGroup {
+        let stand_in = ctx.frame.transparent_fog_stand_ins.uniform();
+        let (mut grid, mut layers) = (stand_in, stand_in);
+        for part in ctx.fog_parts() {
+            match part {
+                FogPart::Grid { uniform, .. } => grid = uniform,
+                FogPart::HeightLayers { uniform } => layers = uniform,
+                FogPart::ByDistance { .. } => {}
+            }
+        }
+        let mut entries = vec![
+            wgpu::BindGroupEntry { binding: 0, resource: grid.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 3, resource: self.volumes.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 4, resource: layers.as_entire_binding() },
+        ];
+        entries.extend(density.entries());
+        ctx.gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("ground truth: media"),
+            layout: &self.media_layout,
+            entries: &entries,
+        })
+    }
+    // ANCHOR_END: media_group
+
+    // ANCHOR: render
+    /// Adds this frame's paths to the sums (from zero when what is shown changed) and writes the
+    /// view `ctx.view`; an error where the frame is too large for the device.
+    pub fn render(&mut self, p: &GroundTruthParams, ctx: &mut ChapterContext) -> Result<(), String> {
+        let media = ctx.media();
+        let volumes: &[FogVolume] = &media.volumes[..media.volumes.len().min(MAX_FOG_VOLUMES)];
+        let size = ctx.frame.size;
+        self.sums_for(&ctx.gpu.device, size)?;
+        let shown = Shown::of(ctx.uniform, volumes.len());
+        let restart = self.shown != Some(shown);
+        if restart {
+            self.shown = Some(shown);
+            self.samples = 0;
+        }
+        // One uniform per dispatch, each a path further on.
+        let first = TracerUniform::new(p, self.samples, volumes.len() as u32);
+        let dispatches = first.samples;
+        let mut slots = vec![0u8; (UNIFORM_SLOT * u64::from(dispatches)) as usize];
+        for k in 0..dispatches {
+            let uniform = TracerUniform { sample_base: first.sample_base.saturating_add(k), ..first };
+            let at = (UNIFORM_SLOT * u64::from(k)) as usize;
+            slots[at..at + std::mem::size_of::<TracerUniform>()].copy_from_slice(bytemuck::bytes_of(&uniform));
+        }
+        self.samples = self.samples.saturating_add(dispatches);
+        ctx.gpu.write_buffer(&self.uniform, 0, &slots);
+        ctx.gpu.write_buffer(&self.shown_view, 0, bytemuck::cast_slice(&[ctx.view as u32, 0, 0, 0]));
+        if !volumes.is_empty() {
+            ctx.gpu.write_buffer(&self.volumes, 0, bytemuck::cast_slice(volumes));
+        }
+        let media_group = self.media_group(ctx, media.density);
+        let sums = self.sums.as_ref().expect("made by sums_for");
+        let tiles = [size[0].div_ceil(SCREEN_TILE), size[1].div_ceil(SCREEN_TILE)];
+        ctx.passes.compute("ground truth: trace", |pass| {
+            pass.set_bind_group(0, ctx.inputs, &[]);
+            pass.set_bind_group(2, &media_group, &[]);
+            if restart {
+                // The media's bounds change only with what the frame shows.
+                pass.set_pipeline(&self.build);
+                pass.set_bind_group(1, &sums.trace_group, &[0]);
+                let cells: u32 = MAJORANT_GRID.iter().product();
+                pass.dispatch_workgroups(cells.div_ceil(64), 1, 1);
+            }
+            pass.set_pipeline(&self.trace);
+            for k in 0..dispatches {
+                pass.set_bind_group(1, &sums.trace_group, &[(UNIFORM_SLOT * u64::from(k)) as u32]);
+                pass.dispatch_workgroups(tiles[0], tiles[1], 1);
+            }
+        });
+        ctx.passes.compute("ground truth: views", |pass| {
+            pass.set_bind_group(0, ctx.inputs, &[]);
+            pass.set_bind_group(1, ctx.output, &[]);
+            pass.set_bind_group(2, &sums.resolve_group, &[]);
+            pass.set_pipeline(&self.mean);
+            pass.dispatch_workgroups(1, 1, 1);
+            pass.set_pipeline(&self.resolve);
+            pass.dispatch_workgroups(tiles[0], tiles[1], 1);
+        });
+        Ok(())
+    }
+    // ANCHOR_END: render
+}

@@ -1,0 +1,120 @@
+//! Chapter 9 — ground truth: a progressive, unbiased Monte Carlo path tracer on the GPU that
+//! renders the same frame as the stack beside it — its camera, sun, lights and scene, and every
+//! medium the stack lends, read through the media layer — and measures the stack's picture
+//! against it. Delta tracking with spectral tracking, ratio-tracked next-event estimation,
+//! Russian roulette; the mean, its standard error and the stack's relative error as views.
+
+pub mod gpu;
+pub mod params;
+pub mod reference;
+
+use fogbook_core::frame::FrameLayouts;
+use fogbook_core::gpu::GpuContext;
+use fogbook_core::params::DynParameters;
+use fogbook_core::shaders::{ShaderStore, WgslConst};
+use fogbook_core::views::SnapshotTolerance;
+use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Resource, Stage, StageIo, ViewInfo};
+pub use gpu::{Flags, TracerGpu, TracerUniform};
+pub use params::GroundTruthParams;
+
+pub const TRACE_SHADER: &str = "09-ground-truth/trace.wgsl";
+pub const RESOLVE_SHADER: &str = "09-ground-truth/resolve.wgsl";
+
+// ANCHOR: views
+pub const VIEWS: &[ViewInfo] = &[
+    ViewInfo::color("ground-truth", "The path-traced mean radiance so far"),
+    ViewInfo::color("stack", "The stack's own final colour, before the display pass"),
+    ViewInfo::scalar("error", "Stack minus ground truth, relative luminance: (Y − Y_true) / max(Y_true, 1 % of the mean)", -0.5, 0.5, ""),
+    ViewInfo::scalar("noise", "Standard error of the mean luminance, relative to it", 0.0, 0.1, ""),
+    ViewInfo::scalar("samples", "Paths per pixel so far", 0.0, 1024.0, "paths").auto_range(),
+    ViewInfo::fraction("cut", "Share of the pixel's paths cut at the collision cap (biased)"),
+];
+// ANCHOR_END: views
+
+#[derive(Default)]
+pub struct GroundTruth {
+    pub params: GroundTruthParams,
+    status: Option<String>,
+}
+
+impl GroundTruth {
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+impl Chapter for GroundTruth {
+    type Gpu = TracerGpu;
+
+    fn info(&self) -> ChapterInfo {
+        ChapterInfo {
+            id: "ground-truth",
+            number: 9,
+            title: "Ground truth",
+            summary: "A path tracer of the stack's media and scene, and every chapter's picture measured against it",
+        }
+    }
+
+    // ANCHOR: stage
+    fn stage_io(&self) -> StageIo {
+        StageIo {
+            prepare: "",
+            stage: Stage::Reference,
+            reads: &[
+                Resource::Color,
+                Resource::SceneLight,
+                Resource::LocalLights,
+                Resource::Handover,
+                Resource::FogVolumes,
+                Resource::TransparentFog,
+            ],
+            writes: &[Resource::Color],
+        }
+    }
+    // ANCHOR_END: stage
+
+    fn params(&mut self) -> &mut dyn DynParameters {
+        &mut self.params
+    }
+
+    fn views(&self) -> &'static [ViewInfo] {
+        VIEWS
+    }
+
+    fn shader_files(&self) -> &'static [&'static str] {
+        &[TRACE_SHADER, RESOLVE_SHADER]
+    }
+
+    fn shader_constants(&self) -> Vec<WgslConst> {
+        Flags::constants()
+    }
+
+    fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> anyhow::Result<TracerGpu> {
+        TracerGpu::new(gpu, layouts, shaders)
+    }
+
+    fn refusal(&self) -> Option<String> {
+        self.status.clone()
+    }
+
+    fn status(&self) -> Option<String> {
+        self.status.clone()
+    }
+
+    fn render(&mut self, g: &mut TracerGpu, ctx: &mut ChapterContext) {
+        self.status = g.render(&self.params, ctx).err();
+    }
+
+    fn book(&self) -> Book {
+        Book {
+            // A path tracer's image is a mean over frames: the tests sum 4 frames of 4 paths.
+            warmup_frames: 4,
+            test_frames: 4,
+            test_settings: vec!["samples_per_frame=4"],
+            // Monte Carlo noise moves with the adapter's rounding (a path that turns differently
+            // is another sample): the images agree in the mean, not pixel for pixel.
+            snapshot_tolerance: SnapshotTolerance { steps: 24, max_fraction: 0.05 },
+            ..Default::default()
+        }
+    }
+}

@@ -1,0 +1,82 @@
+// Ground truth, the views: the path tracer's mean radiance from its sums (trace.wgsl), its
+// estimated standard error, the sample count and the share of paths cut at the collision cap;
+// and the stack's error against it, the signed relative luminance difference
+//   e = (Y_stack − Y_truth) / max(Y_truth, 1 % of the frame's mean Y_truth),
+// where Y_stack is the colour the stack handed on (group 0's colour: its final image before the
+// display pass). `mean_luminance` first reduces the frame's mean into `frame_mean`.
+// #import common/scene_inputs.wgsl
+// #import common/media/medium.wgsl
+
+@group(2) @binding(0) var<storage, read> sums: array<vec4<f32>>;    // (Σ L.rgb, n)
+@group(2) @binding(1) var<storage, read> moments: array<vec4<f32>>; // (Σ Y², Σ Y, paths cut, 0)
+@group(2) @binding(2) var<storage, read_write> frame_mean: array<f32, 1>;
+@group(2) @binding(3) var<uniform> shown: vec4<u32>; // x: the view to write
+
+const LUMA: vec3<f32> = MEDIUM_LUMA;
+const REDUCE_THREADS: u32 = 256u;
+
+var<workgroup> partial: array<f32, REDUCE_THREADS>;
+
+fn mean_radiance(pixel: u32) -> vec3<f32> {
+    let sum = sums[pixel];
+    return sum.rgb / max(sum.w, 1.0);
+}
+
+// One workgroup: each thread sums a stride of the pixels, then a tree over the threads.
+@compute @workgroup_size(256, 1, 1)
+fn mean_luminance(@builtin(local_invocation_index) i: u32) {
+    let count = u32(frame.viewport.x) * u32(frame.viewport.y);
+    var total = 0.0;
+    for (var p = i; p < count; p += REDUCE_THREADS) {
+        total += dot(mean_radiance(p), LUMA);
+    }
+    partial[i] = total;
+    workgroupBarrier();
+    for (var half = REDUCE_THREADS / 2u; half > 0u; half /= 2u) {
+        if i < half {
+            partial[i] += partial[i + half];
+        }
+        workgroupBarrier();
+    }
+    if i == 0u {
+        frame_mean[0] = partial[0] / f32(max(count, 1u));
+    }
+}
+
+// ANCHOR: error
+// The stack's signed relative luminance error at a pixel.
+fn relative_error(stack: vec3<f32>, truth: vec3<f32>) -> f32 {
+    let y_truth = dot(truth, LUMA);
+    return (dot(stack, LUMA) - y_truth) / max(y_truth, 0.01 * frame_mean[0]);
+}
+
+// The standard error of the pixel's mean luminance relative to it: sqrt(Var(Y) / n) / mean.
+fn relative_noise(pixel: u32) -> f32 {
+    let n = max(sums[pixel].w, 1.0);
+    let m = moments[pixel];
+    let mean = m.y / n;
+    let variance = max(m.x / n - mean * mean, 0.0) * n / max(n - 1.0, 1.0);
+    return sqrt(variance / n) / max(mean, 0.01 * frame_mean[0]);
+}
+// ANCHOR_END: error
+
+@compute @workgroup_size(8, 8, 1)
+fn resolve(@builtin(global_invocation_id) id: vec3<u32>) {
+    let size = textureDimensions(view_out);
+    if id.x >= size.x || id.y >= size.y {
+        return;
+    }
+    let pixel = id.y * size.x + id.x;
+    let truth = mean_radiance(pixel);
+    let stack = textureLoad(scene_color, vec2<i32>(id.xy), 0).rgb;
+    let n = sums[pixel].w;
+    switch shown.x {
+        case VIEW_GROUND_TRUTH: { write_color(id.xy, truth); }
+        case VIEW_STACK: { write_color(id.xy, stack); }
+        case VIEW_ERROR: { write_scalar(id.xy, relative_error(stack, truth)); }
+        case VIEW_NOISE: { write_scalar(id.xy, relative_noise(pixel)); }
+        case VIEW_SAMPLES: { write_scalar(id.xy, n); }
+        case VIEW_CUT: { write_scalar(id.xy, moments[pixel].z / max(n, 1.0)); }
+        default: { write_scalar(id.xy, 0.0); }
+    }
+}

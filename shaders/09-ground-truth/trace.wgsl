@@ -1,0 +1,307 @@
+// Ground truth: a progressive, unbiased Monte Carlo path tracer of the stack's frame — the test
+// scene's diffuse surfaces, the sun, the scene's point and spot lights, the scene's sky as the
+// environment, and every medium the stack lends, read through the media layer
+// (stack_media.wgsl). Free paths are sampled by delta (Woodcock) tracking against a majorant
+// σ̄ ≥ σt, with null collisions (Woodcock et al. 1965); chromatic media by spectral tracking
+// (Kutz et al. 2017), the collision type chosen in proportion to the path throughput times each
+// coefficient, never by one mean coefficient. Lights are reached by next-event estimation, their
+// transmittance by ratio tracking (Novák et al. 2014). Emission is collected at every tentative
+// collision as ε/σ̄. Russian roulette ends paths; a bounce cap exists only for the tests. After
+// Novák, Georgiev, Hanika & Jarosz, "Monte Carlo Methods for Volumetric Light Transport
+// Simulation" (2018) and Pharr, Jakob & Humphreys, "Physically Based Rendering", 4th ed. (2023),
+// ch. 14.
+// Light units are the scene's: frame.sun_color · frame.sun_dir.w is the sun's E / π (the radiance
+// a white Lambertian surface facing it reflects), and a light's I · attenuation is its E / π.
+// Each invocation adds one path to its pixel's sums.
+// #import common/scene_inputs.wgsl
+// #import common/scene_sky.wgsl
+// #import 09-ground-truth/sampling.wgsl
+// #import 09-ground-truth/scene_geometry.wgsl
+// #import 09-ground-truth/stack_media.wgsl
+// #import 09-ground-truth/majorant_grid.wgsl
+
+// ANCHOR: tracer
+struct Tracer {
+    sample_base: u32,      // paths per pixel summed before this dispatch (0: start again)
+    samples: u32,          // paths per pixel this frame (one per dispatch)
+    max_bounces: u32,      // scattering or surface vertices a path may have (0: Russian roulette alone)
+    max_collisions: u32,   // tentative collisions after which a path is cut (and counted as biased)
+    flags: u32,            // FLAG_* (from Rust)
+    volume_count: u32,     // live entries of fog_volumes
+    box_count: u32,        // live entries of boxes
+    seed: u32,
+    domain_min: vec4<f32>, // xyz: the box the media are traced in (m)
+    domain_max: vec4<f32>,
+    environment: vec4<f32>, // rgb: the constant environment's radiance (FLAG_CONSTANT_ENVIRONMENT)
+    ground: vec4<f32>,      // rgb: the ground's albedo; w: its half size (m)
+}
+// ANCHOR_END: tracer
+
+@group(1) @binding(2) var<uniform> tracer: Tracer;
+// Per pixel: (Σ L.rgb, n) and (Σ Y², Σ Y, paths cut, 0), Y the luminance of one path's L.
+@group(1) @binding(3) var<storage, read_write> sums: array<vec4<f32>>;
+@group(1) @binding(4) var<storage, read_write> moments: array<vec4<f32>>;
+@group(1) @binding(5) var<storage, read> boxes: array<SceneBox>;
+
+const RAY_OFFSET_M: f32 = 1e-3;
+const NO_HIT_M: f32 = 1e9;
+
+
+fn luminance(c: vec3<f32>) -> f32 {
+    return dot(c, MEDIUM_LUMA);
+}
+
+fn average(c: vec3<f32>) -> f32 {
+    return (c.x + c.y + c.z) / 3.0;
+}
+
+
+// Where o + t d is inside the media's box: (t_in, t_out), empty when t_in ≥ t_out.
+fn domain_span(o: vec3<f32>, d: vec3<f32>) -> vec2<f32> {
+    let inv = 1.0 / d;
+    let a = (tracer.domain_min.xyz - o) * inv;
+    let b = (tracer.domain_max.xyz - o) * inv;
+    let near = min(a, b);
+    let far = max(a, b);
+    return vec2(max(max(max(near.x, near.y), near.z), 0.0), min(min(far.x, far.y), far.z));
+}
+
+// ANCHOR: ratio_tracking
+// Transmittance from o along d over (0, t_max), per channel: ratio tracking through the majorant
+// grid, the product of (1 − σt / σ̄) over tentative collisions, with Russian roulette once little
+// is left; 0 where a surface is in the way.
+fn transmittance(o: vec3<f32>, d: vec3<f32>, t_max: f32) -> vec3<f32> {
+    var t_r = vec3(1.0);
+    if (tracer.flags & FLAG_SURFACES) != 0u && intersect_scene(o, d, t_max, tracer.ground, tracer.box_count).hit {
+        t_r = vec3(0.0);
+    }
+    var walk = walk_start(o, d, t_max);
+    for (var i = 0u; i < tracer.max_collisions && any(t_r > vec3(0.0)); i++) {
+        if !walk_next(&walk) {
+            break;
+        }
+        let m = stack_medium_at(o + walk.t * d, false);
+        t_r *= max(vec3(0.0), 1.0 - m.extinction / walk.majorant);
+        let left = max(max(t_r.x, t_r.y), t_r.z);
+        if left < 0.1 {
+            // Unbiased: the survivors are scaled up.
+            t_r = select(vec3(0.0), t_r / left, random() < left);
+        }
+    }
+    return t_r;
+}
+// ANCHOR_END: ratio_tracking
+
+// ANCHOR: next_event
+// Light arriving at p from the sun and the scene's lights, each times `response(l)` (the phase
+// or the cosine-weighted albedo towards l), through ratio-tracked transmittance.
+struct Arrival {
+    dir: vec3<f32>,
+    radiance: vec3<f32>, // E (irradiance at normal incidence) of the light, after the medium
+}
+
+fn sun_arrival(p: vec3<f32>) -> Arrival {
+    let l = frame.sun_dir.xyz;
+    if (tracer.flags & FLAG_SUN) == 0u || frame.sun_dir.w <= 0.0 {
+        return Arrival(l, vec3(0.0));
+    }
+    let e = PI * frame.sun_color.rgb * frame.sun_dir.w;
+    return Arrival(l, e * transmittance(p, l, NO_HIT_M));
+}
+
+fn light_arrival(k: u32, p: vec3<f32>) -> Arrival {
+    let light = frame.lights[k];
+    let to_light = light.position.xyz - p;
+    let dist = length(to_light);
+    let l = to_light / max(dist, 1e-6);
+    let e = PI * light.intensity.rgb * light_attenuation(light, p);
+    if (tracer.flags & FLAG_LOCAL_LIGHTS) == 0u || max(max(e.x, e.y), e.z) <= 0.0 {
+        return Arrival(l, vec3(0.0));
+    }
+    return Arrival(l, e * transmittance(p, l, dist));
+}
+
+fn light_count() -> u32 {
+    return min(frame.light_count, MAX_LOCAL_LIGHTS);
+}
+
+// Next-event estimation at a scattering point: Σ_lights E · T · phase(d · l).
+fn scattered_light(p: vec3<f32>, d: vec3<f32>, lobe: PhaseLobe) -> vec3<f32> {
+    let sun = sun_arrival(p);
+    var total = sun.radiance * lobe_phase(lobe, dot(d, sun.dir));
+    for (var k = 0u; k < light_count(); k++) {
+        let a = light_arrival(k, p);
+        total += a.radiance * lobe_phase(lobe, dot(d, a.dir));
+    }
+    return total;
+}
+
+// Next-event estimation at a diffuse surface: Σ_lights (albedo / π) · E · T · max(n · l, 0).
+fn reflected_light(p: vec3<f32>, n: vec3<f32>, albedo: vec3<f32>) -> vec3<f32> {
+    let sun = sun_arrival(p);
+    var total = sun.radiance * max(dot(n, sun.dir), 0.0);
+    for (var k = 0u; k < light_count(); k++) {
+        let a = light_arrival(k, p);
+        total += a.radiance * max(dot(n, a.dir), 0.0);
+    }
+    return total * albedo / PI;
+}
+// ANCHOR_END: next_event
+
+fn environment(d: vec3<f32>) -> vec3<f32> {
+    if (tracer.flags & FLAG_CONSTANT_ENVIRONMENT) != 0u {
+        return tracer.environment.rgb;
+    }
+    return scene_sky_radiance(frame.ambient.rgb, d);
+}
+
+// ANCHOR: free_flight
+// Delta tracking with spectral tracking from o along d up to t_max through the majorant grid, from
+// throughput `beta`: the first real collision, or none. The emission of every tentative collision
+// is collected as β ε / σ̄.
+const EVENT_ESCAPED: u32 = 0u;   // no real collision before t_max
+const EVENT_SCATTERED: u32 = 1u; // a scattering collision at t
+const EVENT_ABSORBED: u32 = 2u;  // absorbed at t: the path ends
+const EVENT_CUT: u32 = 3u;       // the collision cap: the path ends, biased
+
+struct Flight {
+    t: f32,
+    event: u32,
+    medium: Medium,
+    beta: vec3<f32>,    // the throughput after the flight's null and scattering weights
+    emitted: vec3<f32>, // Σ β ε / σ̄ over its tentative collisions
+}
+
+var<private> collisions: u32;
+
+fn free_flight(o: vec3<f32>, d: vec3<f32>, t_max: f32, beta: vec3<f32>) -> Flight {
+    var f = Flight(t_max, EVENT_ESCAPED, medium_none(), beta, vec3(0.0));
+    var walk = walk_start(o, d, t_max);
+    loop {
+        if collisions >= tracer.max_collisions {
+            f.event = EVENT_CUT;
+            break;
+        }
+        collisions += 1u;
+        if !walk_next(&walk) {
+            break;
+        }
+        let majorant = walk.majorant;
+        let m = stack_medium_at(o + walk.t * d, true);
+        f.emitted += f.beta * m.emission / majorant;
+        let absorption = max(m.extinction - m.scattering, vec3(0.0));
+        let sigma_n = max(vec3(majorant) - m.extinction, vec3(0.0));
+        let c_a = average(f.beta * absorption);
+        let c_s = average(f.beta * m.scattering);
+        let c_n = average(f.beta * sigma_n);
+        let total = c_a + c_s + c_n;
+        let u = random() * total;
+        if total <= 0.0 || u < c_a {
+            f.event = EVENT_ABSORBED;
+            f.t = walk.t;
+            break;
+        }
+        if u < c_a + c_s {
+            f.beta *= m.scattering / (majorant * c_s / total);
+            f.event = EVENT_SCATTERED;
+            f.t = walk.t;
+            f.medium = m;
+            break;
+        }
+        f.beta *= sigma_n / (majorant * c_n / total);
+    }
+    return f;
+}
+// ANCHOR_END: free_flight
+
+// ANCHOR: path
+// One path from the camera through pixel position `xy` (pixels, jittered): its radiance.
+fn trace_path(xy: vec2<f32>) -> vec3<f32> {
+    let uv = xy * frame.viewport.zw;
+    let ndc = vec2(uv.x * 2.0 - 1.0, 1.0 - uv.y * 2.0);
+    var d = normalize(frame.cam_forward.xyz + ndc.x * frame.cam_right.xyz + ndc.y * frame.cam_up.xyz);
+    var o = frame.camera_pos.xyz;
+    var beta = vec3(1.0);
+    var radiance = vec3(0.0);
+    let surfaces = (tracer.flags & FLAG_SURFACES) != 0u;
+    for (var vertex = 0u; ; vertex++) {
+        var hit = SurfaceHit(NO_HIT_M, vec3(0.0, 1.0, 0.0), vec3(0.0), false);
+        if surfaces {
+            hit = intersect_scene(o, d, NO_HIT_M, tracer.ground, tracer.box_count);
+        }
+        let flight = free_flight(o, d, hit.t, beta);
+        radiance += flight.emitted;
+        beta = flight.beta;
+        if flight.event == EVENT_ABSORBED || flight.event == EVENT_CUT {
+            break;
+        }
+        let last = tracer.max_bounces > 0u && vertex + 1u >= tracer.max_bounces;
+        if flight.event == EVENT_SCATTERED {
+            let p = o + flight.t * d;
+            radiance += beta * scattered_light(p, d, flight.medium.lobe);
+            if last {
+                break;
+            }
+            let next = sample_phase(flight.medium.lobe, d);
+            beta *= next.weight;
+            o = p;
+            d = next.dir;
+        } else if hit.hit {
+            let p = o + hit.t * d + hit.normal * RAY_OFFSET_M;
+            radiance += beta * reflected_light(p, hit.normal, hit.albedo);
+            if last {
+                break;
+            }
+            // Cosine-weighted: the albedo is the whole weight.
+            d = sample_cosine(hit.normal);
+            beta *= hit.albedo;
+            o = p;
+        } else {
+            radiance += beta * environment(d);
+            if vertex == 0u && (tracer.flags & FLAG_SUN) != 0u {
+                radiance += scene_sun_disc(frame.sun_color.rgb, frame.sun_dir, d);
+            }
+            break;
+        }
+        // Russian roulette after the third vertex.
+        if vertex >= 3u {
+            let survive = min(max(max(beta.x, beta.y), beta.z), 0.95);
+            if random() >= survive {
+                break;
+            }
+            beta /= survive;
+        }
+    }
+    return radiance;
+}
+// ANCHOR_END: path
+
+// One path per pixel and dispatch: the frame's paths are that many dispatches, each with its
+// own uniform (a dynamic offset), which bounds each dispatch's work. A loop over several paths
+// in one invocation lost paths on lavapipe (fewer summed than asked, and the furnace then lost
+// energy), and would make a dispatch's length grow with the sample count.
+@compute @workgroup_size(8, 8, 1)
+fn trace(@builtin(global_invocation_id) id: vec3<u32>) {
+    let size = vec2<u32>(frame.viewport.xy);
+    if id.x >= size.x || id.y >= size.y {
+        return;
+    }
+    let pixel = id.y * size.x + id.x;
+    var sum = sums[pixel];
+    var moment = moments[pixel];
+    if tracer.sample_base == 0u {
+        sum = vec4(0.0);
+        moment = vec4(0.0);
+    }
+    rng_state = pcg(pixel ^ pcg(tracer.sample_base * 0x9E3779B9u + tracer.seed));
+    collisions = 0u;
+    let jitter = vec2(random(), random());
+    var l = trace_path(vec2<f32>(id.xy) + jitter);
+    // A non-finite path (it should not happen) is dropped and counted with the cut ones.
+    let finite = all(l == l) && all(abs(l) < vec3(3.0e38));
+    let cut = collisions >= tracer.max_collisions || !finite;
+    l = select(vec3(0.0), l, finite);
+    let y = luminance(l);
+    sums[pixel] = sum + vec4(l, 1.0);
+    moments[pixel] = moment + vec4(y * y, y, select(0.0, 1.0, cut), 0.0);
+}
