@@ -32,6 +32,16 @@ pub const STANDALONE: &[&str] = &["smoke-2d"];
 pub fn draws_into_scene(id: &str) -> bool {
     !STANDALONE.contains(&id)
 }
+
+/// Chapters that render beside a stack rather than as part of it: a reference (chapter 9's
+/// ground truth) is added to any stack to measure it, and no named stack holds it.
+pub const REFERENCES: &[&str] = &["ground-truth"];
+
+/// Whether chapter `id` is one of the `everything` stack: it draws into the scene and is no
+/// reference.
+pub fn in_everything(id: &str) -> bool {
+    draws_into_scene(id) && !REFERENCES.contains(&id)
+}
 // ANCHOR_END: standalone
 
 // ANCHOR: stacks
@@ -46,7 +56,7 @@ pub const STACKS: &[(&str, &[&str], &str)] = &[
     (
         "everything",
         &["distance-fog", "height-fog", "sky", "clouds", "froxel-fog", "local-fog", "smoke", "six-way-cards"],
-        "every chapter that draws into the scene, at once",
+        "every chapter that draws into the scene, at once (a reference, chapter 9, renders beside it)",
     ),
 ];
 // ANCHOR_END: stacks

@@ -223,3 +223,92 @@ fn extremes_give_finite_pixels_and_count_cut_paths() {
     let share = cut.rgba.iter().step_by(4).map(|&v| f64::from(v)).sum::<f64>() / f64::from(SIZE[0] * SIZE[1]);
     assert!(share > 0.5, "only {share:.3} of the paths were cut at 16 collisions in τ = 40");
 }
+
+/// The probe: directions drawn by `sample_phase` about +z for a lobe of kind `KIND` and
+/// asymmetry `G` (appended per run), one per invocation, as (cos θ, weight, x, 0).
+const PHASE_PROBE: &str = "
+@group(0) @binding(9) var<storage, read_write> drawn: array<vec4<f32>>;
+
+@compute @workgroup_size(64)
+fn probe_phase(@builtin(global_invocation_id) id: vec3<u32>) {
+    if id.x >= arrayLength(&drawn) {
+        return;
+    }
+    rng_state = pcg(id.x * 7919u + 17u);
+    let s = sample_phase(PhaseLobe(KIND, G, 1.0), vec3(0.0, 0.0, 1.0));
+    drawn[id.x] = vec4(s.dir.z, s.weight, s.dir.x, length(s.dir));
+}
+";
+
+/// `n` directions from the tracer's phase sampling, as (cos θ, weight, x, |dir|).
+fn drawn_directions(kind: u32, g: f32, n: usize) -> Vec<[f32; 4]> {
+    use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
+    use wgpu::util::DeviceExt;
+    let gpu = fogbook_core::gpu::GpuContext::headless(&Default::default()).unwrap();
+    let device = &gpu.device;
+    let mut shader = ShaderStore::discover().compose("09-ground-truth/sampling.wgsl").unwrap();
+    shader.source.push_str(&format!("const KIND: u32 = {kind}u;\nconst G: f32 = {g:?};\n{PHASE_PROBE}"));
+    let module = create_module(device, &shader).unwrap();
+    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("phase probe"),
+        entries: &[fogbook_core::bindings::storage_buffer_entry(9, wgpu::ShaderStages::COMPUTE, false)],
+    });
+    let pipeline = compute_pipeline(device, &module, "probe_phase", &[Some(&layout)]).unwrap();
+    let out = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("phase probe"),
+        contents: &vec![0u8; n * 16],
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+    });
+    let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("phase probe"),
+        layout: &layout,
+        entries: &[wgpu::BindGroupEntry { binding: 9, resource: out.as_entire_binding() }],
+    });
+    let mut encoder = device.create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_compute_pass(&Default::default());
+        pass.set_pipeline(&pipeline);
+        pass.set_bind_group(0, &group, &[]);
+        pass.dispatch_workgroups((n as u32).div_ceil(64), 1, 1);
+    }
+    gpu.queue.submit([encoder.finish()]);
+    let bytes = fogbook_core::capture::read_buffer(&gpu, &out).unwrap();
+    bytemuck::cast_slice::<u8, [f32; 4]>(&bytes).to_vec()
+}
+
+// ANCHOR: phase_sampling
+#[test]
+fn phase_sampling_draws_each_lobe_by_its_density() {
+    // Drawn cos θ binned in 20 bins against the phase's probability there (f64, Simpson), by
+    // weight (a Cornette–Shanks draw is weighted p_CS / p_HG): each bin within five of its
+    // standard errors, the directions unit, and their azimuth centred (mean x ≈ 0).
+    const N: usize = 1 << 17;
+    const BINS: usize = 20;
+    for (kind, g) in [(0u32, 0.0f32), (0, 0.7), (0, -0.4), (0, 0.95), (1, 0.6)] {
+        let drawn = drawn_directions(kind, g, N);
+        let phase = |mu: f64| match kind {
+            0 => reference::henyey_greenstein(f64::from(g), mu),
+            _ => reference::cornette_shanks(f64::from(g), mu),
+        };
+        let (mut sum, mut sq) = ([0.0f64; BINS], [0.0f64; BINS]);
+        for d in &drawn {
+            assert!((d[3] - 1.0).abs() < 1e-4, "kind {kind}, g {g}: |dir| = {}", d[3]);
+            let bin = (((f64::from(d[0]) + 1.0) / 2.0 * BINS as f64) as usize).min(BINS - 1);
+            sum[bin] += f64::from(d[1]);
+            sq[bin] += f64::from(d[1]).powi(2);
+        }
+        for b in 0..BINS {
+            let (lo, hi) = (-1.0 + 2.0 * b as f64 / BINS as f64, -1.0 + 2.0 * (b + 1) as f64 / BINS as f64);
+            let expected = reference::phase_probability(phase, lo, hi);
+            let got = sum[b] / N as f64;
+            let error = ((sq[b] / N as f64 - got * got).max(0.0) / N as f64).sqrt().max(1e-6);
+            assert!(
+                (got - expected).abs() < 5.0 * error + 1e-5,
+                "kind {kind}, g {g}, cos θ in [{lo:.2}, {hi:.2}]: {got:.5} drawn, {expected:.5} by the phase (± {error:.5})"
+            );
+        }
+        let mean_x = drawn.iter().map(|d| f64::from(d[2])).sum::<f64>() / N as f64;
+        assert!(mean_x.abs() < 0.01, "kind {kind}, g {g}: mean x {mean_x}");
+    }
+}
+// ANCHOR_END: phase_sampling

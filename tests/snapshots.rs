@@ -143,7 +143,11 @@ fn check_stacks(h: &mut Headless, tally: &mut Tally) {
         // The loosest of the chapters' tolerances: the drift of each adds up in the frame.
         let tolerance =
             chapters.iter().map(|c| c.book().snapshot_tolerance).fold(SnapshotTolerance::default(), |a, b| {
-                SnapshotTolerance { steps: a.steps.max(b.steps), max_fraction: a.max_fraction.max(b.max_fraction) }
+                SnapshotTolerance {
+                    steps: a.steps.max(b.steps),
+                    max_fraction: a.max_fraction.max(b.max_fraction),
+                    block: a.block.max(b.block),
+                }
             });
         let capture = render_with(h, spec, view, &settings, None, frames);
         tally.finite(&format!("stacks/{name}"), &capture);

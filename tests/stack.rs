@@ -25,7 +25,7 @@ fn stage_order_is_the_same_whatever_is_enabled() {
     let all = registry::stack("everything").unwrap();
     let full: Vec<&str> = all.plan().iter().filter(|p| p.stage.is_colour_stage()).map(|p| p.by).collect();
     let ids: Vec<&str> =
-        registry::chapters().iter().map(|c| c.info().id).filter(|id| registry::draws_into_scene(id)).collect();
+        registry::chapters().iter().map(|c| c.info().id).filter(|id| registry::in_everything(id)).collect();
     // The colour order, from each chapter's declared stage walked in `Stage::ALL`'s order (not
     // through `frame_plan`), so a new chapter needs no line here.
     let declared: Vec<&str> =
@@ -34,6 +34,7 @@ fn stage_order_is_the_same_whatever_is_enabled() {
     assert_eq!(all.ids().len(), ids.len(), "the `everything` stack names every chapter that draws into the scene");
     assert!(ids.iter().all(|id| all.ids().contains(id)));
     assert!(!registry::STANDALONE.is_empty() && registry::STANDALONE.iter().all(|id| registry::find(id).is_ok()));
+    assert!(registry::REFERENCES.iter().all(|id| registry::find(id).is_ok() && !all.ids().contains(id)));
     for mask in 1u32..(1 << ids.len()) {
         let subset: Vec<&str> =
             ids.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, id)| *id).collect();

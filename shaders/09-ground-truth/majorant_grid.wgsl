@@ -5,7 +5,9 @@
 // that draws tentative collisions cell by cell at each cell's σ̄: exponential free paths are
 // memoryless, so a draw that passes the cell's far side starts again there. After the
 // piecewise-constant majorants of pbrt-v4's grid media (Pharr, Jakob & Humphreys 2023, §11.4).
-// MAJORANT_GRID_X, _Y, _Z come from Rust.
+// MAJORANT_GRID_X, _Y, _Z come from Rust; the tracer's uniform, the media's bounds and the random
+// stream from the including file (trace.wgsl):
+// #needs tracer, domain_span, stack_majorant, random
 
 @group(1) @binding(6) var<storage, read_write> majorants: array<f32>;
 

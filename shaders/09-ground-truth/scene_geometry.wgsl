@@ -2,7 +2,9 @@
 // (fogbook_core::scene), hit by rays with the slab method (Kay & Kajiya 1986), every surface
 // diffuse with its albedo. The ground's grid lines are the raster's (core/scene.wgsl) in world
 // units, without its screen-space anti-aliasing: lines 2 cm (1 m grid) and 10 cm (10 m grid)
-// wide; the tracer's jittered pixels anti-alias them.
+// wide; the tracer's jittered pixels anti-alias them. The boxes' storage is the including file's
+// (trace.wgsl):
+// #needs boxes
 
 // ANCHOR: scene_box
 // One box (fogbook_core::scene::SceneBox).

@@ -8,7 +8,9 @@
 //   12–17  the stack's density textures and baked noise (common/media/fog_volume_density.wgsl)
 // The global medium is the froxel fog's where the stack has it (its constant, its height layers —
 // the height fog's own where both are in the stack — and its noise), else the height fog's two
-// layers; the local volumes add to it. Composition is static, as the media layer says.
+// layers; the local volumes add to it. Composition is static, as the media layer says. The
+// volume count and the random stream are the including file's (trace.wgsl):
+// #needs tracer, random
 // #import 04-froxel-fog/common.wgsl
 // #import common/height_fog_functions.wgsl
 // #import common/media/local_volumes.wgsl

@@ -1,8 +1,8 @@
 // The test scene's sky: a gradient from the horizon to the zenith scaled by the frame's ambient
 // colour, half the horizon's radiance below it, and a sun disc 0.53° across with a soft edge. The
 // scene's background draws it (core/scene.wgsl); a path tracer takes it as the environment that
-// lights the scene (09-ground-truth/trace.wgsl). A shading model of the test scene, not a sky
-// model: chapter 3's tables replace it where the sky is in the stack.
+// lights the scene. A shading model of the test scene, not a sky model: the physically based
+// sky's tables replace it where that sky is in the stack.
 
 // ANCHOR: scene_sky
 // Radiance of the sky in the unit direction `dir` (no sun disc).

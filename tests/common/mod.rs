@@ -154,6 +154,25 @@ pub fn image_diff(reference: &image::RgbaImage, test: &image::RgbaImage, toleran
 /// Compares `image` with the stored reference (see `image_diff`). Writes `-actual` and
 /// `-difference` (differences × 8) images next to the reference on failure. With `FOGBOOK_UPDATE_SNAPSHOTS=1` (or a missing reference and the
 /// variable set) rewrites the reference instead.
+/// The image's `block` × `block` means (the image itself for 1; partial blocks at the right and
+/// bottom edges are dropped).
+pub fn block_means(image: &image::RgbaImage, block: u32) -> image::RgbaImage {
+    if block <= 1 {
+        return image.clone();
+    }
+    let n = f64::from(block * block);
+    image::RgbaImage::from_fn(image.width() / block, image.height() / block, |bx, by| {
+        let mut sum = [0.0f64; 4];
+        for y in by * block..(by + 1) * block {
+            for x in bx * block..(bx + 1) * block {
+                let p = image.get_pixel(x, y);
+                (0..4).for_each(|c| sum[c] += f64::from(p[c]));
+            }
+        }
+        image::Rgba(sum.map(|s| (s / n).round() as u8))
+    })
+}
+
 pub fn check_snapshot(
     chapter: &str,
     name: &str,
@@ -161,6 +180,8 @@ pub fn check_snapshot(
     tolerance: SnapshotTolerance,
 ) -> Result<ImageDiff, String> {
     let path = snapshot_path(chapter, name);
+    let averaged = block_means(image, tolerance.block);
+    let image = &averaged;
     let update = std::env::var_os(UPDATE_VAR).is_some_and(|v| v == "1");
     if update {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();

@@ -501,7 +501,7 @@ impl Sky {
     /// rasterise as ground or as sky differs between GPUs: on an H200 1.8% of the luminance
     /// view's pixels (log scale) move by up to 42/255, everything else by at most 2.
     fn snapshot_tolerance() -> SnapshotTolerance {
-        SnapshotTolerance { steps: 2, max_fraction: 0.025 }
+        SnapshotTolerance::pixels(2, 0.025)
     }
 
     /// The coarse scattering texture keeps the snapshot tests quick on a software driver.

@@ -347,7 +347,7 @@ impl Chapter for Smoke2d {
             // Measured on lavapipe; see `snapshot_tolerance` in the 3D chapter for why a
             // simulation's images drift between GPUs. The numeric tests carry the solver's
             // correctness; these guard the passes and the views.
-            snapshot_tolerance: SnapshotTolerance { steps: 8, max_fraction: 0.03 },
+            snapshot_tolerance: SnapshotTolerance::pixels(8, 0.03),
             figures: figures(),
             #[cfg(feature = "book")]
             plots: plots::all,

@@ -84,7 +84,7 @@ impl Smoke {
     /// 10–20% mostly stay below even that, so the numeric tests in tests/smoke/ carry the
     /// correctness of the solver; these images guard against broken passes and views.
     pub(crate) fn snapshot_tolerance() -> SnapshotTolerance {
-        SnapshotTolerance { steps: 8, max_fraction: 0.03 }
+        SnapshotTolerance::pixels(8, 0.03)
     }
 
     // ANCHOR: figures

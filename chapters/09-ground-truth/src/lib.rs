@@ -107,13 +107,13 @@ impl Chapter for GroundTruth {
 
     fn book(&self) -> Book {
         Book {
-            // A path tracer's image is a mean over frames: the tests sum 4 frames of 4 paths.
+            // A path tracer's image is a mean over frames: the tests sum 4 frames of 16 paths.
             warmup_frames: 4,
             test_frames: 4,
-            test_settings: vec!["samples_per_frame=4"],
+            test_settings: vec!["samples_per_frame=16"],
             // Monte Carlo noise moves with the adapter's rounding (a path that turns differently
-            // is another sample): the images agree in the mean, not pixel for pixel.
-            snapshot_tolerance: SnapshotTolerance { steps: 24, max_fraction: 0.05 },
+            // is another sample): the images are compared in 8 × 8 block means.
+            snapshot_tolerance: SnapshotTolerance { steps: 8, max_fraction: 0.05, block: 8 },
             ..Default::default()
         }
     }

@@ -16,6 +16,24 @@ pub fn henyey_greenstein(g: f64, cos_theta: f64) -> f64 {
     (1.0 - g * g) / (4.0 * PI * denom * denom.sqrt())
 }
 
+/// Cornette–Shanks (1/sr): Henyey–Greenstein with Rayleigh's 1 + cos²θ, renormalised.
+pub fn cornette_shanks(g: f64, cos_theta: f64) -> f64 {
+    let denom = 1.0 + g * g - 2.0 * g * cos_theta;
+    3.0 * (1.0 - g * g) * (1.0 + cos_theta * cos_theta) / (8.0 * PI * (2.0 + g * g) * denom * denom.sqrt())
+}
+
+/// The probability that a direction drawn from `phase` (1/sr, a function of cos θ) has cos θ in
+/// [lo, hi]: 2π ∫ p dμ by Simpson's rule on 2 000 intervals.
+pub fn phase_probability(phase: impl Fn(f64) -> f64, lo: f64, hi: f64) -> f64 {
+    let n = 2_000;
+    let h = (hi - lo) / n as f64;
+    let mut s = phase(lo) + phase(hi);
+    for i in 1..n {
+        s += if i % 2 == 1 { 4.0 } else { 2.0 } * phase(lo + i as f64 * h);
+    }
+    2.0 * PI * s * h / 3.0
+}
+
 /// Single scattering along a horizontal ray of length `length` (m) through a homogeneous medium
 /// (σt, albedo) whose top lies `depth` metres above the ray everywhere along it, under a sun at
 /// the zenith of irradiance `e` (at normal incidence): every point sees the sun through the
@@ -44,6 +62,14 @@ mod tests {
             }
             let integral = 2.0 * PI * s * h / 3.0;
             assert!((integral - 1.0).abs() < 1e-6, "g = {g}: ∫p = {integral}");
+        }
+    }
+
+    #[test]
+    fn cornette_shanks_integrates_to_one() {
+        for g in [-0.8, 0.0, 0.5, 0.9] {
+            let total = phase_probability(|mu| cornette_shanks(g, mu), -1.0, 1.0);
+            assert!((total - 1.0).abs() < 1e-6, "g = {g}: ∫p = {total}");
         }
     }
 

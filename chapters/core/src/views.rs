@@ -67,11 +67,23 @@ impl ViewInfo {
 }
 
 /// How far a chapter's snapshot images may move on another GPU before a snapshot test fails:
-/// at most `max_fraction` of the pixels may differ by more than `steps` steps of 1/255.
+/// at most `max_fraction` of the pixels may differ by more than `steps` steps of 1/255, after
+/// averaging `block` × `block` pixels.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SnapshotTolerance {
     pub steps: u8,
     pub max_fraction: f64,
+    /// Pixels per side of the blocks averaged before the comparison (1: every pixel). A Monte
+    /// Carlo image agrees with another adapter's in its block means, not pixel by pixel: where
+    /// one path turns differently the adapters draw other samples.
+    pub block: u32,
+}
+
+impl SnapshotTolerance {
+    /// Pixel by pixel.
+    pub const fn pixels(steps: u8, max_fraction: f64) -> Self {
+        Self { steps, max_fraction, block: 1 }
+    }
 }
 
 impl Default for SnapshotTolerance {
@@ -79,7 +91,7 @@ impl Default for SnapshotTolerance {
     /// fog chapters (3 on a few silhouette pixels); a 10% change of fog density moves 26% of the
     /// pixels by more than 2 steps.
     fn default() -> Self {
-        Self { steps: 2, max_fraction: 0.002 }
+        Self::pixels(2, 0.002)
     }
 }
 

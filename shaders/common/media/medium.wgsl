@@ -26,7 +26,7 @@
 // local_volumes.wgsl), clouds (their density.wgsl) and smoke (its view.wgsl); the froxel
 // injection (the froxel fog's media.wgsl) is a consumer; so is the fog at any depth
 // (common/fog_at_depth.wgsl), which integrates σt in closed form and takes from here the albedo
-// and the phase lobe of the global medium per unit of extinction; so is the ground-truth path
+// and the phase lobe of the global medium per unit of extinction; so is a path
 // tracer, which samples the media at points.
 
 // ANCHOR: medium
