@@ -106,3 +106,5 @@ mod chapter_6;
 mod chapter_7;
 #[path = "exercises/ch08.rs"]
 mod chapter_8;
+#[path = "exercises/ch09.rs"]
+mod chapter_9;

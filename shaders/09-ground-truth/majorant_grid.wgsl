@@ -70,6 +70,7 @@ fn walk_start(o: vec3<f32>, d: vec3<f32>, t_max: f32) -> Walk {
     return w;
 }
 
+// ANCHOR: walk_next
 // Moves the walk to its next tentative collision; false when it has passed its end instead.
 fn walk_next(w: ptr<function, Walk>) -> bool {
     var found = false;
@@ -104,4 +105,5 @@ fn walk_next(w: ptr<function, Walk>) -> bool {
     }
     return found;
 }
+// ANCHOR_END: walk_next
 // ANCHOR_END: walk

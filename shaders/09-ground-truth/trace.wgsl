@@ -95,6 +95,7 @@ fn transmittance(o: vec3<f32>, d: vec3<f32>, t_max: f32) -> vec3<f32> {
 // ANCHOR: next_event
 // Light arriving at p from the sun and the scene's lights, each times `response(l)` (the phase
 // or the cosine-weighted albedo towards l), through ratio-tracked transmittance.
+// ANCHOR: sun_arrival
 struct Arrival {
     dir: vec3<f32>,
     radiance: vec3<f32>, // E (irradiance at normal incidence) of the light, after the medium
@@ -108,6 +109,7 @@ fn sun_arrival(p: vec3<f32>) -> Arrival {
     let e = PI * frame.sun_color.rgb * frame.sun_dir.w;
     return Arrival(l, e * transmittance(p, l, NO_HIT_M));
 }
+// ANCHOR_END: sun_arrival
 
 fn light_arrival(k: u32, p: vec3<f32>) -> Arrival {
     let light = frame.lights[k];
@@ -125,6 +127,7 @@ fn light_count() -> u32 {
     return min(frame.light_count, MAX_LOCAL_LIGHTS);
 }
 
+// ANCHOR: scattered_light
 // Next-event estimation at a scattering point: Σ_lights E · T · phase(d · l).
 fn scattered_light(p: vec3<f32>, d: vec3<f32>, lobe: PhaseLobe) -> vec3<f32> {
     let sun = sun_arrival(p);
@@ -146,6 +149,7 @@ fn reflected_light(p: vec3<f32>, n: vec3<f32>, albedo: vec3<f32>) -> vec3<f32> {
     }
     return total * albedo / PI;
 }
+// ANCHOR_END: scattered_light
 // ANCHOR_END: next_event
 
 fn environment(d: vec3<f32>) -> vec3<f32> {
@@ -159,6 +163,7 @@ fn environment(d: vec3<f32>) -> vec3<f32> {
 // Delta tracking with spectral tracking from o along d up to t_max through the majorant grid, from
 // throughput `beta`: the first real collision, or none. The emission of every tentative collision
 // is collected as β ε / σ̄.
+// ANCHOR: flight
 const EVENT_ESCAPED: u32 = 0u;   // no real collision before t_max
 const EVENT_SCATTERED: u32 = 1u; // a scattering collision at t
 const EVENT_ABSORBED: u32 = 2u;  // absorbed at t: the path ends
@@ -172,8 +177,10 @@ struct Flight {
     emitted: vec3<f32>, // Σ β ε / σ̄ over its tentative collisions
 }
 
+// ANCHOR_END: flight
 var<private> collisions: u32;
 
+// ANCHOR: free_flight_loop
 fn free_flight(o: vec3<f32>, d: vec3<f32>, t_max: f32, beta: vec3<f32>) -> Flight {
     var f = Flight(t_max, EVENT_ESCAPED, medium_none(), beta, vec3(0.0));
     var walk = walk_start(o, d, t_max);
@@ -212,6 +219,7 @@ fn free_flight(o: vec3<f32>, d: vec3<f32>, t_max: f32, beta: vec3<f32>) -> Fligh
     }
     return f;
 }
+// ANCHOR_END: free_flight_loop
 // ANCHOR_END: free_flight
 
 // ANCHOR: path
@@ -229,6 +237,7 @@ fn trace_path(xy: vec2<f32>) -> vec3<f32> {
         if surfaces {
             hit = intersect_scene(o, d, NO_HIT_M, tracer.ground, tracer.box_count);
         }
+        // ANCHOR: path_events
         let flight = free_flight(o, d, hit.t, beta);
         radiance += flight.emitted;
         beta = flight.beta;
@@ -263,6 +272,8 @@ fn trace_path(xy: vec2<f32>) -> vec3<f32> {
             }
             break;
         }
+        // ANCHOR_END: path_events
+        // ANCHOR: roulette
         // Russian roulette after the third vertex.
         if vertex >= 3u {
             let survive = min(max(max(beta.x, beta.y), beta.z), 0.95);
@@ -271,11 +282,13 @@ fn trace_path(xy: vec2<f32>) -> vec3<f32> {
             }
             beta /= survive;
         }
+        // ANCHOR_END: roulette
     }
     return radiance;
 }
 // ANCHOR_END: path
 
+// ANCHOR: accumulate
 // One path per pixel and dispatch: the frame's paths are that many dispatches, each with its
 // own uniform (a dynamic offset), which bounds each dispatch's work. A loop over several paths
 // in one invocation lost paths on lavapipe (fewer summed than asked, and the furnace then lost
@@ -305,3 +318,4 @@ fn trace(@builtin(global_invocation_id) id: vec3<u32>) {
     sums[pixel] = sum + vec4(l, 1.0);
     moments[pixel] = moment + vec4(y * y, y, select(0.0, 1.0, cut), 0.0);
 }
+// ANCHOR_END: accumulate

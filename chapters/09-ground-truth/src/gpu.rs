@@ -123,6 +123,7 @@ fn box_records() -> Vec<BoxRecord> {
         .collect()
 }
 
+// ANCHOR: shown
 /// What the frame shows, beside the parameters (the history epoch counts those): the sums
 /// restart when it changes.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -147,6 +148,7 @@ impl Shown {
         }
     }
 }
+// ANCHOR_END: shown
 
 /// The running sums' groups (which hold the two buffers) for a frame of `size`.
 struct Sums {
@@ -253,7 +255,12 @@ impl TracerGpu {
             boxes,
             volumes: volume_buffer(device, "ground truth: fog volumes"),
             frame_mean: buffer(device, "ground truth: frame mean", 16, wgpu::BufferUsages::STORAGE),
-            shown_view: buffer(device, "ground truth: view", 16, wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST),
+            shown_view: buffer(
+                device,
+                "ground truth: view",
+                16,
+                wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            ),
             sums: None,
             shown: None,
             samples: 0,

@@ -24,7 +24,13 @@ pub const RESOLVE_SHADER: &str = "09-ground-truth/resolve.wgsl";
 pub const VIEWS: &[ViewInfo] = &[
     ViewInfo::color("ground-truth", "The path-traced mean radiance so far"),
     ViewInfo::color("stack", "The stack's own final colour, before the display pass"),
-    ViewInfo::scalar("error", "Stack minus ground truth, relative luminance: (Y − Y_true) / max(Y_true, 1 % of the mean)", -0.5, 0.5, ""),
+    ViewInfo::scalar(
+        "error",
+        "Stack minus ground truth, relative luminance: (Y − Y_true) / max(Y_true, 1 % of the mean)",
+        -0.5,
+        0.5,
+        "",
+    ),
     ViewInfo::scalar("noise", "Standard error of the mean luminance, relative to it", 0.0, 0.1, ""),
     ViewInfo::scalar("samples", "Paths per pixel so far", 0.0, 1024.0, "paths").auto_range(),
     ViewInfo::fraction("cut", "Share of the pixel's paths cut at the collision cap (biased)"),
@@ -89,7 +95,12 @@ impl Chapter for GroundTruth {
         Flags::constants()
     }
 
-    fn create_gpu(&mut self, gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> anyhow::Result<TracerGpu> {
+    fn create_gpu(
+        &mut self,
+        gpu: &GpuContext,
+        layouts: &FrameLayouts,
+        shaders: &ShaderStore,
+    ) -> anyhow::Result<TracerGpu> {
         TracerGpu::new(gpu, layouts, shaders)
     }
 
