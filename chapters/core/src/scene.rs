@@ -23,6 +23,19 @@ pub struct SceneBox {
 pub const GROUND_HALF_SIZE_M: f32 = 1000.0;
 pub const GROUND_ALBEDO: [f32; 3] = [0.55, 0.55, 0.52];
 
+// ANCHOR: shadowed_region
+/// The square of ground the sun's shadow map covers: half side `SHADOWED_HALF_M` around
+/// `SHADOWED_CENTRE`, which holds every box (`scene_boxes`) and the ground the default camera sees
+/// their shadows fall on. `frame::sun_view_proj` frames it; its test holds every box inside.
+pub const SHADOWED_CENTRE: Vec3 = Vec3::new(0.0, 0.0, -100.0);
+pub const SHADOWED_HALF_M: f32 = 280.0;
+
+/// The highest point of any box (m): the shadow map's eye must stand above it.
+pub fn tallest_box_m() -> f32 {
+    scene_boxes().iter().map(|b| b.max.y).fold(0.0, f32::max)
+}
+// ANCHOR_END: shadowed_region
+
 // ANCHOR: scene_boxes
 /// Boxes centred 10, 25, 50, 100 and 200 m down −Z, plus the tower.
 pub fn scene_boxes() -> Vec<SceneBox> {
