@@ -41,6 +41,8 @@ pub const VIEWS: &[ViewInfo] = &[
 pub struct GroundTruth {
     pub params: GroundTruthParams,
     status: Option<String>,
+    /// Paths per pixel summed so far, for the status line.
+    summed: u32,
 }
 
 impl GroundTruth {
@@ -108,12 +110,15 @@ impl Chapter for GroundTruth {
         self.status.clone()
     }
 
+    /// The refusal, or how many paths each pixel's mean holds (the `noise` view shows their
+    /// standard error without a readback).
     fn status(&self) -> Option<String> {
-        self.status.clone()
+        self.status.clone().or_else(|| (self.summed > 0).then(|| format!("{} paths per pixel summed", self.summed)))
     }
 
     fn render(&mut self, g: &mut TracerGpu, ctx: &mut ChapterContext) {
         self.status = g.render(&self.params, ctx).err();
+        self.summed = g.samples;
     }
 
     fn book(&self) -> Book {

@@ -23,9 +23,9 @@ pub fn cornette_shanks(g: f64, cos_theta: f64) -> f64 {
 }
 
 /// The probability that a direction drawn from `phase` (1/sr, a function of cos θ) has cos θ in
-/// [lo, hi]: 2π ∫ p dμ by Simpson's rule on 2 000 intervals.
+/// [lo, hi]: 2π ∫ p dμ by Simpson's rule on 20 000 intervals.
 pub fn phase_probability(phase: impl Fn(f64) -> f64, lo: f64, hi: f64) -> f64 {
-    let n = 2_000;
+    let n = 20_000;
     let h = (hi - lo) / n as f64;
     let mut s = phase(lo) + phase(hi);
     for i in 1..n {
