@@ -6,8 +6,30 @@
 //! for Computer Graphics*, 2nd ed., ch. 5).
 
 use crate::SmokeParams;
-use crate::uniform::{SmokeCuboid, SmokeSphere};
-use bytemuck::Zeroable;
+use bytemuck::{Pod, Zeroable};
+
+/// The sphere obstacle's part of the smoke's uniform (`SmokeUniform::sphere`): on (1) or off, centre and radius in box units,
+/// velocity in m/s.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+pub struct SmokeSphere {
+    pub centre: [f32; 3],
+    pub radius: f32,
+    pub velocity: [f32; 3],
+    pub enabled: u32,
+}
+
+/// The box obstacle's part of the smoke's uniform (`SmokeUniform::cuboid`): on (1) or off, centre and half size in box units, velocity in m/s.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+pub struct SmokeCuboid {
+    pub centre: [f32; 3],
+    pub enabled: u32,
+    pub half: [f32; 3],
+    pub _align0: f32,
+    pub velocity: [f32; 3],
+    pub _align1: f32,
+}
 
 // ANCHOR: clean
 /// `v` if finite, else `fallback`; then clamped to `lo..=hi`.

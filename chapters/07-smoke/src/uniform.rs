@@ -2,6 +2,7 @@
 //! settings into its values.
 
 use crate::obstacles;
+pub use crate::obstacles::{SmokeCuboid, SmokeSphere};
 use crate::params::{Advection, Axis, FieldDisplay, SmokeParams, TopBoundary};
 use bytemuck::{Pod, Zeroable};
 
@@ -86,29 +87,6 @@ pub struct SmokeEmitter {
     pub turbulence: f32,
     pub turbulence_seed: u32,
     pub _align: [u32; 2],
-}
-
-/// The sphere obstacle (`obstacles.rs`): on (1) or off, centre and radius in box units,
-/// velocity in m/s.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
-pub struct SmokeSphere {
-    pub centre: [f32; 3],
-    pub radius: f32,
-    pub velocity: [f32; 3],
-    pub enabled: u32,
-}
-
-/// The box obstacle: on (1) or off, centre and half size in box units, velocity in m/s.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
-pub struct SmokeCuboid {
-    pub centre: [f32; 3],
-    pub enabled: u32,
-    pub half: [f32; 3],
-    pub _align0: f32,
-    pub velocity: [f32; 3],
-    pub _align1: f32,
 }
 
 /// What the smoke does to light: extinction per unit density (1/m) and per colour channel

@@ -7,10 +7,9 @@ use crate::bindings::{comparison_sampler_entry, storage_buffer_entry, texture_en
 use crate::camera::CameraPose;
 use crate::gpu::GpuContext;
 use crate::lights::{LocalLight, MAX_LOCAL_LIGHTS, frame_lights};
+use crate::scene_geometry::sun_view_proj;
 use crate::scene_settings::SceneSettings;
 use bytemuck::{Pod, Zeroable};
-use glam::camera::rh::{proj::directx, view};
-use glam::{Mat4, Vec3};
 
 pub const HDR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 pub const DISTANCE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
@@ -130,17 +129,6 @@ impl FrameUniform {
             lights,
         }
     }
-}
-
-/// Orthographic sun projection framing the test scene's shadowed region (`scene::SHADOWED_*`).
-pub fn sun_view_proj(towards_sun: Vec3) -> Mat4 {
-    let (centre, half) = (crate::scene::SHADOWED_CENTRE, crate::scene::SHADOWED_HALF_M);
-    let up = if towards_sun.y.abs() > 0.99 { Vec3::Z } else { Vec3::Y };
-    // The eye stands beyond the region's far corner and the tallest box, whatever the sun's
-    // angle; the depth range reaches as far again past the centre.
-    let distance = 2.0 * half + crate::scene::tallest_box_m();
-    let view = view::look_at_mat4(centre + towards_sun * distance, centre, up);
-    directx::orthographic(-half, half, -half, half, 1.0, 2.0 * distance) * view
 }
 
 /// Bind group layouts chapters build their pipelines against.
@@ -503,37 +491,5 @@ impl FrameResources {
             .map(|t| t.bytes())
             .sum::<u64>()
             + self.uniform.size()
-    }
-}
-
-#[cfg(test)]
-mod sun_projection_tests {
-    use super::sun_view_proj;
-    use crate::scene::scene_boxes;
-    use glam::Vec3;
-
-    /// Every corner of every box lands inside the shadow map's clip volume for suns from 5° to
-    /// the zenith, all round: nothing the scene casts a shadow with is clipped.
-    #[test]
-    fn every_box_is_inside_the_shadow_map_for_any_sun() {
-        for elevation in (5..=90).step_by(5) {
-            for azimuth in (0..360).step_by(15) {
-                let (el, az) = ((elevation as f32).to_radians(), (azimuth as f32).to_radians());
-                let sun = Vec3::new(-az.sin() * el.cos(), el.sin(), -az.cos() * el.cos());
-                let m = sun_view_proj(sun);
-                for b in scene_boxes() {
-                    for i in 0..8 {
-                        let pick = |bit: u32, lo: f32, hi: f32| if i & bit == 0 { lo } else { hi };
-                        let corner =
-                            Vec3::new(pick(1, b.min.x, b.max.x), pick(2, b.min.y, b.max.y), pick(4, b.min.z, b.max.z));
-                        let clip = m.project_point3(corner);
-                        assert!(
-                            clip.x.abs() <= 1.0 && clip.y.abs() <= 1.0 && (0.0..=1.0).contains(&clip.z),
-                            "sun at {elevation}°, {azimuth}°: corner {corner} of a box lands at {clip}"
-                        );
-                    }
-                }
-            }
-        }
     }
 }

@@ -38,6 +38,7 @@ pub mod plot;
 pub mod preset;
 pub mod renderer;
 pub mod scene;
+pub mod scene_geometry;
 pub mod scene_settings;
 pub mod shaders;
 pub mod shadow_group;

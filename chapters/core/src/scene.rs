@@ -1,6 +1,6 @@
 //! The shared test scene: a 2 km gridded ground, boxes at known distances down −Z, a tower that
 //! casts a long shadow towards the camera (to test sun-glow masking), a sky and a shadowed sun.
-//! Its geometry is public so tests can ray-cast the same scene on the CPU.
+//! Its geometry (`scene_geometry`) is public so tests can ray-cast the same scene on the CPU.
 
 use crate::bindings::{comparison_sampler_entry, texture_entry, uniform_entry};
 use crate::frame::{DEPTH_FORMAT, DISTANCE_FORMAT, FrameResources, HDR_FORMAT};
@@ -11,50 +11,9 @@ use bytemuck::{Pod, Zeroable};
 use glam::Vec3;
 use wgpu::util::DeviceExt;
 
-/// An axis-aligned box of the test scene.
-#[derive(Clone, Copy, Debug)]
-pub struct SceneBox {
-    pub min: Vec3,
-    pub max: Vec3,
-    pub albedo: [f32; 3],
-}
-
-/// Half the side of the square ground (m).
-pub const GROUND_HALF_SIZE_M: f32 = 1000.0;
-pub const GROUND_ALBEDO: [f32; 3] = [0.55, 0.55, 0.52];
-
-// ANCHOR: shadowed_region
-/// The square of ground the sun's shadow map covers: half side `SHADOWED_HALF_M` around
-/// `SHADOWED_CENTRE`, which holds every box (`scene_boxes`) and the ground the default camera sees
-/// their shadows fall on. `frame::sun_view_proj` frames it; its test holds every box inside.
-pub const SHADOWED_CENTRE: Vec3 = Vec3::new(0.0, 0.0, -100.0);
-pub const SHADOWED_HALF_M: f32 = 280.0;
-
-/// The highest point of any box (m): the shadow map's eye must stand above it.
-pub fn tallest_box_m() -> f32 {
-    scene_boxes().iter().map(|b| b.max.y).fold(0.0, f32::max)
-}
-// ANCHOR_END: shadowed_region
-
-// ANCHOR: scene_boxes
-/// Boxes centred 10, 25, 50, 100 and 200 m down −Z, plus the tower.
-pub fn scene_boxes() -> Vec<SceneBox> {
-    let cube = |x: f32, z: f32, side: f32, albedo: [f32; 3]| SceneBox {
-        min: Vec3::new(x - side / 2.0, 0.0, z - side / 2.0),
-        max: Vec3::new(x + side / 2.0, side, z + side / 2.0),
-        albedo,
-    };
-    vec![
-        cube(-2.0, -10.0, 2.0, [0.8, 0.2, 0.15]),
-        cube(3.0, -25.0, 3.0, [0.2, 0.7, 0.25]),
-        cube(-6.0, -50.0, 5.0, [0.2, 0.35, 0.85]),
-        cube(9.0, -100.0, 8.0, [0.85, 0.75, 0.2]),
-        cube(-22.0, -200.0, 16.0, [0.75, 0.75, 0.75]),
-        // The tower: between the camera and the default sun, its shadow reaches towards the eye.
-        SceneBox { min: Vec3::new(40.0, 0.0, -160.0), max: Vec3::new(52.0, 40.0, -148.0), albedo: [0.6, 0.55, 0.5] },
-    ]
-}
-// ANCHOR_END: scene_boxes
+pub use crate::scene_geometry::{
+    GROUND_ALBEDO, GROUND_HALF_SIZE_M, SHADOWED_CENTRE, SHADOWED_HALF_M, SceneBox, ray_cast, scene_boxes, tallest_box_m,
+};
 
 #[repr(C)]
 #[derive(Clone, Copy, Pod, Zeroable)]
@@ -100,30 +59,6 @@ fn build_mesh() -> Vec<Vertex> {
         );
     }
     v
-}
-
-/// CPU ray cast of the test scene: distance (m) along a unit `dir` from `origin` to the first
-/// surface, or `None` for sky. Used by tests as an independent check of the distance target.
-pub fn ray_cast(origin: Vec3, dir: Vec3) -> Option<f32> {
-    let mut best = f32::INFINITY;
-    if dir.y < 0.0 && origin.y > 0.0 {
-        let t = -origin.y / dir.y;
-        let hit = origin + dir * t;
-        if hit.x.abs() <= GROUND_HALF_SIZE_M && hit.z.abs() <= GROUND_HALF_SIZE_M {
-            best = t;
-        }
-    }
-    for b in scene_boxes() {
-        let inv = dir.recip();
-        let t0 = (b.min - origin) * inv;
-        let t1 = (b.max - origin) * inv;
-        let near = t0.min(t1).max_element();
-        let far = t0.max(t1).min_element();
-        if near <= far && near > 0.0 && near < best {
-            best = near;
-        }
-    }
-    best.is_finite().then_some(best)
 }
 
 pub struct TestScene {
