@@ -93,8 +93,8 @@ fn transmittance(o: vec3<f32>, d: vec3<f32>, t_max: f32) -> vec3<f32> {
 // ANCHOR_END: ratio_tracking
 
 // ANCHOR: next_event
-// Light arriving at p from the sun and the scene's lights, each times `response(l)` (the phase
-// or the cosine-weighted albedo towards l), through ratio-tracked transmittance.
+// Light arriving at p from the sun and the scene's lights through ratio-tracked transmittance,
+// then weighted by the phase (in a medium) or the cosine and albedo / π (at a surface).
 // ANCHOR: sun_arrival
 struct Arrival {
     dir: vec3<f32>,
