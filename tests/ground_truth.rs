@@ -51,6 +51,19 @@ fn sets(list: &[&str]) -> Vec<String> {
     list.iter().map(|s| s.to_string()).collect()
 }
 
+/// The slab as a pure absorber of `sigma_t` (1/m) in a white uniform environment, no sun, at
+/// `per_frame` paths per pixel a frame: each path returns 0 or 1.
+fn absorbing_slab(sigma_t: f64, per_frame: u32) -> Vec<String> {
+    sets(&[
+        &format!("volumes[0].density={sigma_t}"),
+        "volumes[0].albedo=0,0,0,1",
+        "constant_environment=true",
+        "environment=1,1,1,1",
+        "sun=false",
+        &format!("samples_per_frame={per_frame}"),
+    ])
+}
+
 /// Per channel: the mean over the pixels, and its standard error from their spread.
 fn mean_and_error(image: &FloatImage) -> [(f64, f64); 3] {
     let n = (image.width * image.height) as usize;
@@ -74,17 +87,7 @@ fn a_slab_transmits_by_beer_lambert() {
     // Albedo 0 in a white uniform environment: each path is 0 (absorbed) or 1 (through), so a
     // pixel's mean is T with the Bernoulli variance T (1 − T) / N.
     for sigma_t in [0.05, 0.25, 0.75] {
-        let image = traced(
-            &sets(&[
-                &format!("volumes[0].density={sigma_t}"),
-                "volumes[0].albedo=0,0,0,1",
-                "constant_environment=true",
-                "environment=1,1,1,1",
-                "sun=false",
-                "samples_per_frame=64",
-            ]),
-            2,
-        );
+        let image = traced(&absorbing_slab(sigma_t, 64), 2);
         let expected = reference::transmittance(sigma_t, SLAB_LENGTH_M);
         let paths = spp(2, 64) * f64::from(SIZE[0] * SIZE[1]);
         let error = (expected * (1.0 - expected) / paths).sqrt();
@@ -177,17 +180,7 @@ fn the_error_falls_as_one_over_root_n() {
         .iter()
         .map(|&n| {
             let per_frame = n.min(256);
-            let image = traced(
-                &sets(&[
-                    &format!("volumes[0].density={sigma_t}"),
-                    "volumes[0].albedo=0,0,0,1",
-                    "constant_environment=true",
-                    "environment=1,1,1,1",
-                    "sun=false",
-                    &format!("samples_per_frame={per_frame}"),
-                ]),
-                n / per_frame,
-            );
+            let image = traced(&absorbing_slab(sigma_t, per_frame), n / per_frame);
             let pixels = (image.width * image.height) as usize;
             let sq: f64 = (0..pixels).map(|i| (f64::from(image.rgba[4 * i + 1]) - expected).powi(2)).sum();
             (f64::from(n).ln(), (sq / pixels as f64).sqrt().ln())

@@ -12,7 +12,6 @@
 @group(2) @binding(2) var<storage, read_write> frame_mean: array<f32, 1>;
 @group(2) @binding(3) var<uniform> shown: vec4<u32>; // x: the view to write
 
-const LUMA: vec3<f32> = MEDIUM_LUMA;
 const REDUCE_THREADS: u32 = 256u;
 
 var<workgroup> partial: array<f32, REDUCE_THREADS>;
@@ -28,7 +27,7 @@ fn mean_luminance(@builtin(local_invocation_index) i: u32) {
     let count = u32(frame.viewport.x) * u32(frame.viewport.y);
     var total = 0.0;
     for (var p = i; p < count; p += REDUCE_THREADS) {
-        total += dot(mean_radiance(p), LUMA);
+        total += dot(mean_radiance(p), MEDIUM_LUMA);
     }
     partial[i] = total;
     workgroupBarrier();
@@ -46,8 +45,8 @@ fn mean_luminance(@builtin(local_invocation_index) i: u32) {
 // ANCHOR: error
 // The stack's signed relative luminance error at a pixel.
 fn relative_error(stack: vec3<f32>, truth: vec3<f32>) -> f32 {
-    let y_truth = dot(truth, LUMA);
-    return (dot(stack, LUMA) - y_truth) / max(y_truth, 0.01 * frame_mean[0]);
+    let y_truth = dot(truth, MEDIUM_LUMA);
+    return (dot(stack, MEDIUM_LUMA) - y_truth) / max(y_truth, 0.01 * frame_mean[0]);
 }
 
 // The standard error of the pixel's mean luminance relative to it: sqrt(Var(Y) / n) / mean.

@@ -14,7 +14,7 @@ use fogbook_core::media::textures::DensityTextureSlots;
 use fogbook_core::media::volumes::{FogVolume, MAX_FOG_VOLUMES, volume_buffer};
 use fogbook_core::scene::{GROUND_ALBEDO, GROUND_HALF_SIZE_M, scene_boxes};
 use fogbook_core::shaders::{ShaderStore, WgslConst, compute_pipeline, create_module};
-use fogbook_core::transparent_fog::FogPart;
+use fogbook_core::transparent_fog::FogResources;
 use wgpu::util::DeviceExt;
 
 // ANCHOR: flags
@@ -328,19 +328,11 @@ impl TracerGpu {
     /// Group 2 of the trace: the fogs' uniforms the stack lent (stand-ins for the missing), its
     /// local volumes and its density textures (shaders/09-ground-truth/stack_media.wgsl).
     fn media_group(&self, ctx: &ChapterContext, density: &DensityTextureSlots) -> wgpu::BindGroup {
-        let stand_in = ctx.frame.transparent_fog_stand_ins.uniform();
-        let (mut grid, mut layers) = (stand_in, stand_in);
-        for part in ctx.fog_parts() {
-            match part {
-                FogPart::Grid { uniform, .. } => grid = uniform,
-                FogPart::HeightLayers { uniform } => layers = uniform,
-                FogPart::ByDistance { .. } => {}
-            }
-        }
+        let fogs = FogResources::of(&ctx.frame.transparent_fog_stand_ins, ctx.fog_parts());
         let mut entries = vec![
-            wgpu::BindGroupEntry { binding: 0, resource: grid.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 0, resource: fogs.grid.as_entire_binding() },
             wgpu::BindGroupEntry { binding: 3, resource: self.volumes.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 4, resource: layers.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 4, resource: fogs.height.as_entire_binding() },
         ];
         entries.extend(density.entries());
         ctx.gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {

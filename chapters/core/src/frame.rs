@@ -325,7 +325,7 @@ impl FrameResources {
         let cloud_shadow_stand_in = crate::cloud_shadow::stand_in(device, &layouts.cloud_shadow);
         let transparent_fog_stand_ins = crate::transparent_fog::StandIns::new(device);
         let transparent_fog_stand_in =
-            crate::transparent_fog::bind_group(device, &layouts.transparent_fog, &transparent_fog_stand_ins, []);
+            crate::transparent_fog::bind_group(device, &layouts.transparent_fog, &transparent_fog_stand_ins, &[]);
         let (hdr, distance, depth, view, view_b) = Self::targets(device, size);
         let (scene_inputs, view_out, chain) = Self::bind_groups(
             device,

@@ -130,7 +130,7 @@ impl<'f> Lending<'f> {
                     self.device,
                     &self.frame.layouts.transparent_fog,
                     &self.frame.transparent_fog_stand_ins,
-                    self.fog_parts.iter().cloned(),
+                    &self.fog_parts,
                 )
             })),
             _ => self.groups.get(&kind),

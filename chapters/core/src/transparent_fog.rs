@@ -82,10 +82,38 @@ impl StandIns {
             .create_view(&Default::default());
         Self { uniform, volume }
     }
+}
 
-    /// The all-zero uniform that stands for a missing fog's parameters.
-    pub fn uniform(&self) -> &wgpu::Buffer {
-        &self.uniform
+/// The fogs' resources as a group binds them: the latest part of each kind (a later part wins),
+/// the stand-ins for the kinds no chapter lent. Both the fog-at-depth group and a consumer that
+/// binds the fogs in a group of its own (a path tracer's media) take them from here.
+pub struct FogResources<'a> {
+    pub distance: &'a wgpu::Buffer,
+    pub height: &'a wgpu::Buffer,
+    pub grid: &'a wgpu::Buffer,
+    pub scattering: &'a wgpu::TextureView,
+    pub integrated: &'a wgpu::TextureView,
+}
+
+impl<'a> FogResources<'a> {
+    pub fn of(stand_ins: &'a StandIns, parts: &'a [FogPart]) -> Self {
+        let mut r = Self {
+            distance: &stand_ins.uniform,
+            height: &stand_ins.uniform,
+            grid: &stand_ins.uniform,
+            scattering: &stand_ins.volume,
+            integrated: &stand_ins.volume,
+        };
+        for part in parts {
+            match part {
+                FogPart::ByDistance { uniform } => r.distance = uniform,
+                FogPart::HeightLayers { uniform } => r.height = uniform,
+                FogPart::Grid { uniform, scattering, integrated } => {
+                    (r.grid, r.scattering, r.integrated) = (uniform, scattering, integrated);
+                }
+            }
+        }
+        r
     }
 }
 
@@ -94,32 +122,19 @@ pub fn bind_group(
     device: &wgpu::Device,
     layout: &wgpu::BindGroupLayout,
     stand_ins: &StandIns,
-    parts: impl IntoIterator<Item = FogPart>,
+    parts: &[FogPart],
 ) -> wgpu::BindGroup {
-    let (mut distance, mut height, mut froxel) = (None, None, None);
-    for part in parts {
-        match part {
-            FogPart::ByDistance { uniform } => distance = Some(uniform),
-            FogPart::HeightLayers { uniform } => height = Some(uniform),
-            FogPart::Grid { uniform, scattering, integrated } => froxel = Some((uniform, scattering, integrated)),
-        }
-    }
-    let distance = distance.as_ref().unwrap_or(&stand_ins.uniform);
-    let height = height.as_ref().unwrap_or(&stand_ins.uniform);
-    let (froxel_uniform, scattering, integrated) = match &froxel {
-        Some((u, s, i)) => (u, s, i),
-        None => (&stand_ins.uniform, &stand_ins.volume, &stand_ins.volume),
-    };
+    let r = FogResources::of(stand_ins, parts);
     let view = |binding, v| wgpu::BindGroupEntry { binding, resource: wgpu::BindingResource::TextureView(v) };
     device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some("transparent fog"),
         layout,
         entries: &[
-            wgpu::BindGroupEntry { binding: 0, resource: froxel_uniform.as_entire_binding() },
-            view(1, scattering),
-            view(2, integrated),
-            wgpu::BindGroupEntry { binding: 3, resource: distance.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 4, resource: height.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 0, resource: r.grid.as_entire_binding() },
+            view(1, r.scattering),
+            view(2, r.integrated),
+            wgpu::BindGroupEntry { binding: 3, resource: r.distance.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 4, resource: r.height.as_entire_binding() },
         ],
     })
 }
