@@ -1,7 +1,8 @@
 //! Chapter 9, the path tracer, against answers it does not compute: Beer–Lambert through a
 //! homogeneous slab, single scattering under a sun at the zenith in closed form, furnaces (an
 //! albedo-1 medium, and an albedo-½ one whose emission balances its absorption, in a uniform
-//! environment return the environment), the 1/√N fall of its error, its phase sampling against
+//! environment return the environment; an albedo-½ one without emission returns less, by the
+//! adding–doubling solution of its plane-parallel slab), the 1/√N fall of its error, its phase sampling against
 //! the phase's own density, and finite pixels at extremes. Every tolerance is the estimator's own
 //! standard error (from the image's spread, or the Bernoulli variance where each path returns
 //! 0 or 1), times four.
@@ -36,15 +37,46 @@ const SLAB: [&str; 14] = [
 const SLAB_LENGTH_M: f64 = 4.0;
 const SLAB_DEPTH_M: f64 = 2.0;
 
-/// The ground-truth view of the slab with `sets`, after `frames` frames.
-fn traced(sets: &[String], frames: u32) -> FloatImage {
-    let mut all: Vec<String> = SLAB.iter().map(|s| s.to_string()).collect();
+/// A plane-parallel slab: a volume 1000 m wide each way and 1 m thick (y from 0.5 to 1.5 m),
+/// constant, with hard faces; the media's box ends 2 m up, so the majorant grid's cells (31.25 ×
+/// 1/16 × 31.25 m) have faces on the slab's.
+const WIDE_SLAB: [&str; 15] = [
+    "local-fog.volume_count=1",
+    "volumes[0].shape=box",
+    "volumes[0].x_m=0",
+    "volumes[0].y_m=1",
+    "volumes[0].z_m=0",
+    "volumes[0].size_x_m=1000",
+    "volumes[0].size_y_m=1",
+    "volumes[0].size_z_m=1000",
+    "volumes[0].edge_fade_m=0",
+    "volumes[0].yaw_deg=0",
+    "volumes[0].pitch_deg=0",
+    "volumes[0].roll_deg=0",
+    "volumes[0].density_source=constant",
+    "volumes[0].emission=0,0,0,1",
+    "ground-truth.medium_top_m=2",
+];
+/// From 10 m up, 60° below the horizon, 1° across: the rays meet the slab's top 4.9 m ahead at
+/// μ = sin 60° (within 0.005 at the image's edges, symmetric about the centre, so the mean over
+/// the pixels is the centre's answer to second order).
+const WIDE_SLAB_CAMERA: &str = "0,10,0,0,-60,1";
+const WIDE_SLAB_THICKNESS_M: f64 = 1.0;
+
+/// The ground-truth view of `volume` from `camera` with `sets`, after `frames` frames.
+fn traced_in(volume: &[&str], camera: &str, sets: &[String], frames: u32) -> FloatImage {
+    let mut all: Vec<String> = volume.iter().map(|s| s.to_string()).collect();
     all.extend(["volumes[0].falloff=0".into(), "ground-truth.surfaces=false".into(), "local_lights=false".into()]);
     all.extend(sets.iter().cloned());
     let mut shared = SHARED.lock().unwrap_or_else(|p| p.into_inner());
     let h = shared.get_or_insert_with(|| headless(SIZE));
     h.resize(SIZE).unwrap();
-    render_with(h, "local-fog,ground-truth", "ground-truth/ground-truth", &all, Some(CAMERA), frames).raw
+    render_with(h, "local-fog,ground-truth", "ground-truth/ground-truth", &all, Some(camera), frames).raw
+}
+
+/// The ground-truth view of the 4 m slab with `sets`, after `frames` frames.
+fn traced(sets: &[String], frames: u32) -> FloatImage {
+    traced_in(&SLAB, CAMERA, sets, frames)
 }
 
 fn sets(list: &[&str]) -> Vec<String> {
@@ -167,6 +199,44 @@ fn furnaces_return_their_environment() {
     }
 }
 // ANCHOR_END: furnace
+
+// ANCHOR: absorbing_furnace
+#[test]
+fn an_absorbing_furnace_is_its_adding_doubling_slab() {
+    // Albedo ½, isotropic, no emission, in the uniform environment L: the slab returns less than
+    // L, by the plane-parallel answer of adding–doubling at μ = sin 60°. The slab's width does
+    // not matter: a path that reaches a side has gone 500 m in the medium, which it survives
+    // with probability e^(−σa 500 m) ≤ e^(−25) at σa = σt/2 ≥ 0.05 /m.
+    let (albedo, mu) = (0.5, 60f64.to_radians().sin());
+    let l = [0.5, 1.0, 2.0];
+    for tau in [0.1, 1.0, 10.0] {
+        let sigma_t = tau / WIDE_SLAB_THICKNESS_M;
+        let image = traced_in(
+            &WIDE_SLAB,
+            WIDE_SLAB_CAMERA,
+            &sets(&[
+                &format!("volumes[0].density={sigma_t}"),
+                &format!("volumes[0].albedo={albedo},{albedo},{albedo},1"),
+                "volumes[0].phase_g=0",
+                "constant_environment=true",
+                &format!("environment={},{},{},1", l[0], l[1], l[2]),
+                "sun=false",
+                "samples_per_frame=256",
+            ]),
+            8,
+        );
+        let slab = reference::adding_doubling::Slab { tau, albedo, g: 0.0 };
+        for (c, (mean, error)) in mean_and_error(&image).into_iter().enumerate() {
+            let expected = reference::adding_doubling::furnace_radiance(slab, mu, l[c]);
+            assert!(
+                (mean - expected).abs() < 4.0 * error + 1e-4 * expected,
+                "τ {tau}, channel {c}: L = {mean:.5}, adding–doubling {expected:.5} (± {error:.5})"
+            );
+            assert!(mean + 4.0 * error < l[c], "τ {tau}, channel {c}: {mean:.5} is not below {}", l[c]);
+        }
+    }
+}
+// ANCHOR_END: absorbing_furnace
 
 // ANCHOR: convergence
 #[test]

@@ -1,6 +1,9 @@
 //! Independent f64 answers for the path tracer's tests: closed forms of homogeneous media
 //! (transmittance, single scattering under a sun at the zenith), the Henyey–Greenstein phase,
-//! and the furnace's answer.
+//! and the furnace's answer; the absorbing furnace's slab by adding–doubling in
+//! [`adding_doubling`].
+
+pub mod adding_doubling;
 
 use std::f64::consts::PI;
 
