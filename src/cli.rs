@@ -30,6 +30,9 @@ pub enum Command {
     SmokeSave(SmokeSaveArgs),
     /// Bake six-way lit flipbook atlases (chapter 8) from the smoke (chapter 7), run headless.
     Bake(BakeArgs),
+    /// Measure each chapter's picture against the path-traced ground truth (chapter 9) and print
+    /// the error table (Markdown; JSON and images with --out).
+    ErrorTable(ErrorTableArgs),
 }
 
 /// Options shared by everything that renders a chapter.
@@ -168,6 +171,27 @@ pub struct BakeArgs {
     /// File name prefix: PREFIX_a.png, PREFIX_b.png, PREFIX_a.exr, PREFIX_b.exr, PREFIX.json.
     #[arg(long, default_value = "smoke")]
     pub prefix: String,
+}
+
+/// `fogbook error-table`: the rows are in `src/commands/error_table/rows.rs`.
+#[derive(Args, Debug, Clone)]
+pub struct ErrorTableArgs {
+    /// Only these rows (comma-separated): height-fog, froxel-fog, local-fog; every row when absent.
+    #[arg(long, value_delimiter = ',')]
+    pub rows: Vec<String>,
+    /// Image size `WIDTHxHEIGHT`; the book's numbers are at its figures' size.
+    #[arg(long, default_value = "640x360")]
+    pub size: String,
+    /// Paths per pixel of the ground truth, rounded up to whole frames and at least three
+    /// frames' worth; the table says how many each row holds.
+    #[arg(long, default_value_t = 1024)]
+    pub paths: u32,
+    /// Paths per pixel each frame adds, 1 to 256.
+    #[arg(long, default_value_t = 32)]
+    pub per_frame: u32,
+    /// Folder for table.md, table.json and each row's images (made if missing).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

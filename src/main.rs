@@ -50,6 +50,7 @@ fn main() -> ExitCode {
         Some(Command::View(args)) => viewer::run(args),
         Some(Command::SmokeSave(args)) => commands::smoke_save::run(&args),
         Some(Command::Bake(args)) => commands::bake::run(&args).map(|report| println!("{report}")),
+        Some(Command::ErrorTable(args)) => commands::error_table::run(&args).map(|_| ()),
         None if viewer::display_available() => viewer::run(ViewArgs::default()),
         None => {
             println!("No display found: rendering every chapter's figures instead.");

@@ -86,6 +86,13 @@ fn bad_input_gives_one_clear_error() {
         (&["smoke-save", "--set", "heat_lift=-1", "--out", out], "out of range"),
         (&["smoke-save", "--set", "heat_lift", "--out", out], "name=value"),
         (&["smoke-save", "--out", "/nonexistent-folder/x.fbvol"], "does not exist"),
+        (&["error-table", "--rows", "nope"], "unknown row"),
+        (&["error-table", "--rows", "height-fog,height-fog"], "listed twice"),
+        (&["error-table", "--size", "0x18"], "zero"),
+        (&["error-table", "--size", "big"], "WIDTHxHEIGHT"),
+        (&["error-table", "--paths", "0"], "paths"),
+        (&["error-table", "--per-frame", "0"], "per-frame"),
+        (&["error-table", "--per-frame", "300"], "per-frame"),
     ];
     for (args, expected) in cases {
         let line = fails(args);
@@ -369,3 +376,80 @@ fn smoke_save_and_render_reach_the_same_smoke() {
     }
 }
 // ANCHOR_END: smoke_save_against_render
+
+/// `error-table` end to end at a tiny size: the row is in the printed table with finite numbers,
+/// and its mean |e| is what the written images give when recomputed from them (the truth's and
+/// the stack's EXR, the error EXR's alpha as the mask).
+#[test]
+fn error_table_measures_a_row_end_to_end() {
+    let dir = std::env::temp_dir().join(format!("fogbook-error-table-{}", std::process::id()));
+    let started = std::time::Instant::now();
+    let (ok, stdout, stderr) = fogbook(&[
+        "error-table",
+        "--rows",
+        "height-fog",
+        "--size",
+        "32x18",
+        "--paths",
+        "16",
+        "--per-frame",
+        "4",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    eprintln!("error-table at 32x18, 16 paths: {:.1} s", started.elapsed().as_secs_f64());
+    assert!(ok, "{stderr}");
+    let line = stdout.lines().find(|l| l.starts_with("| height-fog |")).unwrap_or_else(|| panic!("{stdout}"));
+    let cells: Vec<&str> = line.split(" | ").collect();
+    let percent = |cell: &str| cell.trim().trim_end_matches('%').trim().parse::<f64>().unwrap();
+    for cell in &cells[3..7] {
+        assert!(percent(cell).is_finite(), "{cell:?} in {line}");
+    }
+    assert_eq!(cells[8].trim(), "16", "paths per pixel: {line}");
+    let table: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("table.json")).unwrap()).unwrap();
+    let stats = &table["rows"][0]["stats"];
+    let (counted, mean_abs) = (stats["counted"].as_u64().unwrap(), stats["summary"]["mean_abs"].as_f64().unwrap());
+    assert!(counted > 0 && counted <= 32 * 18, "{stats}");
+    let bias = stats["summary"]["bias"].as_f64().unwrap();
+    assert!(mean_abs > 0.0 && bias.abs() <= mean_abs, "{stats}");
+    let read = |name: &str| image::open(dir.join(name)).unwrap().to_rgba32f().into_raw();
+    let (truth, stack, error) =
+        (read("height-fog-truth.exr"), read("height-fog-stack.exr"), read("height-fog-error.exr"));
+    let y = |p: &[f32]| 0.2126 * f64::from(p[0]) + 0.7152 * f64::from(p[1]) + 0.0722 * f64::from(p[2]);
+    let floor = 0.01 * truth.chunks(4).map(y).sum::<f64>() / (32.0 * 18.0);
+    let (mut sum, mut n) = (0.0, 0);
+    for ((t, s), e) in truth.chunks(4).zip(stack.chunks(4)).zip(error.chunks(4)) {
+        if e[3] == 1.0 {
+            sum += ((y(s) - y(t)) / y(t).max(floor)).abs();
+            n += 1;
+        }
+    }
+    assert_eq!(n, counted, "pixels counted in the error image");
+    assert!(
+        (sum / n as f64 - mean_abs).abs() < 1e-5 * mean_abs.max(1.0),
+        "{} from the images, {mean_abs} in the table",
+        sum / n as f64
+    );
+    for png in ["height-fog-truth.png", "height-fog-error.png", "table.md"] {
+        assert!(dir.join(png).is_file(), "{png} written");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Every row's settings, camera and medium-removing settings are accepted by its stack, and
+/// the latter change something.
+#[test]
+fn error_table_rows_name_real_settings() {
+    for row in fogbook::commands::error_table::ROWS {
+        let mut setup = fogbook::state::Setup::new(&row.spec()).unwrap_or_else(|e| panic!("{}: {e}", row.name));
+        let sets: Vec<String> = row.settings.iter().map(|s| s.to_string()).collect();
+        setup.apply(None, &sets, row.camera).unwrap_or_else(|e| panic!("{}: {e}", row.name));
+        let before = setup.stack.settings_key();
+        for s in row.without_medium {
+            setup.set(s).unwrap_or_else(|e| panic!("{}: {s}: {e}", row.name));
+        }
+        assert_ne!(setup.stack.settings_key(), before, "{}: removing the medium changes nothing", row.name);
+        assert!(setup.stack.position(row.chapter).is_some(), "{}: its chapter is in its stack", row.name);
+    }
+}

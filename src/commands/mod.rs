@@ -1,5 +1,6 @@
 pub mod bake;
 pub mod bench;
+pub mod error_table;
 pub mod figures;
 pub mod list;
 pub mod render;

@@ -4,6 +4,7 @@
 //! against it. Delta tracking with spectral tracking, ratio-tracked next-event estimation,
 //! Russian roulette; the mean, its standard error and the stack's relative error as views.
 
+pub mod error_table;
 pub mod gpu;
 pub mod params;
 pub mod reference;

@@ -1,0 +1,88 @@
+//! The error table's rows: one entry per approximation measured against the ground truth. A new
+//! row is one more entry; the tracer must trace its medium (chapter 9, "What is not traced yet").
+
+// ANCHOR: row
+/// One row: a stack, its settings and camera, and what removes its medium (for the mask of the
+/// pixels where the medium matters).
+#[derive(Debug)]
+pub struct Row {
+    /// The row's name (`--rows`).
+    pub name: &'static str,
+    /// The chapter whose approximation is measured.
+    pub chapter: &'static str,
+    /// The approximation, in words.
+    pub approximation: &'static str,
+    /// The stack's chapters; `ground-truth` is appended.
+    pub stack: &'static [&'static str],
+    /// `--set` settings of the picture measured (with the stack's prefixes where needed).
+    pub settings: &'static [&'static str],
+    /// Settings applied on top that remove the medium, from the stack and the tracer alike.
+    pub without_medium: &'static [&'static str],
+    /// Camera `x,y,z,yaw,pitch[,fov]`; `None`: the default camera.
+    pub camera: Option<&'static str>,
+}
+// ANCHOR_END: row
+
+// ANCHOR: rows
+/// Each chapter's own picture as its page first shows it: its defaults from the default camera
+/// (the `view-final` figure). The local fog's volume 0 is turned 25° about y, as in the book.
+pub const ROWS: &[Row] = &[
+    Row {
+        name: "height-fog",
+        chapter: "height-fog",
+        approximation: "two exponential layers in closed form; in-scattering a constant colour \
+                        plus a sun lobe, unshadowed",
+        stack: &["height-fog"],
+        settings: &[],
+        without_medium: &["fog_density=0", "second_fog_density=0"],
+        camera: None,
+    },
+    Row {
+        name: "froxel-fog",
+        chapter: "froxel-fog",
+        approximation: "single scattering in a 160×90×64 froxel grid; the sun through the \
+                        scene's shadow map, not the fog",
+        stack: &["froxel-fog"],
+        settings: &[],
+        without_medium: &["constant_density=0", "layer_density=0"],
+        camera: None,
+    },
+    Row {
+        name: "local-fog",
+        chapter: "local-fog",
+        approximation: "three volumes in closed form per pixel; single scattering, the sun's \
+                        transmittance on a 16³ grid per volume",
+        stack: &["local-fog"],
+        settings: &[],
+        without_medium: &["volume_count=0"],
+        camera: None,
+    },
+];
+// ANCHOR_END: rows
+
+impl Row {
+    /// The stack with the tracer beside it.
+    pub fn spec(&self) -> String {
+        self.stack.iter().copied().chain(["ground-truth"]).collect::<Vec<_>>().join(",")
+    }
+}
+
+/// The rows `names` asks for, in its order (every row where it is empty); an error names the
+/// known rows.
+pub fn select(names: &[String]) -> Result<Vec<&'static Row>, String> {
+    if names.is_empty() {
+        return Ok(ROWS.iter().collect());
+    }
+    let known = || ROWS.iter().map(|r| r.name).collect::<Vec<_>>().join(", ");
+    let mut picked: Vec<&'static Row> = Vec::new();
+    for name in names {
+        let name = name.trim();
+        let row =
+            ROWS.iter().find(|r| r.name == name).ok_or_else(|| format!("unknown row {name:?} (rows: {})", known()))?;
+        if picked.iter().any(|r| r.name == name) {
+            return Err(format!("row {name:?} is listed twice"));
+        }
+        picked.push(row);
+    }
+    Ok(picked)
+}
