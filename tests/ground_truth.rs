@@ -375,3 +375,77 @@ fn phase_sampling_draws_each_lobe_by_its_density() {
     }
 }
 // ANCHOR_END: phase_sampling
+
+// ANCHOR: more_media
+/// Per channel, the mean of `image` against `expected` within four of its standard errors.
+fn assert_means(image: &FloatImage, expected: [f64; 3], what: &str) {
+    for (c, (mean, error)) in mean_and_error(image).into_iter().enumerate() {
+        assert!(
+            (mean - expected[c]).abs() <= 4.0 * error + 1e-4 * expected[c].abs(),
+            "{what}, channel {c}: {mean:.5} ± {error:.5}, expected {:.5}",
+            expected[c]
+        );
+    }
+}
+
+/// The tracer alone in the dark: no surfaces, no sun, no lights, a black environment.
+const DARK: [&str; 5] = [
+    "ground-truth.surfaces=false",
+    "ground-truth.sun=false",
+    "local_lights=false",
+    "constant_environment=true",
+    "environment=0,0,0,1",
+];
+
+#[test]
+fn fog_by_distance_is_an_absorber_that_emits_its_colour() {
+    // Exponential fog with all of it applied: σt = ρ, emission ρ C. A horizontal ray from the
+    // centre crosses 1 000 m of the media's box (its −Z face), so L = C (1 − e^(−1000 ρ)). The
+    // linear falloff has no medium: black. From 50 m up, so that no ray of the 1° view leaves
+    // through the box's floor first.
+    const HIGH: &str = "0,50,0,0,0,1";
+    let (rho, colour) = (0.002, [0.5, 1.0, 2.0]);
+    let mut shared = SHARED.lock().unwrap_or_else(|p| p.into_inner());
+    let h = shared.get_or_insert_with(|| headless(SIZE));
+    h.resize(SIZE).unwrap();
+    let mut all: Vec<String> = DARK.iter().map(|s| s.to_string()).collect();
+    all.extend(sets(&[
+        "falloff=exponential",
+        &format!("density={rho}"),
+        "color=0.5,1,2,1",
+        "glow_color=1,1,1,0",
+        "samples_per_frame=64",
+    ]));
+    let image = render_with(h, "distance-fog,ground-truth", "ground-truth/ground-truth", &all, Some(HIGH), 2).raw;
+    let emitted = 1.0 - reference::transmittance(rho, 1000.0);
+    assert_means(&image, colour.map(|c| c * emitted), "exponential fog");
+    all.push("falloff=linear".into());
+    let image = render_with(h, "distance-fog,ground-truth", "ground-truth/ground-truth", &all, Some(HIGH), 1).raw;
+    assert_means(&image, [0.0; 3], "linear fog (no medium)");
+}
+
+#[test]
+fn a_slab_of_cloud_transmits_by_beer_lambert() {
+    // The clouds' constant slab, 1 000 m thick from 1 500 m up, absorbing; looking straight up
+    // through it into a white environment each path returns 0 or 1: T = e^(−σt · 1000) on the
+    // shell's own tracking, with the Bernoulli variance.
+    let sigma_t = 0.0007;
+    let mut shared = SHARED.lock().unwrap_or_else(|p| p.into_inner());
+    let h = shared.get_or_insert_with(|| headless(SIZE));
+    h.resize(SIZE).unwrap();
+    let mut all: Vec<String> = DARK.iter().map(|s| s.to_string()).collect();
+    all.extend(sets(&[
+        "environment=1,1,1,1",
+        "density_model=slab",
+        "noise_resolution=low",
+        "layer_bottom_m=1500",
+        "layer_thickness_m=1000",
+        &format!("extinction={sigma_t}"),
+        "albedo=0",
+        "samples_per_frame=64",
+    ]));
+    let image = render_with(h, "clouds,ground-truth", "ground-truth/ground-truth", &all, Some("0,5,0,0,89,1"), 2).raw;
+    let expected = reference::transmittance(sigma_t, 1000.0 / 89f64.to_radians().sin());
+    assert_means(&image, [expected; 3], "slab of cloud");
+}
+// ANCHOR_END: more_media

@@ -29,12 +29,14 @@ struct CloudParams {
 }
 // ANCHOR_END: uniform
 
-@group(2) @binding(0) var<uniform> clouds: CloudParams;
-@group(2) @binding(1) var base_noise: texture_3d<f32>;
-@group(2) @binding(2) var detail_noise: texture_3d<f32>;
-@group(2) @binding(3) var weather_map: texture_2d<f32>;
-@group(2) @binding(4) var noise_sampler: sampler; // trilinear, repeating
-@group(2) @binding(13) var curl_noise: texture_2d<f32>; // rg: ½ + ½·curl, tiled with the base shape
+// Bindings 24–29 of group 2, the media layer's place for a cloud layer's field
+// (fogbook_core::media::point), so that a pass sampling every medium binds it beside the fogs'.
+@group(2) @binding(24) var<uniform> clouds: CloudParams;
+@group(2) @binding(25) var base_noise: texture_3d<f32>;
+@group(2) @binding(26) var detail_noise: texture_3d<f32>;
+@group(2) @binding(27) var weather_map: texture_2d<f32>;
+@group(2) @binding(28) var noise_sampler: sampler; // trilinear, repeating
+@group(2) @binding(29) var curl_noise: texture_2d<f32>; // rg: ½ + ½·curl, tiled with the base shape
 
 const MAX_OCTAVES: u32 = 3u;
 

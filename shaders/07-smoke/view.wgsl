@@ -205,7 +205,6 @@ fn smoke_majorant(box_min: vec3<f32>, box_max: vec3<f32>) -> Majorant {
 // ANCHOR_END: smoke_medium
 
 // ANCHOR: phase
-const PI: f32 = 3.14159265;
 
 // Henyey–Greenstein phase function (1/sr), cos θ between the light's and the scattered
 // direction of travel.

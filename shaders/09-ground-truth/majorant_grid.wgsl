@@ -24,6 +24,15 @@ fn cell_index(c: vec3<i32>) -> u32 {
     return u32((c.z * n.y + c.y) * n.x + c.x);
 }
 
+// The σ̄ of the cell holding p; 0 outside the media's box.
+fn grid_majorant_at(p: vec3<f32>) -> f32 {
+    let c = vec3<i32>(floor((p - tracer.domain_min.xyz) / cell_extent()));
+    if any(c < vec3(0)) || any(c >= grid_size()) {
+        return 0.0;
+    }
+    return majorants[cell_index(c)];
+}
+
 // ANCHOR: build
 // One cell's bound, made when what the frame shows changes.
 @compute @workgroup_size(64, 1, 1)

@@ -6,8 +6,6 @@
 // #import common/media/medium.wgsl
 // #import common/volumetric_grid.wgsl
 
-const PI: f32 = 3.141592653589793;
-
 // ANCHOR: random
 // PCG (O'Neill 2014, RXS-M-XS 32): an LCG state stepped once per number, permuted on output. Each
 // path's stream starts at the PCG hash (Jarzynski & Olano 2020) of its pixel and sample; the

@@ -1,22 +1,28 @@
 // The stack's media for the path tracer, read through the media layer's interface
 // (common/media/medium.wgsl): the same density functions the real-time passes sample, bound from
-// what the stack lends (fogbook_core::lend). Group 2:
+// what the stack lends (fogbook_core::lend, media::point). Group 2:
 //   0  the volumetric grid's uniform (common/volumetric_grid.wgsl; all zero without the froxel
 //      fog, which reads as no medium)
 //   3  the stack's local fog volumes (their count in the tracer's uniform)
 //   4  the height layers' uniform (common/height_fog_functions.wgsl; all zero: off)
+//   5  fog by distance (common/distance_fog_functions.wgsl; all zero: none)
 //   12–17  the stack's density textures and baked noise (common/media/fog_volume_density.wgsl)
+//   24–29  the cloud layer's field (the clouds' density.wgsl; a zero uniform: no clouds)
 // The global medium is the froxel fog's where the stack has it (its constant, its height layers —
 // the height fog's own where both are in the stack — and its noise), else the height fog's two
-// layers; the local volumes add to it. Composition is static, as the media layer says. The
-// volume count and the random stream are the including file's (trace.wgsl):
+// layers; fog by distance, the local volumes and the clouds add to it. Composition is static, as
+// the media layer says. The volume count and the random stream are the including file's
+// (trace.wgsl):
 // #needs tracer, random
 // #import 04-froxel-fog/common.wgsl
 // #import common/height_fog_functions.wgsl
+// #import common/distance_fog_functions.wgsl
 // #import common/media/local_volumes.wgsl
+// #import 06-clouds/density.wgsl
 
 @group(2) @binding(3) var<storage, read> fog_volumes: array<FogVolume>;
 @group(2) @binding(4) var<uniform> height: HeightFogParams;
+@group(2) @binding(5) var<uniform> fog: FogParams;
 
 fn caster_volume(i: u32) -> FogVolume {
     return fog_volumes[i];
@@ -29,6 +35,34 @@ fn caster_volume_count() -> u32 {
 fn froxel_fog_in_stack() -> bool {
     return froxel.light.w > 0.5;
 }
+
+fn clouds_in_stack() -> bool {
+    return clouds.medium.x > 0.0 && clouds.flags.z == 1u;
+}
+
+// The clouds' bound inside their shell (tracking.wgsl): the density is at most 1.
+fn cloud_majorant_in_shell() -> f32 {
+    return select(0.0, clouds.medium.x, clouds_in_stack());
+}
+
+// ANCHOR: cloud_lobes
+// The clouds' phase is two Henyey–Greenstein lobes, w p(g_f) + (1 − w) p(g_b): as two components
+// of the sum, weighted w and 1 − w, a pick draws each lobe in proportion — the exact mixture, not
+// one lobe at its mean g.
+fn add_clouds(m: Medium, p: vec3<f32>, pick: bool) -> Medium {
+    let c = cloud_medium_at(p);
+    if c.extinction.x <= 0.0 {
+        return m;
+    }
+    let w = clamp(clouds.phase.z, 0.0, 1.0);
+    let forward = medium_of(c.extinction * w, c.scattering * w, vec3(0.0), clouds.phase.x, PHASE_HENYEY_GREENSTEIN);
+    let backward = medium_of(c.extinction * (1.0 - w), c.scattering * (1.0 - w), vec3(0.0), clouds.phase.y, PHASE_HENYEY_GREENSTEIN);
+    if pick {
+        return medium_add_sampled(medium_add_sampled(m, forward, random()), backward, random());
+    }
+    return medium_add(medium_add(m, forward), backward);
+}
+// ANCHOR_END: cloud_lobes
 
 // ANCHOR: stack_medium
 // The stack's medium at p. With `pick` the phase lobe is drawn from the components in proportion
@@ -43,6 +77,7 @@ fn stack_medium_at(p: vec3<f32>, pick: bool) -> Medium {
         global = height_fog_medium_at(p);
     }
     m = medium_add(m, global);
+    m = medium_add(m, distance_fog_medium_at(p));
     for (var i = 0u; i < caster_volume_count(); i++) {
         let v = fog_volume_medium_at(caster_volume(i), p);
         if pick {
@@ -51,10 +86,14 @@ fn stack_medium_at(p: vec3<f32>, pick: bool) -> Medium {
             m = medium_add(m, v);
         }
     }
+    if clouds_in_stack() {
+        m = add_clouds(m, p, pick);
+    }
     return m;
 }
 
-// A bound on it over the box [lo, hi].
+// A bound on it over the box [lo, hi], the clouds apart: their shell is tracked on its own
+// (tracking.wgsl).
 fn stack_majorant(lo: vec3<f32>, hi: vec3<f32>) -> Majorant {
     var bound = majorant_none();
     if froxel_fog_in_stack() {
@@ -62,6 +101,7 @@ fn stack_majorant(lo: vec3<f32>, hi: vec3<f32>) -> Majorant {
     } else {
         bound = height_fog_majorant(lo, hi);
     }
+    bound = majorant_add(bound, distance_fog_majorant(lo, hi));
     return majorant_add(bound, local_volumes_majorant(lo, hi));
 }
 // ANCHOR_END: stack_medium

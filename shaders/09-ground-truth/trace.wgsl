@@ -19,6 +19,8 @@
 // #import 09-ground-truth/scene_geometry.wgsl
 // #import 09-ground-truth/stack_media.wgsl
 // #import 09-ground-truth/majorant_grid.wgsl
+// #import 09-ground-truth/tracking.wgsl
+// #import 09-ground-truth/sky_environment.wgsl
 
 // ANCHOR: tracer
 struct Tracer {
@@ -75,13 +77,13 @@ fn transmittance(o: vec3<f32>, d: vec3<f32>, t_max: f32) -> vec3<f32> {
     if (tracer.flags & FLAG_SURFACES) != 0u && intersect_scene(o, d, t_max, tracer.ground, tracer.box_count).hit {
         t_r = vec3(0.0);
     }
-    var walk = walk_start(o, d, t_max);
+    var track = track_start(o, d, t_max);
     for (var i = 0u; i < tracer.max_collisions && any(t_r > vec3(0.0)); i++) {
-        if !walk_next(&walk) {
+        if !track_next(&track) {
             break;
         }
-        let m = stack_medium_at(o + walk.t * d, false);
-        t_r *= max(vec3(0.0), 1.0 - m.extinction / walk.majorant);
+        let m = stack_medium_at(o + track.t * d, false);
+        t_r *= max(vec3(0.0), 1.0 - m.extinction / track.majorant);
         let left = max(max(t_r.x, t_r.y), t_r.z);
         if left < 0.1 {
             // Unbiased: the survivors are scaled up.
@@ -106,7 +108,8 @@ fn sun_arrival(p: vec3<f32>) -> Arrival {
     if (tracer.flags & FLAG_SUN) == 0u || frame.sun_dir.w <= 0.0 {
         return Arrival(l, vec3(0.0));
     }
-    let e = PI * frame.sun_color.rgb * frame.sun_dir.w;
+    // The sun through the atmosphere to p's altitude where the sky is in the stack.
+    let e = PI * sun_light_at(p) * frame.sun_dir.w;
     return Arrival(l, e * transmittance(p, l, NO_HIT_M));
 }
 // ANCHOR_END: sun_arrival
@@ -152,9 +155,14 @@ fn reflected_light(p: vec3<f32>, n: vec3<f32>, albedo: vec3<f32>) -> vec3<f32> {
 // ANCHOR_END: scattered_light
 // ANCHOR_END: next_event
 
-fn environment(d: vec3<f32>) -> vec3<f32> {
+// The light of everything beyond the traced media seen from p in d: a constant (the furnaces),
+// the sky's tables where the sky is in the stack, else the test scene's sky.
+fn environment(p: vec3<f32>, d: vec3<f32>) -> vec3<f32> {
     if (tracer.flags & FLAG_CONSTANT_ENVIRONMENT) != 0u {
         return tracer.environment.rgb;
+    }
+    if sky_in_stack() {
+        return sky_environment(p, d);
     }
     return scene_sky_radiance(frame.ambient.rgb, d);
 }
@@ -183,18 +191,18 @@ var<private> collisions: u32;
 // ANCHOR: free_flight_loop
 fn free_flight(o: vec3<f32>, d: vec3<f32>, t_max: f32, beta: vec3<f32>) -> Flight {
     var f = Flight(t_max, EVENT_ESCAPED, medium_none(), beta, vec3(0.0));
-    var walk = walk_start(o, d, t_max);
+    var track = track_start(o, d, t_max);
     loop {
         if collisions >= tracer.max_collisions {
             f.event = EVENT_CUT;
             break;
         }
         collisions += 1u;
-        if !walk_next(&walk) {
+        if !track_next(&track) {
             break;
         }
-        let majorant = walk.majorant;
-        let m = stack_medium_at(o + walk.t * d, true);
+        let majorant = track.majorant;
+        let m = stack_medium_at(o + track.t * d, true);
         f.emitted += f.beta * m.emission / majorant;
         let absorption = max(m.extinction - m.scattering, vec3(0.0));
         let sigma_n = max(vec3(majorant) - m.extinction, vec3(0.0));
@@ -205,13 +213,13 @@ fn free_flight(o: vec3<f32>, d: vec3<f32>, t_max: f32, beta: vec3<f32>) -> Fligh
         let u = random() * total;
         if total <= 0.0 || u < c_a {
             f.event = EVENT_ABSORBED;
-            f.t = walk.t;
+            f.t = track.t;
             break;
         }
         if u < c_a + c_s {
             f.beta *= m.scattering / (majorant * c_s / total);
             f.event = EVENT_SCATTERED;
-            f.t = walk.t;
+            f.t = track.t;
             f.medium = m;
             break;
         }
@@ -266,9 +274,10 @@ fn trace_path(xy: vec2<f32>) -> vec3<f32> {
             beta *= hit.albedo;
             o = p;
         } else {
-            radiance += beta * environment(d);
+            radiance += beta * environment(o, d);
+            // The sun's disc as the eye sees it (after a bounce, next-event estimation has it).
             if vertex == 0u && (tracer.flags & FLAG_SUN) != 0u {
-                radiance += scene_sun_disc(frame.sun_color.rgb, frame.sun_dir, d);
+                radiance += beta * sun_disc(o, d);
             }
             break;
         }

@@ -36,8 +36,7 @@ struct AtmosphereParams {
 }
 
 // TRANSMITTANCE_SIZE and IRRADIANCE_SIZE, the 2D tables' texels, come from Rust
-// (fogbook_core::shared_sky).
-const PI: f32 = 3.14159265358979;
+// (fogbook_core::shared_sky); PI from the core's constants too.
 
 fn safe_sqrt(a: f32) -> f32 {
     return sqrt(max(a, 0.0));

@@ -8,6 +8,7 @@
 // #import common/scene_inputs.wgsl
 // #import common/shadow.wgsl
 // #import common/noise.wgsl
+// #import common/media/medium.wgsl
 
 // ANCHOR: uniform
 struct FogParams {
@@ -27,6 +28,7 @@ struct FogParams {
 const FALLOFF_LINEAR: u32 = 0u;
 const FALLOFF_EXPONENTIAL: u32 = 1u;
 const FALLOFF_EXPONENTIAL_SQUARED: u32 = 2u;
+const FALLOFF_ATMOSPHERIC: u32 = 3u;
 
 // ANCHOR: falloff
 // Extinction (how much of the surface is hidden) and inscattering (how much fog colour is
@@ -121,3 +123,35 @@ fn distance_fog_composite(scene: vec3<f32>, amount: FogAmount, glow: vec3<f32>) 
     return scene * (1.0 - a * amount.extinction) + (fog.color.rgb + glow) * a * amount.inscattering;
 }
 // ANCHOR_END: composite
+
+// ANCHOR: fog_by_distance_medium
+// Fog by distance as a medium of the media layer (common/media/medium.wgsl), where it has a
+// physical reading. The exponential falloff with all of the fog applied (a = 1) is a homogeneous
+// medium of σt = ρ that absorbs and emits ρ C per metre: c e^(−ρd) + C (1 − e^(−ρd)) is then the
+// exact transfer along every ray, not only the camera's. The atmospheric falloff reads the same
+// way with σt = β_e and an emission β_e C (its far limit C; exact where β_i = β_e). The linear and
+// exp² falloffs have none — their fog grows with the distance from the camera, not with a place —
+// and neither has a < 1: no medium leaves a share of every surface untouched at any distance.
+// The sun glow is no medium either (a power of the angle to the sun, not a normalised phase lit
+// by a sun that the fog itself dims) and is left out.
+fn distance_fog_has_medium() -> bool {
+    return fog.color.a >= 1.0 && (fog.falloff == FALLOFF_EXPONENTIAL || fog.falloff == FALLOFF_ATMOSPHERIC);
+}
+
+fn distance_fog_extinction() -> vec3<f32> {
+    if !distance_fog_has_medium() {
+        return vec3(0.0);
+    }
+    return select(max(fog.extinction.rgb, vec3(0.0)), vec3(max(fog.shape.z, 0.0)), fog.falloff == FALLOFF_EXPONENTIAL);
+}
+
+fn distance_fog_medium_at(p: vec3<f32>) -> Medium {
+    let sigma_t = distance_fog_extinction();
+    return medium_of(sigma_t, vec3(0.0), sigma_t * max(fog.color.rgb, vec3(0.0)), 0.0, PHASE_HENYEY_GREENSTEIN);
+}
+
+// A bound over any box: the medium is the same everywhere.
+fn distance_fog_majorant(box_min: vec3<f32>, box_max: vec3<f32>) -> Majorant {
+    return Majorant(distance_fog_extinction());
+}
+// ANCHOR_END: fog_by_distance_medium

@@ -233,12 +233,12 @@ fn run_clouds(p: &CloudParams, t_s: f64) -> (CloudModel, Vec<[f32; 4]>, Vec<Samp
     let atmosphere = buffer(&gpu, &atmosphere, wgpu::BufferUsages::UNIFORM);
     let view = |v| wgpu::BindingResource::TextureView(v);
     let bound = vec![
-        (2, 0, uniform.as_entire_binding()),
-        (2, 1, view(&views[0])),
-        (2, 2, view(&views[1])),
-        (2, 3, view(&views[2])),
-        (2, 4, wgpu::BindingResource::Sampler(&sampler)),
-        (2, 13, view(&views[3])),
+        (2, 24, uniform.as_entire_binding()),
+        (2, 25, view(&views[0])),
+        (2, 26, view(&views[1])),
+        (2, 27, view(&views[2])),
+        (2, 28, wgpu::BindingResource::Sampler(&sampler)),
+        (2, 29, view(&views[3])),
         (3, 0, atmosphere.as_entire_binding()),
     ];
     let mut points: Vec<[f32; 4]> = random_points_in([-2000.0, 1000.0, -2000.0], [2000.0, 4500.0, 2000.0])

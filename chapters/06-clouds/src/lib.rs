@@ -22,6 +22,7 @@ use bytemuck::{Pod, Zeroable};
 use fogbook_core::bindings::{texture_3d_entry, texture_entry, uniform_entry};
 use fogbook_core::frame::{FrameLayouts, SCREEN_TILE};
 use fogbook_core::gpu::GpuContext;
+use fogbook_core::media::point::{CLOUD_LAYER_BINDINGS, LentBinding};
 use fogbook_core::params::{DynParameters, finite_in};
 use fogbook_core::shaders::WgslConst;
 use fogbook_core::shaders::{ShaderStore, compute_pipeline, create_module};
@@ -224,36 +225,60 @@ impl Clouds {
 }
 
 /// The march's bindings of group 2 (density.wgsl): the parameters, the noise textures and their
-/// sampler. The real-time passes extend them with their own (realtime.rs).
-pub(crate) fn march_layout_entries() -> Vec<wgpu::BindGroupLayoutEntry> {
+/// sampler, at the media layer's place for a cloud layer (`media::point::CLOUD_LAYER_BINDINGS`),
+/// where a path tracer binds them too. The real-time passes extend them with their own
+/// (realtime.rs).
+pub fn march_layout_entries() -> Vec<wgpu::BindGroupLayoutEntry> {
     let c = wgpu::ShaderStages::COMPUTE;
     let float = wgpu::TextureSampleType::Float { filterable: true };
+    let [uniform, base, detail, weather, sampler, curl] = cloud_bindings();
     vec![
-        uniform_entry(0, c),
-        texture_3d_entry(1, c, float),
-        texture_3d_entry(2, c, float),
-        texture_entry(3, c, float),
+        uniform_entry(uniform, c),
+        texture_3d_entry(base, c, float),
+        texture_3d_entry(detail, c, float),
+        texture_entry(weather, c, float),
         wgpu::BindGroupLayoutEntry {
-            binding: 4,
+            binding: sampler,
             visibility: c,
             ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
             count: None,
         },
-        texture_entry(13, c, float),
+        texture_entry(curl, c, float),
     ]
+}
+
+/// The bindings of density.wgsl: uniform, base shape, detail, weather map, sampler, curl.
+fn cloud_bindings() -> [u32; 6] {
+    let first = CLOUD_LAYER_BINDINGS.start;
+    std::array::from_fn(|k| first + k as u32)
 }
 
 /// The resources of `march_layout_entries`.
 pub(crate) fn march_entries<'a>(uniform: &'a wgpu::Buffer, n: &'a NoiseTextures) -> Vec<wgpu::BindGroupEntry<'a>> {
+    let [u, base, detail, weather, sampler, curl] = cloud_bindings();
     let view = |binding, v| wgpu::BindGroupEntry { binding, resource: wgpu::BindingResource::TextureView(v) };
     vec![
-        wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
-        view(1, &n.base_view),
-        view(2, &n.detail_view),
-        view(3, &n.weather_view),
-        wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::Sampler(&n.sampler) },
-        view(13, &n.curl_view),
+        wgpu::BindGroupEntry { binding: u, resource: uniform.as_entire_binding() },
+        view(base, &n.base_view),
+        view(detail, &n.detail_view),
+        view(weather, &n.weather_view),
+        wgpu::BindGroupEntry { binding: sampler, resource: wgpu::BindingResource::Sampler(&n.sampler) },
+        view(curl, &n.curl_view),
     ]
+}
+
+/// The same resources lent to a pass that samples the clouds at points (`Resource::PointMedia`).
+fn point_media(uniform: &wgpu::Buffer, n: &NoiseTextures) -> Loan {
+    let [u, base, detail, weather, sampler, curl] = cloud_bindings();
+    let view = |binding, v: &wgpu::TextureView| (binding, LentBinding::Texture(v.clone()));
+    Loan::Bindings(vec![
+        (u, LentBinding::Buffer(uniform.clone())),
+        view(base, &n.base_view),
+        view(detail, &n.detail_view),
+        view(weather, &n.weather_view),
+        (sampler, LentBinding::Sampler(n.sampler.clone())),
+        view(curl, &n.curl_view),
+    ])
 }
 
 fn march_group(
@@ -287,7 +312,7 @@ impl Chapter for Clouds {
             prepare: "noise textures, once; the shadow map when its inputs change",
             stage: Stage::FarMedia,
             reads: &[Resource::Color, Resource::SceneDistance, Resource::SceneLight, Resource::SkyTables],
-            writes: &[Resource::Color, Resource::CloudShadow],
+            writes: &[Resource::Color, Resource::CloudShadow, Resource::PointMedia],
         }
     }
     // ANCHOR_END: stage
@@ -423,7 +448,12 @@ impl Chapter for Clouds {
     /// The clouds' shadow map (see `shadow`) as the core's cloud-shadow group, when the clouds
     /// are drawn and cast one.
     fn lend(&self, g: &CloudsGpu, kind: Resource) -> Option<Loan> {
-        (kind == Resource::CloudShadow && g.shadow_published).then(|| Loan::Group(g.shadow.published().clone()))
+        match kind {
+            Resource::CloudShadow if g.shadow_published => Some(Loan::Group(g.shadow.published().clone())),
+            // The field as this frame's march read it, for a pass that samples it at points.
+            Resource::PointMedia => Some(point_media(&g.uniform, &g.noise)),
+            _ => None,
+        }
     }
 
     // ANCHOR: render

@@ -6,15 +6,16 @@
 
 use crate::params::GroundTruthParams;
 use bytemuck::{Pod, Zeroable};
-use fogbook_core::ChapterContext;
 use fogbook_core::bindings::{storage_buffer_entry, uniform_entry};
 use fogbook_core::frame::{FrameLayouts, FrameUniform, SCREEN_TILE};
 use fogbook_core::gpu::GpuContext;
+use fogbook_core::media::point::PointMediaStandIns;
 use fogbook_core::media::textures::DensityTextureSlots;
 use fogbook_core::media::volumes::{FogVolume, MAX_FOG_VOLUMES, volume_buffer};
 use fogbook_core::scene::{GROUND_ALBEDO, GROUND_HALF_SIZE_M, scene_boxes};
 use fogbook_core::shaders::{ShaderStore, WgslConst, compute_pipeline, create_module};
 use fogbook_core::transparent_fog::FogResources;
+use fogbook_core::{ChapterContext, Resource};
 use wgpu::util::DeviceExt;
 
 // ANCHOR: flags
@@ -166,6 +167,7 @@ pub struct TracerGpu {
     resolve: wgpu::ComputePipeline,
     trace_layout: wgpu::BindGroupLayout,
     media_layout: wgpu::BindGroupLayout,
+    point_stand_ins: PointMediaStandIns,
     resolve_layout: wgpu::BindGroupLayout,
     uniform: wgpu::Buffer,
     boxes: wgpu::Buffer,
@@ -210,8 +212,14 @@ impl TracerGpu {
                 storage_buffer_entry(6, c, false),
             ],
         );
-        let mut media_entries = vec![uniform_entry(0, c), storage_buffer_entry(3, c, true), uniform_entry(4, c)];
+        let mut media_entries =
+            vec![uniform_entry(0, c), storage_buffer_entry(3, c, true), uniform_entry(4, c), uniform_entry(5, c)];
         media_entries.extend(DensityTextureSlots::layout_entries(c));
+        // The media sampled at points from fields of their own (media::point), stand-ins made
+        // once for a stack without them.
+        let point_entries = fogbook_clouds::march_layout_entries();
+        let point_stand_ins = PointMediaStandIns::new(device, &point_entries);
+        media_entries.extend(point_entries);
         let media_layout = layout("ground truth: media", &media_entries);
         let resolve_layout = layout(
             "ground truth: views",
@@ -224,7 +232,8 @@ impl TracerGpu {
         );
         let trace_module = create_module(device, &shaders.load(crate::TRACE_SHADER)?)?;
         let resolve_module = create_module(device, &shaders.load(crate::RESOLVE_SHADER)?)?;
-        let trace_groups = [Some(&layouts.scene_inputs), Some(&trace_layout), Some(&media_layout)];
+        let trace_groups =
+            [Some(&layouts.scene_inputs), Some(&trace_layout), Some(&media_layout), Some(&layouts.shared_sky)];
         let resolve_groups = [Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&resolve_layout)];
         let trace = compute_pipeline(device, &trace_module, "trace", &trace_groups)?;
         let build = compute_pipeline(device, &trace_module, "build_majorants", &trace_groups)?;
@@ -250,6 +259,7 @@ impl TracerGpu {
             resolve,
             trace_layout,
             media_layout,
+            point_stand_ins,
             resolve_layout,
             uniform,
             boxes,
@@ -326,15 +336,18 @@ impl TracerGpu {
 
     // ANCHOR: media_group
     /// Group 2 of the trace: the fogs' uniforms the stack lent (stand-ins for the missing), its
-    /// local volumes and its density textures (shaders/09-ground-truth/stack_media.wgsl).
+    /// local volumes, its density textures and the point media's fields
+    /// (shaders/09-ground-truth/stack_media.wgsl).
     fn media_group(&self, ctx: &ChapterContext, density: &DensityTextureSlots) -> wgpu::BindGroup {
         let fogs = FogResources::of(&ctx.frame.transparent_fog_stand_ins, ctx.fog_parts());
         let mut entries = vec![
             wgpu::BindGroupEntry { binding: 0, resource: fogs.grid.as_entire_binding() },
             wgpu::BindGroupEntry { binding: 3, resource: self.volumes.as_entire_binding() },
             wgpu::BindGroupEntry { binding: 4, resource: fogs.height.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 5, resource: fogs.distance.as_entire_binding() },
         ];
         entries.extend(density.entries());
+        entries.extend(self.point_stand_ins.entries(ctx.point_media()));
         ctx.gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("ground truth: media"),
             layout: &self.media_layout,
@@ -375,9 +388,11 @@ impl TracerGpu {
         let media_group = self.media_group(ctx, media.density);
         let sums = self.sums.as_ref().expect("made by sums_for");
         let tiles = [size[0].div_ceil(SCREEN_TILE), size[1].div_ceil(SCREEN_TILE)];
+        let sky = ctx.group(Resource::SkyTables);
         ctx.passes.compute("ground truth: trace", |pass| {
             pass.set_bind_group(0, ctx.inputs, &[]);
             pass.set_bind_group(2, &media_group, &[]);
+            pass.set_bind_group(3, sky, &[]);
             if restart {
                 // The media's bounds change only with what the frame shows.
                 pass.set_pipeline(&self.build);

@@ -76,6 +76,8 @@ impl Chapter for GroundTruth {
                 Resource::Handover,
                 Resource::FogVolumes,
                 Resource::TransparentFog,
+                Resource::SkyTables,
+                Resource::PointMedia,
             ],
             writes: &[Resource::Color],
         }

@@ -86,6 +86,12 @@ impl<'a> ChapterContext<'a, '_> {
         self.lending.fog_parts(Some(self.index))
     }
 
+    /// The point media's resources as the stages before this one lent them
+    /// (`Resource::PointMedia`), by binding of group 2; a medium absent from the stack has none.
+    pub fn point_media(&self) -> &'a std::collections::BTreeMap<u32, crate::media::point::LentBinding> {
+        self.lending.point_media(Some(self.index))
+    }
+
     /// The stack's local fog volumes (`Resource::FogVolumes`).
     pub fn media(&self) -> StackMedia<'a> {
         self.lending.note_look_up(Resource::FogVolumes, Some(self.index), true);

@@ -14,6 +14,7 @@
 //! here (its entry in `LENT_ON_GPU` and its stand-in in `FrameResources::stand_in`).
 
 use crate::frame::FrameResources;
+use crate::media::point::LentBinding;
 use crate::stage::Resource;
 use crate::transparent_fog::FogPart;
 use std::cell::{OnceCell, RefCell};
@@ -30,12 +31,13 @@ pub enum LendTime {
 
 // ANCHOR: lent_on_gpu
 /// The kinds a chapter may lend on the GPU, and when each is asked for.
-pub const LENT_ON_GPU: [(Resource, LendTime); 5] = [
+pub const LENT_ON_GPU: [(Resource, LendTime); 6] = [
     (Resource::SceneLight, LendTime::AfterPrepare),
     (Resource::SkyTables, LendTime::AfterPrepare),
     (Resource::CloudShadow, LendTime::AfterPrepare),
     (Resource::VolumeShadow, LendTime::AfterPrepare),
     (Resource::TransparentFog, LendTime::AfterStage),
+    (Resource::PointMedia, LendTime::AfterStage),
 ];
 // ANCHOR_END: lent_on_gpu
 
@@ -52,6 +54,9 @@ pub enum Loan {
     FogPart(FogPart),
     /// A buffer holding a `frame::SceneLight`, which the core copies into the frame uniform.
     SceneLight(wgpu::Buffer),
+    /// A medium's resources by their binding in group 2 of a pass that samples media at points
+    /// (`media::point`), which that pass assembles with its own.
+    Bindings(Vec<(u32, LentBinding)>),
 }
 // ANCHOR_END: loan
 
@@ -71,6 +76,8 @@ pub struct Lending<'f> {
     frame: &'f FrameResources,
     groups: BTreeMap<Resource, wgpu::BindGroup>,
     fog_parts: Vec<FogPart>,
+    /// The point media's resources by binding (`Loan::Bindings`; a later loan of a binding wins).
+    point_media: BTreeMap<u32, LentBinding>,
     /// The fog-at-depth group of the parts so far, made at its first look-up after a change.
     fog_group: OnceCell<wgpu::BindGroup>,
     /// Per chapter of the stack (index in stage order).
@@ -94,6 +101,7 @@ impl<'f> Lending<'f> {
             frame,
             groups: BTreeMap::new(),
             fog_parts: Vec::new(),
+            point_media: BTreeMap::new(),
             fog_group: OnceCell::new(),
             observed: RefCell::new(vec![Observed::default(); chapters]),
             made_in_stack,
@@ -113,6 +121,7 @@ impl<'f> Lending<'f> {
                 self.fog_group = OnceCell::new();
             }
             Loan::SceneLight(buffer) => self.frame.copy_scene_light(encoder, &buffer),
+            Loan::Bindings(bindings) => self.point_media.extend(bindings),
         }
     }
 
@@ -144,6 +153,13 @@ impl<'f> Lending<'f> {
     pub fn fog_parts(&self, by: Option<usize>) -> &[FogPart] {
         self.note_look_up(Resource::TransparentFog, by, !self.fog_parts.is_empty());
         &self.fog_parts
+    }
+
+    /// The point media's resources lent so far, by binding (`Loan::Bindings`); `by` is the
+    /// chapter looking them up.
+    pub fn point_media(&self, by: Option<usize>) -> &BTreeMap<u32, LentBinding> {
+        self.note_look_up(Resource::PointMedia, by, !self.point_media.is_empty());
+        &self.point_media
     }
 
     /// Notes a look-up of `kind` by chapter `by`, served by a loan or by the stand-in.

@@ -117,6 +117,7 @@ pub fn core_constants() -> Vec<WgslConst> {
     use crate::shared_sky::{IRRADIANCE_SIZE, TRANSMITTANCE_SIZE};
     let size = |[w, h]: [u32; 2]| [w as f32, h as f32];
     vec![
+        WgslConst::f32("PI", std::f32::consts::PI),
         WgslConst::u32("MAX_LOCAL_LIGHTS", crate::lights::MAX_LOCAL_LIGHTS as u32),
         WgslConst::f32("LIGHT_RADIUS_M", crate::lights::LIGHT_RADIUS_M as f32),
         WgslConst::u32("FBM_OCTAVES", crate::noise::FBM_OCTAVES),

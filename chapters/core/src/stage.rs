@@ -117,6 +117,9 @@ pub enum Resource {
     /// the fog between the camera and its own depth, T(d) and S(d) (group 2 of transparent
     /// passes, `transparent_fog`).
     TransparentFog,
+    /// The media a pass samples at points (a path tracer): each medium's uniform, textures and
+    /// sampler at its own bindings of group 2 (`media::point`).
+    PointMedia,
 }
 // ANCHOR_END: resources
 
@@ -228,6 +231,13 @@ pub const RESOURCE_TABLE: &[ResourceRow] = &[
         made_by: "the fog chapters (their parameters, the volumetric grid's volumes), before the transparent stage",
         holds: "what the fog stages do to a surface at any distance along a pixel's ray: transmittance and in-scattering, fog_at_depth in transparent_fog.wgsl (transparent group 2)",
         without_maker: "stand-ins for each missing fog: transmittance 1, in-scattering 0",
+    },
+    ResourceRow {
+        resource: Resource::PointMedia,
+        name: "point media",
+        made_by: "a chapter whose medium a path tracer samples at points (a cloud layer), after its stage",
+        holds: "the medium's uniform, textures and sampler at its own bindings of group 2 (media::point)",
+        without_maker: "stand-ins the sampling pass makes: a zero uniform (no medium) and 1-texel textures",
     },
     // ANCHOR_END: resource_table
 ];

@@ -10,8 +10,10 @@
 //! - [`density`]: what multiplies a volume's density inside it (noise or a density grid), in f64.
 //! - [`textures`]: the GPU copies of the frame's density grids and the baked noise.
 //! - [`casters`]: which volumes shadow which from the sun, binned once a frame.
+//! - [`point`]: what a pass that samples media at points binds (a path tracer), and where.
 
 pub mod casters;
 pub mod density;
+pub mod point;
 pub mod textures;
 pub mod volumes;
