@@ -76,6 +76,7 @@ fn resolve(@builtin(global_invocation_id) id: vec3<u32>) {
         case VIEW_NOISE: { write_scalar(id.xy, relative_noise(pixel)); }
         case VIEW_SAMPLES: { write_scalar(id.xy, n); }
         case VIEW_CUT: { write_scalar(id.xy, moments[pixel].z / max(n, 1.0)); }
+        case VIEW_VERTICES: { write_scalar(id.xy, moments[pixel].w / max(n, 1.0)); }
         default: { write_scalar(id.xy, 0.0); }
     }
 }

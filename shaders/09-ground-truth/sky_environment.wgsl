@@ -29,6 +29,7 @@ fn sky_environment(p: vec3<f32>, d: vec3<f32>) -> vec3<f32> {
         + atm.solar.rgb * transmittance_to_sun(atm, shared_transmittance, shared_sampler, r_g, mu_s_g) * max(mu_s_g, 0.0);
     return (max(air, vec3(0.0)) + to_ground * atm.ozone.w / PI * irradiance) * atm.radii.w;
 }
+// ANCHOR_END: sky_environment
 
 // Light scattered towards (r, μ) by the whole atmosphere behind it, every order, phases applied.
 fn sky_inscattering(r: f32, mu: f32, mu_s: f32, nu: f32, ground: bool) -> vec3<f32> {
@@ -51,4 +52,3 @@ fn sun_disc(p: vec3<f32>, d: vec3<f32>) -> vec3<f32> {
     let t = transmittance_to_sun(atm, shared_transmittance, shared_sampler, planet_radius_at(p), frame.sun_dir.y);
     return atm.solar.rgb / (PI * atm.solar.w * atm.solar.w) * t * atm.radii.w;
 }
-// ANCHOR_END: sky_environment

@@ -40,7 +40,8 @@ struct Tracer {
 // ANCHOR_END: tracer
 
 @group(1) @binding(2) var<uniform> tracer: Tracer;
-// Per pixel: (Σ L.rgb, n) and (Σ Y², Σ Y, paths cut, 0), Y the luminance of one path's L.
+// Per pixel: (Σ L.rgb, n) and (Σ Y², Σ Y, paths cut, Σ vertices), Y the luminance of one path's
+// L and its vertices the scatterings and surface hits where it gathered light.
 @group(1) @binding(3) var<storage, read_write> sums: array<vec4<f32>>;
 @group(1) @binding(4) var<storage, read_write> moments: array<vec4<f32>>;
 @group(1) @binding(5) var<storage, read> boxes: array<SceneBox>;
@@ -187,6 +188,7 @@ struct Flight {
 
 // ANCHOR_END: flight
 var<private> collisions: u32;
+var<private> vertices: u32;
 
 // ANCHOR: free_flight_loop
 fn free_flight(o: vec3<f32>, d: vec3<f32>, t_max: f32, beta: vec3<f32>) -> Flight {
@@ -254,6 +256,7 @@ fn trace_path(xy: vec2<f32>) -> vec3<f32> {
         }
         let last = tracer.max_bounces > 0u && vertex + 1u >= tracer.max_bounces;
         if flight.event == EVENT_SCATTERED {
+            vertices += 1u;
             let p = o + flight.t * d;
             radiance += beta * scattered_light(p, d, flight.medium.lobe);
             if last {
@@ -264,6 +267,7 @@ fn trace_path(xy: vec2<f32>) -> vec3<f32> {
             o = p;
             d = next.dir;
         } else if hit.hit {
+            vertices += 1u;
             let p = o + hit.t * d + hit.normal * RAY_OFFSET_M;
             radiance += beta * reflected_light(p, hit.normal, hit.albedo);
             if last {
@@ -317,6 +321,7 @@ fn trace(@builtin(global_invocation_id) id: vec3<u32>) {
     }
     rng_state = pcg(pixel ^ pcg(tracer.sample_base * 0x9E3779B9u + tracer.seed));
     collisions = 0u;
+    vertices = 0u;
     let jitter = vec2(random(), random());
     var l = trace_path(vec2<f32>(id.xy) + jitter);
     // A non-finite path (it should not happen) is dropped and counted with the cut ones.
@@ -325,6 +330,6 @@ fn trace(@builtin(global_invocation_id) id: vec3<u32>) {
     l = select(vec3(0.0), l, finite);
     let y = luminance(l);
     sums[pixel] = sum + vec4(l, 1.0);
-    moments[pixel] = moment + vec4(y * y, y, select(0.0, 1.0, cut), 0.0);
+    moments[pixel] = moment + vec4(y * y, y, select(0.0, 1.0, cut), f32(vertices));
 }
 // ANCHOR_END: accumulate

@@ -75,7 +75,6 @@ fn shell_next(span: ShellSpan, after: f32, sigma: f32) -> f32 {
 }
 // ANCHOR_END: shell_span
 
-// ANCHOR: track
 struct Track {
     t: f32,
     majorant: f32,     // σ̄ at the last tentative collision: both regions' rates there
@@ -114,6 +113,7 @@ fn track_start(o: vec3<f32>, d: vec3<f32>, t_max: f32) -> Track {
     return track;
 }
 
+// ANCHOR: track_next
 // Moves the track to its next tentative collision; false when neither region has one left.
 fn track_next(track: ptr<function, Track>) -> bool {
     let t = min((*track).grid_t, (*track).shell_t);
@@ -131,4 +131,4 @@ fn track_next(track: ptr<function, Track>) -> bool {
     }
     return true;
 }
-// ANCHOR_END: track
+// ANCHOR_END: track_next

@@ -184,6 +184,24 @@ fn buffer(device: &wgpu::Device, label: &str, size: u64, usage: wgpu::BufferUsag
     device.create_buffer(&wgpu::BufferDescriptor { label: Some(label), size, usage, mapped_at_creation: false })
 }
 
+/// Group 2's layout (stack_media.wgsl), and stand-ins for the point media's fields, made once
+/// for a stack without them.
+fn media_layout(device: &wgpu::Device) -> (wgpu::BindGroupLayout, PointMediaStandIns) {
+    let c = wgpu::ShaderStages::COMPUTE;
+    let mut entries =
+        vec![uniform_entry(0, c), storage_buffer_entry(3, c, true), uniform_entry(4, c), uniform_entry(5, c)];
+    entries.extend(DensityTextureSlots::layout_entries(c));
+    // The media sampled at points from fields of their own (media::point).
+    let point_entries = fogbook_clouds::march_layout_entries();
+    let stand_ins = PointMediaStandIns::new(device, &point_entries);
+    entries.extend(point_entries);
+    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("ground truth: media"),
+        entries: &entries,
+    });
+    (layout, stand_ins)
+}
+
 impl TracerGpu {
     pub fn new(gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> anyhow::Result<Self> {
         let device = &gpu.device;
@@ -212,15 +230,7 @@ impl TracerGpu {
                 storage_buffer_entry(6, c, false),
             ],
         );
-        let mut media_entries =
-            vec![uniform_entry(0, c), storage_buffer_entry(3, c, true), uniform_entry(4, c), uniform_entry(5, c)];
-        media_entries.extend(DensityTextureSlots::layout_entries(c));
-        // The media sampled at points from fields of their own (media::point), stand-ins made
-        // once for a stack without them.
-        let point_entries = fogbook_clouds::march_layout_entries();
-        let point_stand_ins = PointMediaStandIns::new(device, &point_entries);
-        media_entries.extend(point_entries);
-        let media_layout = layout("ground truth: media", &media_entries);
+        let (media_layout, point_stand_ins) = media_layout(device);
         let resolve_layout = layout(
             "ground truth: views",
             &[

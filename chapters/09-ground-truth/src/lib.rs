@@ -35,6 +35,14 @@ pub const VIEWS: &[ViewInfo] = &[
     ViewInfo::scalar("noise", "Standard error of the mean luminance, relative to it", 0.0, 0.1, ""),
     ViewInfo::scalar("samples", "Paths per pixel so far", 0.0, 1024.0, "paths").auto_range(),
     ViewInfo::fraction("cut", "Share of the pixel's paths cut at the collision cap (biased)"),
+    ViewInfo::scalar(
+        "vertices",
+        "Mean vertices per path: scatterings and surface hits that gathered light",
+        0.0,
+        16.0,
+        "",
+    )
+    .auto_range(),
 ];
 // ANCHOR_END: views
 

@@ -196,7 +196,6 @@ pub const RESOURCE_TABLE: &[ResourceRow] = &[
         holds: "up to 8 point and spot lights: position, range, intensity, cone",
         without_maker: "always present; none unless the scene settings ask for them",
     },
-    // ANCHOR: resource_table
     ResourceRow {
         resource: Resource::Handover,
         name: "handover",
@@ -204,6 +203,7 @@ pub const RESOURCE_TABLE: &[ResourceRow] = &[
         holds: "height_layers (w = 1 when a chapter publishes them), volumetric_far_m",
         without_maker: "zero: a volumetric grid uses its own layer, height layers start at their own start distance",
     },
+    // ANCHOR: resource_table
     ResourceRow {
         resource: Resource::FogVolumes,
         name: "fog volumes",

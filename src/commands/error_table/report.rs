@@ -1,9 +1,9 @@
 //! The error table as Markdown and JSON, and each row's images: the truth, the stack and the
-//! error as raw EXR, and small PNGs of the truth (as displayed) and of the error.
+//! error as raw EXR, the truth and the stack as displayed (JPEG) and the error map (PNG).
 
 use super::Table;
 use anyhow::Result;
-use fogbook_core::capture::{FloatImage, save_png};
+use fogbook_core::capture::{FloatImage, save_jpeg, save_png};
 use fogbook_core::headless::Capture;
 use fogbook_ground_truth::error_table::{
     FLOOR_OF_MEAN, MEDIUM_MATTERS, NOISE_SHARE, UPPER_PERCENTILE, medium_mask, relative_errors,
@@ -22,8 +22,8 @@ fn signed_percent(x: f64) -> String {
 /// The table, one line per row, and a line naming the device and the settings.
 pub fn markdown(table: &Table) -> String {
     let mut s = String::from(
-        "| row | approximation | pixels counted | mean \\|e\\| | p95 \\|e\\| | bias | median noise | reportable | paths per pixel | seconds |\n\
-         |---|---|---|---|---|---|---|---|---|---|\n",
+        "| row | approximation | pixels counted | mean \\|e\\| | p95 \\|e\\| | bias | median noise | reportable | paths per pixel | seconds | Mpaths/s | vertices per path | converged in (est.) |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for m in &table.rows {
         let st = &m.stats;
@@ -32,7 +32,7 @@ pub fn markdown(table: &Table) -> String {
             None => std::array::from_fn(|_| "—".to_string()),
         };
         s.push_str(&format!(
-            "| {} | {} | {} / {} | {} | {} | {} | {} | {} | {} | {:.1} |\n",
+            "| {} | {} | {} / {} | {} | {} | {} | {} | {} | {} | {:.1} | {:.1} | {:.2} | {} |\n",
             m.row.name,
             m.row.approximation,
             st.counted,
@@ -43,7 +43,10 @@ pub fn markdown(table: &Table) -> String {
             numbers[3],
             if st.reportable { "yes" } else { "no" },
             m.paths,
-            m.seconds
+            m.seconds,
+            m.paths_per_second / 1e6,
+            m.vertices_per_path,
+            m.converged_seconds.map_or("—".to_string(), |t| format!("{t:.0} s"))
         ));
     }
     s.push_str(&format!(
@@ -69,6 +72,9 @@ pub fn json(table: &Table) -> serde_json::Value {
                 "camera": m.row.camera,
                 "paths_per_pixel": m.paths,
                 "seconds": m.seconds,
+                "paths_per_second": m.paths_per_second,
+                "vertices_per_path": m.vertices_per_path,
+                "converged_seconds_estimate": m.converged_seconds,
                 "stats": m.stats,
             })
         })
@@ -105,8 +111,8 @@ fn diverging(e: f64) -> [u8; 3] {
 }
 
 /// `NAME-truth.exr`, `NAME-stack.exr`, `NAME-error.exr` (e in RGB, alpha 1 where the pixel
-/// counts), `NAME-truth.png` (as displayed) and `NAME-error.png` (the pixels that do not count
-/// in grey, from the truth as displayed).
+/// counts), `NAME-truth.jpg` and `NAME-stack.jpg` (as displayed) and `NAME-error.png` (the
+/// pixels that do not count in grey, from the truth as displayed).
 pub fn write_images(dir: &Path, name: &str, i: &Images) -> Result<()> {
     let path = |suffix: &str| dir.join(format!("{name}-{suffix}"));
     i.truth.raw.save_exr(&path("truth.exr"))?;
@@ -123,7 +129,9 @@ pub fn write_images(dir: &Path, name: &str, i: &Images) -> Result<()> {
         })
         .collect();
     FloatImage { width, height, rgba }.save_exr(&path("error.exr"))?;
-    save_png(&i.truth.display, &path("truth.png"))?;
+    // The pictures for the book: JPEG, as noise defeats PNG's compression.
+    save_jpeg(&i.truth.display, &path("truth.jpg"), 90)?;
+    save_jpeg(&i.stack.display, &path("stack.jpg"), 90)?;
     let mut picture = i.truth.display.clone();
     for (k, pixel) in picture.pixels_mut().enumerate() {
         let [r, g, b] = if mask[k] {

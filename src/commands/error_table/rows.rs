@@ -23,10 +23,20 @@ pub struct Row {
 }
 // ANCHOR_END: row
 
-// ANCHOR: rows
 /// Each chapter's own picture as its page first shows it: its defaults from the default camera
-/// (the `view-final` figure). The local fog's volume 0 is turned 25° about y, as in the book.
+/// (the `view-final` figure), the distance fog in its exponential mode, which has a medium. The
+/// local fog's volume 0 is turned 25° about y, as in the book.
+// ANCHOR: rows
 pub const ROWS: &[Row] = &[
+    Row {
+        name: "distance-fog",
+        chapter: "distance-fog",
+        approximation: "fog of the eye's distance: a constant colour and a glow, the sun undimmed",
+        stack: &["distance-fog"],
+        settings: &["falloff=exponential"],
+        without_medium: &["density=0"],
+        camera: None,
+    },
     Row {
         name: "height-fog",
         chapter: "height-fog",
@@ -57,9 +67,31 @@ pub const ROWS: &[Row] = &[
         without_medium: &["volume_count=0"],
         camera: None,
     },
+    // ANCHOR_END: rows
+    // ANCHOR: cloud_rows
+    cloud_row("clouds-1", "single scattering (one octave) along a 64-step march, a 6-sample light march", &CLOUDS_1),
+    cloud_row("clouds-2", "two octaves of Wrenninge's multiple-scattering approximation", &CLOUDS_2),
+    cloud_row("clouds-3", "three octaves of Wrenninge's multiple-scattering approximation (the default)", &CLOUDS_3),
 ];
-// ANCHOR_END: rows
 
+/// The clouds over the test scene at 1, 2 and 3 octaves, unjittered, every pixel marched every
+/// frame.
+const CLOUDS_1: [&str; 3] = ["octaves=1", "jitter=false", "mode=reference"];
+const CLOUDS_2: [&str; 3] = ["octaves=2", "jitter=false", "mode=reference"];
+const CLOUDS_3: [&str; 3] = ["octaves=3", "jitter=false", "mode=reference"];
+
+const fn cloud_row(name: &'static str, approximation: &'static str, settings: &'static [&'static str]) -> Row {
+    Row {
+        name,
+        chapter: "clouds",
+        approximation,
+        stack: &["clouds"],
+        settings,
+        without_medium: &["clouds=false"],
+        camera: None,
+    }
+}
+// ANCHOR_END: cloud_rows
 impl Row {
     /// The stack with the tracer beside it.
     pub fn spec(&self) -> String {
