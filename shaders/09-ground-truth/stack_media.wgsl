@@ -36,8 +36,12 @@ fn froxel_fog_in_stack() -> bool {
     return froxel.light.w > 0.5;
 }
 
+// Rust compiles the trace without the clouds' code where the stack has none (gpu.rs): what a
+// path may meet decides the registers it holds.
+override TRACE_CLOUDS: bool = true;
+
 fn clouds_in_stack() -> bool {
-    return clouds.medium.x > 0.0 && clouds.flags.z == 1u;
+    return TRACE_CLOUDS && clouds.medium.x > 0.0 && clouds.flags.z == 1u;
 }
 
 // The clouds' bound inside their shell (tracking.wgsl): the density is at most 1.

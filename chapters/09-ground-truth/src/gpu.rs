@@ -9,11 +9,11 @@ use bytemuck::{Pod, Zeroable};
 use fogbook_core::bindings::{storage_buffer_entry, uniform_entry};
 use fogbook_core::frame::{FrameLayouts, FrameUniform, SCREEN_TILE};
 use fogbook_core::gpu::GpuContext;
-use fogbook_core::media::point::PointMediaStandIns;
+use fogbook_core::media::point::{CLOUD_LAYER_BINDINGS, PointMediaStandIns};
 use fogbook_core::media::textures::DensityTextureSlots;
 use fogbook_core::media::volumes::{FogVolume, MAX_FOG_VOLUMES, volume_buffer};
 use fogbook_core::scene::{GROUND_ALBEDO, GROUND_HALF_SIZE_M, scene_boxes};
-use fogbook_core::shaders::{ShaderStore, WgslConst, compute_pipeline, create_module};
+use fogbook_core::shaders::{ShaderStore, WgslConst, compute_pipeline, compute_pipeline_with, create_module};
 use fogbook_core::transparent_fog::FogResources;
 use fogbook_core::{ChapterContext, Resource};
 use wgpu::util::DeviceExt;
@@ -159,7 +159,13 @@ struct Sums {
 }
 
 pub struct TracerGpu {
+    /// The trace for stacks without clouds: their shell's code specialised away (WGSL
+    /// `override TRACE_CLOUDS`), so that a path holds no registers for it.
     trace: wgpu::ComputePipeline,
+    /// The trace with the cloud layer, made the first time a stack has clouds.
+    trace_with_clouds: Option<wgpu::ComputePipeline>,
+    trace_module: wgpu::ShaderModule,
+    pipeline_groups: [wgpu::BindGroupLayout; 4],
     /// Fills the majorant grid from the media's bounds.
     build: wgpu::ComputePipeline,
     majorants: wgpu::Buffer,
@@ -184,6 +190,32 @@ fn buffer(device: &wgpu::Device, label: &str, size: u64, usage: wgpu::BufferUsag
     device.create_buffer(&wgpu::BufferDescriptor { label: Some(label), size, usage, mapped_at_creation: false })
 }
 
+/// Group 1 of the trace: the uniform at a dynamic offset (one slot per dispatch of the frame),
+/// the sums, the moments, the boxes and the majorant grid.
+fn trace_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
+    let c = wgpu::ShaderStages::COMPUTE;
+    let slot = wgpu::BindGroupLayoutEntry {
+        binding: 2,
+        visibility: c,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: true,
+            min_binding_size: wgpu::BufferSize::new(std::mem::size_of::<TracerUniform>() as u64),
+        },
+        count: None,
+    };
+    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("ground truth: trace"),
+        entries: &[
+            slot,
+            storage_buffer_entry(3, c, false),
+            storage_buffer_entry(4, c, false),
+            storage_buffer_entry(5, c, true),
+            storage_buffer_entry(6, c, false),
+        ],
+    })
+}
+
 /// Group 2's layout (stack_media.wgsl), and stand-ins for the point media's fields, made once
 /// for a stack without them.
 fn media_layout(device: &wgpu::Device) -> (wgpu::BindGroupLayout, PointMediaStandIns) {
@@ -205,48 +237,27 @@ fn media_layout(device: &wgpu::Device) -> (wgpu::BindGroupLayout, PointMediaStan
 impl TracerGpu {
     pub fn new(gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> anyhow::Result<Self> {
         let device = &gpu.device;
-        let c = wgpu::ShaderStages::COMPUTE;
-        let layout = |label, entries: &[wgpu::BindGroupLayoutEntry]| {
-            device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(label), entries })
-        };
-        // The uniform at a dynamic offset: one slot per dispatch of the frame.
-        let slot = wgpu::BindGroupLayoutEntry {
-            binding: 2,
-            visibility: c,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Uniform,
-                has_dynamic_offset: true,
-                min_binding_size: wgpu::BufferSize::new(std::mem::size_of::<TracerUniform>() as u64),
-            },
-            count: None,
-        };
-        let trace_layout = layout(
-            "ground truth: trace",
-            &[
-                slot,
-                storage_buffer_entry(3, c, false),
-                storage_buffer_entry(4, c, false),
-                storage_buffer_entry(5, c, true),
-                storage_buffer_entry(6, c, false),
-            ],
-        );
+        let trace_layout = trace_layout(device);
         let (media_layout, point_stand_ins) = media_layout(device);
-        let resolve_layout = layout(
-            "ground truth: views",
-            &[
+        let c = wgpu::ShaderStages::COMPUTE;
+        let resolve_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("ground truth: views"),
+            entries: &[
                 storage_buffer_entry(0, c, true),
                 storage_buffer_entry(1, c, true),
                 storage_buffer_entry(2, c, false),
                 uniform_entry(3, c),
             ],
-        );
+        });
         let trace_module = create_module(device, &shaders.load(crate::TRACE_SHADER)?)?;
         let resolve_module = create_module(device, &shaders.load(crate::RESOLVE_SHADER)?)?;
         let trace_groups =
             [Some(&layouts.scene_inputs), Some(&trace_layout), Some(&media_layout), Some(&layouts.shared_sky)];
         let resolve_groups = [Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&resolve_layout)];
-        let trace = compute_pipeline(device, &trace_module, "trace", &trace_groups)?;
-        let build = compute_pipeline(device, &trace_module, "build_majorants", &trace_groups)?;
+        let without_clouds = [("TRACE_CLOUDS", 0.0)];
+        let trace = compute_pipeline_with(device, &trace_module, "trace", &trace_groups, &without_clouds)?;
+        let build = compute_pipeline_with(device, &trace_module, "build_majorants", &trace_groups, &without_clouds)?;
+        let pipeline_groups = trace_groups.map(|g| g.expect("every group is bound").clone());
         let cells = MAJORANT_GRID.iter().map(|&n| u64::from(n)).product::<u64>();
         let mean = compute_pipeline(device, &resolve_module, "mean_luminance", &resolve_groups)?;
         let resolve = compute_pipeline(device, &resolve_module, "resolve", &resolve_groups)?;
@@ -263,6 +274,9 @@ impl TracerGpu {
         });
         Ok(Self {
             trace,
+            trace_with_clouds: None,
+            trace_module,
+            pipeline_groups,
             build,
             majorants: buffer(device, "ground truth: majorant grid", cells * 4, wgpu::BufferUsages::STORAGE),
             mean,
@@ -396,6 +410,13 @@ impl TracerGpu {
             ctx.gpu.write_buffer(&self.volumes, 0, bytemuck::cast_slice(volumes));
         }
         let media_group = self.media_group(ctx, media.density);
+        let clouds = ctx.point_media().contains_key(&CLOUD_LAYER_BINDINGS.start);
+        if clouds && self.trace_with_clouds.is_none() {
+            let groups = self.pipeline_groups.each_ref().map(Some);
+            let made = compute_pipeline(&ctx.gpu.device, &self.trace_module, "trace", &groups);
+            self.trace_with_clouds = Some(made.map_err(|e| format!("ground truth: {e:#}"))?);
+        }
+        let trace = if clouds { self.trace_with_clouds.as_ref().expect("made above") } else { &self.trace };
         let sums = self.sums.as_ref().expect("made by sums_for");
         let tiles = [size[0].div_ceil(SCREEN_TILE), size[1].div_ceil(SCREEN_TILE)];
         let sky = ctx.group(Resource::SkyTables);
@@ -410,7 +431,7 @@ impl TracerGpu {
                 let cells: u32 = MAJORANT_GRID.iter().product();
                 pass.dispatch_workgroups(cells.div_ceil(64), 1, 1);
             }
-            pass.set_pipeline(&self.trace);
+            pass.set_pipeline(trace);
             for k in 0..dispatches {
                 pass.set_bind_group(1, &sums.trace_group, &[(UNIFORM_SLOT * u64::from(k)) as u32]);
                 pass.dispatch_workgroups(tiles[0], tiles[1], 1);
