@@ -99,15 +99,14 @@ fn walk_next(w: ptr<function, Walk>) -> bool {
             }
         }
         // Into the next cell along the axis whose boundary comes first.
+        // (A mask rather than an index: a vector indexed by a variable would keep the walk out
+        // of registers.)
         (*w).t = leave;
-        var axis = 2;
-        if (*w).t_next.x <= (*w).t_next.y && (*w).t_next.x <= (*w).t_next.z {
-            axis = 0;
-        } else if (*w).t_next.y <= (*w).t_next.z {
-            axis = 1;
-        }
-        (*w).cell[axis] += (*w).step[axis];
-        (*w).t_next[axis] += (*w).t_delta[axis];
+        let n = (*w).t_next;
+        let x = n.x <= n.y && n.x <= n.z;
+        let axis = vec3(x, !x && n.y <= n.z, !x && n.y > n.z);
+        (*w).cell += select(vec3(0), (*w).step, axis);
+        (*w).t_next += select(vec3(0.0), (*w).t_delta, axis);
         if any((*w).cell < vec3(0)) || any((*w).cell >= grid_size()) {
             (*w).t = (*w).end;
         }
