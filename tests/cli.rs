@@ -431,7 +431,7 @@ fn error_table_measures_a_row_end_to_end() {
         "{} from the images, {mean_abs} in the table",
         sum / n as f64
     );
-    for png in ["height-fog-truth.jpg", "height-fog-stack.jpg", "height-fog-error.png", "table.md"] {
+    for png in ["height-fog-truth.jpg", "height-fog-stack.jpg", "height-fog-error.jpg", "table.md"] {
         assert!(dir.join(png).is_file(), "{png} written");
     }
     let _ = std::fs::remove_dir_all(dir);

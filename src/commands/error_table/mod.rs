@@ -157,6 +157,7 @@ fn measure_row(h: &mut Headless, row: &'static Row, plan: &Plan) -> Result<Measu
     setup.apply(None, &sets, row.camera)?;
     h.resize(plan.size)?;
     h.prepare_stack(&mut setup.stack)?;
+    develop(h, &mut setup)?;
     let with = trace(h, &mut setup, plan, &format!("{}: with the medium", row.name))?;
     for s in row.without_medium {
         setup.set(s)?;
@@ -193,6 +194,24 @@ fn measure_row(h: &mut Headless, row: &'static Row, plan: &Plan) -> Result<Measu
         vertices_per_path: with.vertices,
         converged_seconds,
     })
+}
+
+/// Runs a simulation in the stack (the smoke) as far as its book's figures do
+/// (`Book::warmup_frames`), on a running clock, before the passes stop it: the tracer's sums of
+/// those frames, which hold a changing medium, are dropped by a change of its seed and back.
+fn develop(h: &mut Headless, setup: &mut Setup) -> Result<()> {
+    let frames =
+        setup.stack.chapters().iter().map(|c| c.book()).filter(|b| b.warmup_steps_only).map(|b| b.warmup_frames);
+    let frames = frames.max().unwrap_or(1);
+    if frames <= 1 {
+        return Ok(());
+    }
+    let view = setup.stack.find_view("ground-truth/stack").map_err(|e| anyhow!(e))?;
+    setup.set("ground-truth.seed=2")?;
+    let mut time = TimeControl::fixed(0.0);
+    h.run_warmed(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, frames);
+    setup.set("ground-truth.seed=1")?;
+    Ok(())
 }
 
 /// `plan.frames` frames through the `stack` view, then one frame each through `noise`,

@@ -1,9 +1,9 @@
 //! The error table as Markdown and JSON, and each row's images: the truth, the stack and the
-//! error as raw EXR, the truth and the stack as displayed (JPEG) and the error map (PNG).
+//! error as raw EXR, and the truth, the stack and the error map as displayed (JPEG).
 
 use super::Table;
 use anyhow::Result;
-use fogbook_core::capture::{FloatImage, save_jpeg, save_png};
+use fogbook_core::capture::{FloatImage, save_jpeg};
 use fogbook_core::headless::Capture;
 use fogbook_ground_truth::error_table::{
     FLOOR_OF_MEAN, MEDIUM_MATTERS, NOISE_SHARE, UPPER_PERCENTILE, medium_mask, relative_errors,
@@ -111,7 +111,7 @@ fn diverging(e: f64) -> [u8; 3] {
 }
 
 /// `NAME-truth.exr`, `NAME-stack.exr`, `NAME-error.exr` (e in RGB, alpha 1 where the pixel
-/// counts), `NAME-truth.jpg` and `NAME-stack.jpg` (as displayed) and `NAME-error.png` (the
+/// counts), `NAME-truth.jpg` and `NAME-stack.jpg` (as displayed) and `NAME-error.jpg` (the
 /// pixels that do not count in grey, from the truth as displayed).
 pub fn write_images(dir: &Path, name: &str, i: &Images) -> Result<()> {
     let path = |suffix: &str| dir.join(format!("{name}-{suffix}"));
@@ -143,5 +143,5 @@ pub fn write_images(dir: &Path, name: &str, i: &Images) -> Result<()> {
         };
         pixel.0 = [r, g, b, 255];
     }
-    save_png(&picture, &path("error.png"))
+    save_jpeg(&picture, &path("error.jpg"), 90)
 }
