@@ -109,3 +109,31 @@ fn four_times_less_noise() {
     let rate = first(&answer, "` and ");
     close(frames / rate, first(&answer, "frames, "), 0.05, "seconds at 60 frames a second");
 }
+
+/// Try this 5: the shell's tentative collisions are a Poisson process of rate σ̄ inside it, σ̄
+/// times the length of shell the ray crosses: the thickness straight up, and between the two
+/// horizon distances √((R + h)² − R²) level with the horizon.
+#[test]
+fn null_collisions_in_clear_sky() {
+    let answer = exercise("5. **Null collisions in clear sky.**");
+    let sigma = first(&answer, r"\sigma_{t,1}\\) of ");
+    let (bottom, top) =
+        (grouped_number(after(&answer, "from ")).unwrap(), grouped_number(after(&answer, "m to ")).unwrap());
+    let radius = grouped_number(after(&answer, "radius ")).unwrap() * 1e3;
+    close(sigma * (top - bottom), first(&answer, "of shell: "), 1e-9, "collisions straight up");
+    let horizon = |h: f64| ((radius + h).powi(2) - radius * radius).sqrt();
+    close(horizon(bottom), grouped_number(after(&answer, r"R^2}\\) = ")).unwrap(), 0.5, "where it enters");
+    let leaves = after(after(&answer, r"R^2}\\) = "), r"R^2}\\) = ");
+    close(horizon(top), grouped_number(leaves).unwrap(), 0.5, "where it leaves");
+    let length = horizon(top) - horizon(bottom);
+    close(length, grouped_number(after(&answer, "m: ")).unwrap(), 0.5, "the shell's length");
+    close(sigma * length, grouped_number(after(&answer, "of shell, ")).unwrap(), 0.5, "collisions level");
+    let cap = first(&answer, "cap of ");
+    assert_eq!(cap, f64::from(GroundTruthParams::default().max_collisions), "the page's cap is the default");
+    assert!(sigma * length > cap, "the level ray passes the cap");
+    let clouds = fogbook_clouds::CloudParams::default();
+    close(f64::from(clouds.extinction), sigma, 1e-8, "the clouds' default extinction");
+    close(f64::from(clouds.layer_bottom_m), bottom, 0.0, "the layer's bottom");
+    close(f64::from(clouds.layer_bottom_m + clouds.layer_thickness_m), top, 0.0, "the layer's top");
+    close(f64::from(clouds.planet_radius_km) * 1e3, radius, 0.0, "the planet");
+}
