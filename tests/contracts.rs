@@ -250,7 +250,7 @@ fn the_smoke_uniform_matches_its_wgsl_layout() {
         SmokeCuboid, SmokeDisplay, SmokeEmitter, SmokeForces, SmokeGrid, SmokeLight, SmokeOptics, SmokeSolver,
         SmokeSphere, SmokeUniform,
     };
-    let file = "07-smoke/common.wgsl";
+    let file = "07-smoke/params.wgsl";
     check(
         file,
         "SmokeParams",

@@ -9,7 +9,9 @@
 // hemisphere (E₂, the exponential integral: the plane-parallel mean of e^(−τ/μ)), and extinction
 // per colour channel (the absorption colour). Hot smoke also glows: each step adds the radiance
 // `glow(T)` in proportion to what it absorbs (Kirchhoff's law: a body emits as it absorbs), a
-// blackbody-like ramp from dark red through orange to white.
+// blackbody-like ramp from dark red through orange to white. The smoke's medium — extinction,
+// albedo, temperature, glow — is medium.wgsl's, bound beside the parameters in group 2, where a
+// path tracer samples it too.
 // Field views: velocity |u − ∇q|, pressure q, divergence ∇·u (before the solve), residual
 // ∇·u − ∇²q (after it), pressure gradient |∇q|, vorticity |∇ × u|, density, temperature T (K,
 // ambient plus the velocity texture's fourth channel), the light volume's transmittance to the
@@ -20,7 +22,7 @@
 // #import common/scene_inputs.wgsl
 // #import common/range.wgsl
 // #import 07-smoke/common.wgsl
-// #import common/media/medium.wgsl
+// #import 07-smoke/medium.wgsl
 
 @group(3) @binding(0) var velocity_in: texture_3d<f32>;
 @group(3) @binding(1) var pressure_in: texture_3d<f32>;
@@ -109,10 +111,6 @@ fn field_view(view: u32, pixel: vec2<u32>, size: vec2<u32>) -> vec2<f32> {
 }
 // ANCHOR_END: field_view
 
-fn box_world_size() -> f32 {
-    return smoke.grid.box_m;
-}
-
 // Ray-box intersection in box units: (t_near, t_far) along `dir` from `origin`, in metres.
 fn box_hit(origin: vec3<f32>, dir: vec3<f32>) -> vec2<f32> {
     let lo = smoke.grid.box_min;
@@ -124,85 +122,6 @@ fn box_hit(origin: vec3<f32>, dir: vec3<f32>) -> vec2<f32> {
     let far = min(min(max(t0.x, t1.x), max(t0.y, t1.y)), max(t0.z, t1.z));
     return vec2(max(near, 0.0), far);
 }
-
-// ANCHOR: glow
-// Radiance of smoke at temperature T (K), per unit of absorbed light: 0 below
-// `emission_start_k`, emission × (t, t², t⁴) with t = (T − T₀) / (T₁ − T₀) clamped to 0..1 — red
-// first, then orange and yellow, white at `emission_full_k`. A cheap stand-in for Planck's law
-// seen through a tone curve, not a calibrated blackbody.
-fn glow(temperature: f32) -> vec3<f32> {
-    if smoke.optics.emission <= 0.0 {
-        return vec3(0.0);
-    }
-    let t0 = smoke.optics.emission_start_k;
-    let t1 = smoke.optics.emission_full_k;
-    let t = clamp((temperature - t0) / (t1 - t0), 0.0, 1.0);
-    let t2 = t * t;
-    return smoke.optics.emission * vec3(t, t2, t2 * t2);
-}
-// ANCHOR_END: glow
-
-// ANCHOR: smoke_medium
-// The smoke as a medium (common/media/medium.wgsl), from the same fields and formulas the march
-// below reads: at uv in the box (0..1 per axis), density ρ is the fluid's alpha, the dye's colour
-// over ρ the albedo, T the ambient temperature plus the velocity texture's fourth channel.
-// σt = extinction × tint × ρ per channel, σs = albedo σt, and the glow, emitted as the smoke
-// absorbs, σt × glow(T) per metre; the phase is the first octave's Henyey–Greenstein lobe (the
-// octaves stand in for the multiple scattering a path tracer follows bounce by bounce). The
-// density has no fixed upper limit: `smoke_majorant` bounds it over a region from the cells there.
-fn smoke_extinction(density: f32) -> vec3<f32> {
-    return smoke.optics.extinction * smoke.optics.extinction_tint * density;
-}
-
-fn smoke_albedo(fluid: vec4<f32>, density: f32) -> vec3<f32> {
-    return clamp(fluid.rgb / max(density, 1e-30), vec3(0.0), vec3(1.0));
-}
-
-fn smoke_temperature(uv: vec3<f32>) -> f32 {
-    return smoke.optics.ambient_k + textureSampleLevel(velocity_in, linear_clamp, uv, 0.0).w;
-}
-
-fn smoke_medium_at(p: vec3<f32>) -> Medium {
-    let uv = (p - smoke.grid.box_min) / box_world_size();
-    if any(uv < vec3(0.0)) || any(uv > vec3(1.0)) {
-        return medium_none();
-    }
-    let fluid = textureSampleLevel(fluid_in, linear_clamp, uv, 0.0);
-    let density = max(fluid.a, 0.0);
-    let extinction = smoke_extinction(density);
-    let scattering = smoke_albedo(fluid, density) * extinction;
-    let emission = extinction * glow(smoke_temperature(uv));
-    return medium_of(extinction, scattering, emission, smoke.light.phase_g, PHASE_HENYEY_GREENSTEIN);
-}
-
-// A bound over the world box [box_min, box_max] (common/media/medium.wgsl's `Majorant`): the
-// density `smoke_medium_at` reads at uv is a trilinear blend of the 2 × 2 × 2 cells around
-// uv·n − ½ (clamped to the grid, as the sampler clamps to the edge), so no point of the box reads
-// more than the largest density of the cells from floor(lo·n − ½) to floor(hi·n − ½) + 1, with
-// lo..hi the box's part inside the grid in box units; times extinction × tint, with
-// MAJORANT_MARGIN for the filter's rounding. Exact for any region, at one load per cell it
-// touches: meant for small regions (a froxel, a march segment); a whole-grid bound reads n³.
-fn smoke_majorant(box_min: vec3<f32>, box_max: vec3<f32>) -> Majorant {
-    let lo = (box_min - smoke.grid.box_min) / box_world_size();
-    let hi = (box_max - smoke.grid.box_min) / box_world_size();
-    if any(hi < vec3(0.0)) || any(lo > vec3(1.0)) || any(hi < lo) {
-        return majorant_none();
-    }
-    let n = smoke.grid.n;
-    let top = vec3(grid_n() - 1);
-    let first = clamp(vec3<i32>(floor(clamp(lo, vec3(0.0), vec3(1.0)) * n - 0.5)), vec3(0), top);
-    let last = clamp(vec3<i32>(floor(clamp(hi, vec3(0.0), vec3(1.0)) * n - 0.5)) + 1, vec3(0), top);
-    var density = 0.0;
-    for (var z = first.z; z <= last.z; z++) {
-        for (var y = first.y; y <= last.y; y++) {
-            for (var x = first.x; x <= last.x; x++) {
-                density = max(density, textureLoad(fluid_in, vec3(x, y, z), 0).a);
-            }
-        }
-    }
-    return Majorant(smoke_extinction(density) * MAJORANT_MARGIN);
-}
-// ANCHOR_END: smoke_medium
 
 // ANCHOR: phase
 

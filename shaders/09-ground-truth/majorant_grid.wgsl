@@ -1,7 +1,7 @@
 // Ground truth, the majorant grid: the media's box cut into MAJORANT_GRID cells, each holding a
 // bound σ̄ ≥ σt over the whole cell from the media's own bounds (stack_majorant over the cell's
 // box: height layers at the cell's denser end, the noise at its largest factor, each volume's
-// density where it overlaps), and the walk of a ray through it (a 3D DDA, Amanatides & Woo 1987)
+// density where it overlaps, the smoke's densest cell there), and the walk of a ray through it (a 3D DDA, Amanatides & Woo 1987)
 // that draws tentative collisions cell by cell at each cell's σ̄: exponential free paths are
 // memoryless, so a draw that passes the cell's far side starts again there. After the
 // piecewise-constant majorants of pbrt-v4's grid media (Pharr, Jakob & Humphreys 2023, §11.4).
@@ -34,7 +34,7 @@ fn grid_majorant_at(p: vec3<f32>) -> f32 {
 }
 
 // ANCHOR: build
-// One cell's bound, made when what the frame shows changes.
+// One cell's bound, made when what the frame shows changes (every frame with a simulated grid).
 @compute @workgroup_size(64, 1, 1)
 fn build_majorants(@builtin(global_invocation_id) id: vec3<u32>) {
     let n = grid_size();

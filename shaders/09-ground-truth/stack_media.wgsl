@@ -8,17 +8,19 @@
 //   5  fog by distance (common/distance_fog_functions.wgsl; all zero: none)
 //   12–17  the stack's density textures and baked noise (common/media/fog_volume_density.wgsl)
 //   24–29  the cloud layer's field (the clouds' density.wgsl; a zero uniform: no clouds)
+//   30–33  the smoke's simulated grid (the smoke's medium.wgsl; a zero block: no smoke)
 // The global medium is the froxel fog's where the stack has it (its constant, its height layers —
 // the height fog's own where both are in the stack — and its noise), else the height fog's two
-// layers; fog by distance, the local volumes and the clouds add to it. Composition is static, as
-// the media layer says. The volume count and the random stream are the including file's
-// (trace.wgsl):
+// layers; fog by distance, the local volumes, the smoke and the clouds add to it. Composition is
+// static, as the media layer says. The volume count and the random stream are the including
+// file's (trace.wgsl):
 // #needs tracer, random
 // #import 04-froxel-fog/common.wgsl
 // #import common/height_fog_functions.wgsl
 // #import common/distance_fog_functions.wgsl
 // #import common/media/local_volumes.wgsl
 // #import 06-clouds/density.wgsl
+// #import 07-smoke/medium.wgsl
 
 @group(2) @binding(3) var<storage, read> fog_volumes: array<FogVolume>;
 @group(2) @binding(4) var<uniform> height: HeightFogParams;
@@ -68,6 +70,15 @@ fn add_clouds(m: Medium, p: vec3<f32>, pick: bool) -> Medium {
 }
 // ANCHOR_END: cloud_lobes
 
+// m plus one component c. With `pick` the lobe is drawn from the two in proportion to their
+// scattering (medium_add_sampled, one fresh number); the coefficients are the sum either way.
+fn add_component(m: Medium, c: Medium, pick: bool) -> Medium {
+    if pick {
+        return medium_add_sampled(m, c, random());
+    }
+    return medium_add(m, c);
+}
+
 // ANCHOR: stack_medium
 // The stack's medium at p. With `pick` the phase lobe is drawn from the components in proportion
 // to their scattering (medium_add_sampled, one fresh number each); the coefficients are the sum
@@ -83,12 +94,11 @@ fn stack_medium_at(p: vec3<f32>, pick: bool) -> Medium {
     m = medium_add(m, global);
     m = medium_add(m, distance_fog_medium_at(p));
     for (var i = 0u; i < caster_volume_count(); i++) {
-        let v = fog_volume_medium_at(caster_volume(i), p);
-        if pick {
-            m = medium_add_sampled(m, v, random());
-        } else {
-            m = medium_add(m, v);
-        }
+        m = add_component(m, fog_volume_medium_at(caster_volume(i), p), pick);
+    }
+    // The smoke is chromatic (its tint): spectral tracking takes its σt per channel.
+    if smoke_present() {
+        m = add_component(m, smoke_medium_at(p), pick);
     }
     if clouds_in_stack() {
         m = add_clouds(m, p, pick);
@@ -96,8 +106,8 @@ fn stack_medium_at(p: vec3<f32>, pick: bool) -> Medium {
     return m;
 }
 
-// A bound on it over the box [lo, hi], the clouds apart: their shell is tracked on its own
-// (tracking.wgsl).
+// A bound on it over the box [lo, hi] (the smoke's from the cells of its grid that the box
+// covers), the clouds apart: their shell is tracked on its own (tracking.wgsl).
 fn stack_majorant(lo: vec3<f32>, hi: vec3<f32>) -> Majorant {
     var bound = majorant_none();
     if froxel_fog_in_stack() {
@@ -106,6 +116,7 @@ fn stack_majorant(lo: vec3<f32>, hi: vec3<f32>) -> Majorant {
         bound = height_fog_majorant(lo, hi);
     }
     bound = majorant_add(bound, distance_fog_majorant(lo, hi));
+    bound = majorant_add(bound, smoke_majorant(lo, hi));
     return majorant_add(bound, local_volumes_majorant(lo, hi));
 }
 // ANCHOR_END: stack_medium

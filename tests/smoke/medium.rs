@@ -1,4 +1,4 @@
-//! The smoke as a medium of the media layer: `smoke_medium_at` (view.wgsl) on the GPU at random
+//! The smoke as a medium of the media layer: `smoke_medium_at` (medium.wgsl) on the GPU at random
 //! points of a small grid of known density, colour and temperature, against an f64 evaluation of
 //! its documented formulas on the trilinear interpolation of the same cells; and `smoke_majorant`
 //! over a small random box around each point, which must bound the medium there and be the
@@ -111,7 +111,7 @@ struct Sample {
     majorant: [f64; 3],
 }
 
-/// The chapter's formulas (view.wgsl's `smoke_medium_at`) in f64 at a world point `p`.
+/// The chapter's formulas (medium.wgsl's `smoke_medium_at`) in f64 at a world point `p`.
 fn medium_f64(u: &SmokeUniform, fluid: &[[f64; 4]], excess: &[[f64; 1]], p: [f64; 3]) -> Sample {
     let uv: [f64; 3] = [0, 1, 2].map(|a| (p[a] - u.grid.box_min[a] as f64) / u.grid.box_m as f64);
     if uv.iter().any(|&v| !(0.0..=1.0).contains(&v)) {
@@ -162,13 +162,14 @@ fn majorant_f64(u: &SmokeUniform, fluid: &[[f64; 4]], lo: [f64; 3], hi: [f64; 3]
 }
 
 /// Runs the probe over `points` (position, box min, box max) with the chapter's fields and
-/// parameter block as they are.
+/// parameter block as they are, bound where a pass that samples media at points binds them
+/// (medium.wgsl alone, at the media layer's bindings for a simulated grid).
 fn probe(h: &Headless, s: &fogbook_core::Loaded<fogbook_smoke::Smoke>, points: &[[[f32; 3]; 3]]) -> Vec<Sample> {
     use wgpu::util::DeviceExt;
     let (gpu, g) = (&h.gpu, s.gpu.as_ref().expect("GPU state"));
     let device = &gpu.device;
     let store = ShaderStore::discover().with_constants(s.shader_prelude());
-    let mut composed = store.compose("07-smoke/view.wgsl").unwrap();
+    let mut composed = store.compose("07-smoke/medium.wgsl").unwrap();
     composed.source.push_str(PROBE);
     composed.validate().unwrap_or_else(|e| panic!("{e}"));
     let module = create_module(device, &composed).unwrap();
@@ -179,7 +180,11 @@ fn probe(h: &Headless, s: &fogbook_core::Loaded<fogbook_smoke::Smoke>, points: &
         label: Some("smoke medium probe"),
         entries: &[storage(8, true), storage(9, false)],
     });
-    let groups = [None, Some(&layout), Some(&g.pipelines.params_layout), Some(&g.pipelines.view.textures)];
+    let medium_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("smoke medium"),
+        entries: &fogbook_smoke::medium::medium_layout_entries(),
+    });
+    let groups = [None, Some(&layout), Some(&medium_layout)];
     let pipeline = compute_pipeline(device, &module, "probe_smoke_medium", &groups).unwrap();
     let data: Vec<[f32; 4]> = points.iter().flatten().map(|p| [p[0], p[1], p[2], 0.0]).collect();
     let input = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -201,14 +206,17 @@ fn probe(h: &Headless, s: &fogbook_core::Loaded<fogbook_smoke::Smoke>, points: &
             wgpu::BindGroupEntry { binding: 9, resource: out.as_entire_binding() },
         ],
     });
-    let textures = fogbook_smoke::passes::view_textures(gpu, &g.pipelines, &g.fields);
+    let medium = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("smoke medium"),
+        layout: &medium_layout,
+        entries: &fogbook_smoke::medium::medium_entries(&g.uniform, &g.sampler, &g.fields),
+    });
     let mut encoder = device.create_command_encoder(&Default::default());
     {
         let mut pass = encoder.begin_compute_pass(&Default::default());
         pass.set_pipeline(&pipeline);
         pass.set_bind_group(1, &own, &[]);
-        pass.set_bind_group(2, &g.params_group, &[]);
-        pass.set_bind_group(3, &textures, &[]);
+        pass.set_bind_group(2, &medium, &[]);
         pass.dispatch_workgroups(points.len().div_ceil(64) as u32, 1, 1);
     }
     gpu.submit([encoder.finish()]);

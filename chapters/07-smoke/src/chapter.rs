@@ -3,6 +3,7 @@
 //! the scene, and the view pass.
 
 use crate::fields::{Fields, check_grid};
+use crate::medium;
 use crate::passes::{self, Pipelines};
 use crate::uniform::{SmokeDisplay, SmokeUniform};
 use crate::{Smoke, SmokeGpu, TEXTBOOK, VIEWS};
@@ -42,7 +43,7 @@ impl Chapter for Smoke {
             prepare: "simulation step, light volume",
             stage: Stage::Transparent,
             reads: &[Resource::Color, Resource::SceneDistance, Resource::SceneLight],
-            writes: &[Resource::Color, Resource::ViewRange, Resource::VolumeShadow],
+            writes: &[Resource::Color, Resource::ViewRange, Resource::VolumeShadow, Resource::PointMedia],
         }
     }
     // ANCHOR_END: stage
@@ -89,7 +90,8 @@ impl Chapter for Smoke {
         let uniform = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("smoke params"),
             size: std::mem::size_of::<SmokeUniform>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            // Storage too: the smoke's medium reads it so (medium.wgsl).
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
@@ -161,11 +163,14 @@ impl Chapter for Smoke {
     }
 
     /// After prepare: the light volume as the smoke's shadow on the scene, once it is built.
+    /// After the stage: the fields as this frame's view read them, for a pass that samples the
+    /// smoke at points.
     fn lend(&self, g: &SmokeGpu, kind: Resource) -> Option<Loan> {
-        if kind != Resource::VolumeShadow {
-            return None;
+        match kind {
+            Resource::VolumeShadow => g.shadow_group.clone().map(Loan::Group),
+            Resource::PointMedia => Some(medium::point_media(&g.uniform, &g.sampler, &g.fields)),
+            _ => None,
         }
-        g.shadow_group.clone().map(Loan::Group)
     }
 
     /// Prepare, after the step and before the scene: the light volume is brought up to date
@@ -221,12 +226,13 @@ impl Chapter for Smoke {
         self.last_view = ctx.view;
         self.write_uniform(g, ctx.gpu, ctx.passes);
         let textures = passes::view_textures(ctx.gpu, &g.pipelines, &g.fields);
+        let params = passes::view_params_group(ctx.gpu, &g.pipelines, &g.uniform, &g.sampler, &g.fields);
         let [w, h] = ctx.frame.size;
         ctx.passes.compute("smoke: view", |pass| {
             pass.set_pipeline(&g.pipelines.view.pipeline);
             pass.set_bind_group(0, ctx.inputs, &[]);
             pass.set_bind_group(1, ctx.output, &[]);
-            pass.set_bind_group(2, &g.params_group, &[]);
+            pass.set_bind_group(2, &params, &[]);
             pass.set_bind_group(3, &textures, &[]);
             pass.dispatch_workgroups(w.div_ceil(SCREEN_TILE), h.div_ceil(SCREEN_TILE), 1);
         });

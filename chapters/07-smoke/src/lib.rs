@@ -5,6 +5,7 @@
 mod book;
 mod chapter;
 pub mod fields;
+pub mod medium;
 pub mod multigrid;
 pub mod obstacles;
 pub mod params;

@@ -54,10 +54,11 @@ pub struct Pipelines {
     /// Whether these were compiled with the obstacle code (`OBSTACLES` in common.wgsl); the
     /// smoke keeps a variant of each kind and steps with the one its settings need.
     pub with_obstacles: bool,
-    /// Group 2: the parameter block, the sampler, the solid mask; and without the mask, for the
-    /// pass that writes it.
+    /// Group 2: the parameter block, the sampler, the solid mask; without the mask, for the pass
+    /// that writes it; and with the smoke's medium (medium.rs) beside them, for the view pass.
     pub params_layout: wgpu::BindGroupLayout,
     pub params_basic_layout: wgpu::BindGroupLayout,
+    pub view_params_layout: wgpu::BindGroupLayout,
     pub obstacles: Kernel,
     pub advect: Kernel,
     pub maccormack_forward: Kernel,
@@ -86,9 +87,9 @@ pub fn obstacle_constants(with_obstacles: bool) -> [(&'static str, f64); 1] {
 pub const WORKGROUP: [u32; 3] = [8, 8, 4];
 
 impl Pipelines {
-    /// The parameters' group layouts: uniform, sampler and obstacle mask, and the same without
-    /// the mask.
-    fn params_layouts(device: &wgpu::Device) -> (wgpu::BindGroupLayout, wgpu::BindGroupLayout) {
+    /// The parameters' group layouts: uniform, sampler and obstacle mask; the same without the
+    /// mask; and with the medium's bindings.
+    fn params_layouts(device: &wgpu::Device) -> [wgpu::BindGroupLayout; 3] {
         let basic = [
             uniform_entry(0, wgpu::ShaderStages::COMPUTE),
             wgpu::BindGroupLayoutEntry {
@@ -116,7 +117,13 @@ impl Pipelines {
             label: Some("smoke params (no mask)"),
             entries: &basic,
         });
-        (params_layout, params_basic_layout)
+        let mut with_medium = vec![basic[0], basic[1], mask];
+        with_medium.extend(crate::medium::medium_layout_entries());
+        let view_params_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("smoke params (view)"),
+            entries: &with_medium,
+        });
+        [params_layout, params_basic_layout, view_params_layout]
     }
 
     pub fn new(
@@ -127,17 +134,19 @@ impl Pipelines {
     ) -> Result<Self> {
         let device = &gpu.device;
         let constants = obstacle_constants(with_obstacles);
-        let (params_layout, params_basic_layout) = Self::params_layouts(device);
+        let [params_layout, params_basic_layout, view_params_layout] = Self::params_layouts(device);
         let obstacles = {
             let module = create_module(device, &shaders.load("07-smoke/obstacles.wgsl")?)?;
             let textures =
                 layout(device, "obstacles", &[Slot::Storage(SCALAR_FORMAT), Slot::Buffer { read_only: false }]);
             Kernel::new(device, &module, "obstacles", None, &params_basic_layout, textures, &[])?
         };
-        let make = |file: &str, entry: &str, slots: &[Slot], with_frame: bool| -> Result<Kernel> {
+        // A view draws with the frame's groups and the smoke's medium beside its parameters.
+        let make = |file: &str, entry: &str, slots: &[Slot], view: bool| -> Result<Kernel> {
             let module = create_module(device, &shaders.load(&format!("07-smoke/{file}"))?)?;
-            let frame = with_frame.then_some(frame_layouts);
-            Kernel::new(device, &module, entry, frame, &params_layout, layout(device, entry, slots), &constants)
+            let frame = view.then_some(frame_layouts);
+            let params = if view { &view_params_layout } else { &params_layout };
+            Kernel::new(device, &module, entry, frame, params, layout(device, entry, slots), &constants)
         };
         use Slot::*;
         let vel = Storage(VELOCITY_FORMAT);
@@ -170,6 +179,7 @@ impl Pipelines {
             with_obstacles,
             params_layout,
             params_basic_layout,
+            view_params_layout,
             obstacles,
         })
     }
@@ -391,6 +401,28 @@ pub fn params_group(
             wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::Sampler(sampler) },
             wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::TextureView(&f.solid.view) },
         ],
+    })
+}
+
+/// Group 2 of the view pass: `params_group`'s bindings and the smoke's medium over the same
+/// uniform, sampler and current fields (medium.wgsl, which the march takes its formulas from).
+pub fn view_params_group(
+    gpu: &GpuContext,
+    p: &Pipelines,
+    uniform: &wgpu::Buffer,
+    sampler: &wgpu::Sampler,
+    f: &Fields,
+) -> wgpu::BindGroup {
+    let mut entries = vec![
+        wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
+        wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::Sampler(sampler) },
+        wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::TextureView(&f.solid.view) },
+    ];
+    entries.extend(crate::medium::medium_entries(uniform, sampler, f));
+    gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("smoke params (view)"),
+        layout: &p.view_params_layout,
+        entries: &entries,
     })
 }
 

@@ -9,7 +9,7 @@ use bytemuck::{Pod, Zeroable};
 /// Distance of the box's centre from the default camera, down −Z (m).
 pub const BOX_DISTANCE_M: f32 = 28.0;
 
-/// Mirrors `struct SmokeParams` in shaders/07-smoke/common.wgsl, grouped by meaning: one
+/// Mirrors `struct SmokeParams` in shaders/07-smoke/params.wgsl, grouped by meaning: one
 /// `#[repr(C)]` sub-struct per concern, each a whole number of 16-byte rows (WGSL's rule for a
 /// struct inside a uniform) and each mirrored by a WGSL struct of the same name. Plain Pod structs
 /// rather than a derived layout (`encase`): every uniform of the book is Pod and written with

@@ -9,7 +9,7 @@ use bytemuck::{Pod, Zeroable};
 use fogbook_core::bindings::{storage_buffer_entry, uniform_entry};
 use fogbook_core::frame::{FrameLayouts, FrameUniform, SCREEN_TILE};
 use fogbook_core::gpu::GpuContext;
-use fogbook_core::media::point::{CLOUD_LAYER_BINDINGS, PointMediaStandIns};
+use fogbook_core::media::point::{CLOUD_LAYER_BINDINGS, PointMediaStandIns, SIMULATED_GRID_BINDINGS};
 use fogbook_core::media::textures::DensityTextureSlots;
 use fogbook_core::media::volumes::{FogVolume, MAX_FOG_VOLUMES, volume_buffer};
 use fogbook_core::scene::{GROUND_ALBEDO, GROUND_HALF_SIZE_M, scene_boxes};
@@ -186,14 +186,10 @@ pub struct TracerGpu {
     pub samples: u32,
 }
 
-fn buffer(device: &wgpu::Device, label: &str, size: u64, usage: wgpu::BufferUsages) -> wgpu::Buffer {
-    device.create_buffer(&wgpu::BufferDescriptor { label: Some(label), size, usage, mapped_at_creation: false })
-}
-
-/// Group 1 of the trace: the uniform at a dynamic offset (one slot per dispatch of the frame),
-/// the sums, the moments, the boxes and the majorant grid.
-fn trace_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
+/// Group 1 of the trace: the tracer's uniform, the sums, the scene's boxes, the majorant grid.
+fn trace_layout_entries() -> [wgpu::BindGroupLayoutEntry; 5] {
     let c = wgpu::ShaderStages::COMPUTE;
+    // The uniform at a dynamic offset: one slot per dispatch of the frame.
     let slot = wgpu::BindGroupLayoutEntry {
         binding: 2,
         visibility: c,
@@ -204,51 +200,69 @@ fn trace_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
         },
         count: None,
     };
-    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("ground truth: trace"),
-        entries: &[
-            slot,
-            storage_buffer_entry(3, c, false),
-            storage_buffer_entry(4, c, false),
-            storage_buffer_entry(5, c, true),
-            storage_buffer_entry(6, c, false),
-        ],
-    })
+    [
+        slot,
+        storage_buffer_entry(3, c, false),
+        storage_buffer_entry(4, c, false),
+        storage_buffer_entry(5, c, true),
+        storage_buffer_entry(6, c, false),
+    ]
 }
 
-/// Group 2's layout (stack_media.wgsl), and stand-ins for the point media's fields, made once
-/// for a stack without them.
-fn media_layout(device: &wgpu::Device) -> (wgpu::BindGroupLayout, PointMediaStandIns) {
+/// The media sampled at points from fields of their own (media::point): a cloud layer's and a
+/// simulated grid's.
+fn point_media_entries() -> Vec<wgpu::BindGroupLayoutEntry> {
+    let mut entries = fogbook_clouds::march_layout_entries();
+    entries.extend(fogbook_smoke::medium::medium_layout_entries());
+    entries
+}
+
+/// Group 2 of the trace (stack_media.wgsl): the fogs' uniforms, the local volumes, their
+/// density textures and the point media.
+fn media_layout_entries() -> Vec<wgpu::BindGroupLayoutEntry> {
     let c = wgpu::ShaderStages::COMPUTE;
     let mut entries =
         vec![uniform_entry(0, c), storage_buffer_entry(3, c, true), uniform_entry(4, c), uniform_entry(5, c)];
     entries.extend(DensityTextureSlots::layout_entries(c));
-    // The media sampled at points from fields of their own (media::point).
-    let point_entries = fogbook_clouds::march_layout_entries();
-    let stand_ins = PointMediaStandIns::new(device, &point_entries);
-    entries.extend(point_entries);
-    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("ground truth: media"),
-        entries: &entries,
-    });
-    (layout, stand_ins)
+    entries.extend(point_media_entries());
+    entries
+}
+
+/// Sampled textures of the frame's groups the trace binds beside its media: the scene inputs'
+/// colour, distance and shadow map, and the sky's four tables.
+const FRAME_SAMPLED_TEXTURES: u32 = 7;
+
+/// Sampled textures the trace binds in its one stage: every medium's at once, more than WebGPU's
+/// default limit (16) once the point media are among them.
+pub fn sampled_textures() -> u32 {
+    let media = media_layout_entries().iter().filter(|e| matches!(e.ty, wgpu::BindingType::Texture { .. })).count();
+    FRAME_SAMPLED_TEXTURES + media as u32
+}
+
+fn buffer(device: &wgpu::Device, label: &str, size: u64, usage: wgpu::BufferUsages) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor { label: Some(label), size, usage, mapped_at_creation: false })
 }
 
 impl TracerGpu {
     pub fn new(gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore) -> anyhow::Result<Self> {
         let device = &gpu.device;
-        let trace_layout = trace_layout(device);
-        let (media_layout, point_stand_ins) = media_layout(device);
         let c = wgpu::ShaderStages::COMPUTE;
-        let resolve_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("ground truth: views"),
-            entries: &[
+        let layout = |label, entries: &[wgpu::BindGroupLayoutEntry]| {
+            device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(label), entries })
+        };
+        let trace_layout = layout("ground truth: trace", &trace_layout_entries());
+        // Stand-ins made once for the point media a stack lacks.
+        let point_stand_ins = PointMediaStandIns::new(device, &point_media_entries());
+        let media_layout = layout("ground truth: media", &media_layout_entries());
+        let resolve_layout = layout(
+            "ground truth: views",
+            &[
                 storage_buffer_entry(0, c, true),
                 storage_buffer_entry(1, c, true),
                 storage_buffer_entry(2, c, false),
                 uniform_entry(3, c),
             ],
-        });
+        );
         let trace_module = create_module(device, &shaders.load(crate::TRACE_SHADER)?)?;
         let resolve_module = create_module(device, &shaders.load(crate::RESOLVE_SHADER)?)?;
         let trace_groups =
@@ -420,12 +434,14 @@ impl TracerGpu {
         let sums = self.sums.as_ref().expect("made by sums_for");
         let tiles = [size[0].div_ceil(SCREEN_TILE), size[1].div_ceil(SCREEN_TILE)];
         let sky = ctx.group(Resource::SkyTables);
+        // The media's bounds change with what the frame shows, and a simulated grid's with every
+        // step: this frame's paths need a bound on this frame's fields.
+        let rebuild = restart || ctx.point_media().contains_key(&SIMULATED_GRID_BINDINGS.start);
         ctx.passes.compute("ground truth: trace", |pass| {
             pass.set_bind_group(0, ctx.inputs, &[]);
             pass.set_bind_group(2, &media_group, &[]);
             pass.set_bind_group(3, sky, &[]);
-            if restart {
-                // The media's bounds change only with what the frame shows.
+            if rebuild {
                 pass.set_pipeline(&self.build);
                 pass.set_bind_group(1, &sums.trace_group, &[0]);
                 let cells: u32 = MAJORANT_GRID.iter().product();

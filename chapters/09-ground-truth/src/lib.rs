@@ -10,7 +10,7 @@ pub mod params;
 pub mod reference;
 
 use fogbook_core::frame::FrameLayouts;
-use fogbook_core::gpu::GpuContext;
+use fogbook_core::gpu::{GpuContext, Requirements};
 use fogbook_core::params::DynParameters;
 use fogbook_core::shaders::{ShaderStore, WgslConst};
 use fogbook_core::views::SnapshotTolerance;
@@ -70,6 +70,15 @@ impl Chapter for GroundTruth {
             title: "Ground truth",
             summary: "A path tracer of the stack's media and scene, and every chapter's picture measured against it",
         }
+    }
+
+    fn requirements(&self) -> Requirements {
+        // The trace samples every medium in one pass, each with its textures bound.
+        let defaults = wgpu::Limits::default();
+        let textures = gpu::sampled_textures();
+        let limits = (textures > defaults.max_sampled_textures_per_shader_stage)
+            .then_some(wgpu::Limits { max_sampled_textures_per_shader_stage: textures, ..defaults.clone() });
+        Requirements { features: wgpu::Features::empty(), limits }
     }
 
     // ANCHOR: stage

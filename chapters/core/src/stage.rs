@@ -235,7 +235,7 @@ pub const RESOURCE_TABLE: &[ResourceRow] = &[
     ResourceRow {
         resource: Resource::PointMedia,
         name: "point media",
-        made_by: "a chapter whose medium a path tracer samples at points (a cloud layer), after its stage",
+        made_by: "a chapter whose medium a path tracer samples at points (a cloud layer, a simulated grid), after its stage",
         holds: "the medium's uniform, textures and sampler at its own bindings of group 2 (media::point)",
         without_maker: "stand-ins the sampling pass makes: a zero uniform (no medium) and 1-texel textures",
     },

@@ -1,10 +1,10 @@
 //! Media sampled at points: what a pass that evaluates σt, σs and the phase anywhere (a path
 //! tracer) binds beside its own, and where. A chapter whose medium is a field of its own (a
-//! cloud layer's noise and weather map) lends that field's resources (`Loan::Bindings`, kind
-//! `Resource::PointMedia`) at the bindings its medium's WGSL declares in group 2; the sampling
-//! pass builds its layout from those chapters' entries, binds what the stack lent, and a
-//! stand-in of the same type for every binding nobody lent: a zero uniform, which each medium
-//! reads as "absent", and one-texel textures.
+//! cloud layer's noise and weather map, a simulated grid's fields) lends that field's resources
+//! (`Loan::Bindings`, kind `Resource::PointMedia`) at the bindings its medium's WGSL declares in
+//! group 2; the sampling pass builds its layout from those chapters' entries, binds what the
+//! stack lent, and a stand-in of the same type for every binding nobody lent: a zero uniform (or
+//! read-only storage buffer), which each medium reads as "absent", and one-texel textures.
 //!
 //! Group 2's bindings, so that every medium fits beside every other in one pass:
 //!
@@ -16,11 +16,16 @@
 //! | 5 | fog by distance (its functions in `common/`; the includer declares the uniform) |
 //! | 12–17 | the volumes' density textures and baked noise (`common/media/fog_volume_density.wgsl`) |
 //! | 24–29 | a cloud layer's field: uniform, two 3D noises, the weather map, sampler, curl map ([`CLOUD_LAYER_BINDINGS`]) |
+//! | 30–33 | a simulated grid's field: its parameter block, the fluid (dye and density), the velocity (its fourth channel the temperature), sampler ([`SIMULATED_GRID_BINDINGS`]) |
 
 use std::ops::Range;
 
 /// Where a cloud layer's density field sits in group 2 (its `density.wgsl`).
 pub const CLOUD_LAYER_BINDINGS: Range<u32> = 24..30;
+
+/// Where a simulated grid's field sits in group 2 (a fluid solver's fields). They change with
+/// every step: a bound made from them holds for the frame it was made in.
+pub const SIMULATED_GRID_BINDINGS: Range<u32> = 30..34;
 
 /// One lent resource of a point medium.
 #[derive(Clone, Debug)]
@@ -40,8 +45,8 @@ impl LentBinding {
     }
 }
 
-/// Bytes of the stand-in uniform: more than any medium's uniform.
-const STAND_IN_UNIFORM_BYTES: u64 = 4096;
+/// Bytes of the stand-in buffers: more than any medium's parameter block.
+const STAND_IN_BUFFER_BYTES: u64 = 4096;
 
 /// A stand-in for every binding of `entries`, made once by the sampling pass.
 pub struct PointMediaStandIns {
@@ -49,12 +54,19 @@ pub struct PointMediaStandIns {
 }
 
 impl PointMediaStandIns {
-    /// Stand-ins for `entries` (uniform buffers, 2D and 3D float textures, samplers).
+    /// Stand-ins for `entries` (uniform and read-only storage buffers, 2D and 3D float textures,
+    /// samplers).
     pub fn new(device: &wgpu::Device, entries: &[wgpu::BindGroupLayoutEntry]) -> Self {
         let uniform = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("point media: zero uniform"),
-            size: STAND_IN_UNIFORM_BYTES,
+            size: STAND_IN_BUFFER_BYTES,
             usage: wgpu::BufferUsages::UNIFORM,
+            mapped_at_creation: false,
+        });
+        let storage = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("point media: zero parameter block"),
+            size: STAND_IN_BUFFER_BYTES,
+            usage: wgpu::BufferUsages::STORAGE,
             mapped_at_creation: false,
         });
         let texture = |dimension| {
@@ -78,6 +90,9 @@ impl PointMediaStandIns {
                 let lent = match e.ty {
                     wgpu::BindingType::Buffer { ty: wgpu::BufferBindingType::Uniform, .. } => {
                         LentBinding::Buffer(uniform.clone())
+                    }
+                    wgpu::BindingType::Buffer { ty: wgpu::BufferBindingType::Storage { read_only: true }, .. } => {
+                        LentBinding::Buffer(storage.clone())
                     }
                     wgpu::BindingType::Texture { view_dimension: wgpu::TextureViewDimension::D3, .. } => {
                         LentBinding::Texture(texture(wgpu::TextureDimension::D3))
