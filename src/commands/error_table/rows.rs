@@ -68,10 +68,19 @@ pub const ROWS: &[Row] = &[
         camera: None,
     },
     // ANCHOR_END: rows
-    // ANCHOR: cloud_rows
+    // ANCHOR: more_rows
     cloud_row("clouds-1", "single scattering (one octave) along a 64-step march, a 6-sample light march", &CLOUDS_1),
     cloud_row("clouds-2", "two octaves of Wrenninge's multiple-scattering approximation", &CLOUDS_2),
     cloud_row("clouds-3", "three octaves of Wrenninge's multiple-scattering approximation (the default)", &CLOUDS_3),
+    Row {
+        name: "smoke",
+        chapter: "smoke",
+        approximation: "a 96-step march; the sun from a light volume with 3 octaves, the sky as a constant",
+        stack: &["smoke"],
+        settings: &[],
+        without_medium: &["extinction=0"],
+        camera: None,
+    },
 ];
 
 /// The clouds over the test scene at 1, 2 and 3 octaves, unjittered, every pixel marched every
@@ -91,7 +100,7 @@ const fn cloud_row(name: &'static str, approximation: &'static str, settings: &'
         camera: None,
     }
 }
-// ANCHOR_END: cloud_rows
+// ANCHOR_END: more_rows
 impl Row {
     /// The stack with the tracer beside it.
     pub fn spec(&self) -> String {
