@@ -487,6 +487,21 @@ fn smoke_transmits_by_its_optical_depth_per_channel() {
     // chromatic absorber. Looking down its axis from 6 m up into a white environment, each pixel
     // is T_c = e^(−σ tint_c ∫ρ) along its ray, ∫ρ in f64 from the cells uploaded. Time stands
     // still: no step moves the smoke.
+    traced_smoke(0);
+}
+
+#[test]
+fn a_smoke_that_changes_is_bounded_again_every_frame() {
+    // One frame of an empty box first (its bound 0), then the density, with nothing that
+    // restarts the sums: each pixel's mean is (1 + 16 T) / 17 only if the majorant grid was
+    // rebuilt for the frames after the change. Without the rebuild no collision is drawn there
+    // and the pixel stays 1.
+    traced_smoke(1);
+}
+
+/// The smoke test's picture after `empty_frames` frames of an empty box and 16 of the known
+/// density, each pixel against its f64 answer (the frames' mean of 1 and T).
+fn traced_smoke(empty_frames: u32) {
     const N: usize = 16;
     const EYE: &str = "0,6,0,0,0,1";
     const FRAMES: u32 = 16;
@@ -508,19 +523,29 @@ fn smoke_transmits_by_its_optical_depth_per_channel() {
     setup.apply(None, &all, Some(EYE)).unwrap();
     h.prepare_stack(&mut setup.stack).unwrap();
     let rho = smoke_density(N);
-    let loaded =
-        setup.stack.chapters_mut()[0].as_any_mut().downcast_mut::<fogbook_core::Loaded<fogbook_smoke::Smoke>>();
-    let (smoke, state) = loaded.expect("the smoke first").parts().unwrap();
-    let fluid: Vec<f32> = rho.iter().flat_map(|&r| [0.0, 0.0, 0.0, r as f32]).collect();
-    state.upload(&h.gpu, fogbook_smoke::fields::FieldId::Fluid, &fluid).unwrap();
-    let grid = fogbook_smoke::SmokeUniform::new(&smoke.params, N as u32, [0.0, 1.0, 0.0], 0).grid;
     let view = setup.stack.find_view("ground-truth/ground-truth").unwrap();
+    let upload = |h: &fogbook_core::headless::Headless, setup: &mut fogbook::state::Setup, scale: f64| {
+        let loaded =
+            setup.stack.chapters_mut()[0].as_any_mut().downcast_mut::<fogbook_core::Loaded<fogbook_smoke::Smoke>>();
+        let (smoke, state) = loaded.expect("the smoke first").parts().unwrap();
+        let fluid: Vec<f32> = rho.iter().flat_map(|&r| [0.0, 0.0, 0.0, (r * scale) as f32]).collect();
+        state.upload(&h.gpu, fogbook_smoke::fields::FieldId::Fluid, &fluid).unwrap();
+        fogbook_smoke::SmokeUniform::new(&smoke.params, N as u32, [0.0, 1.0, 0.0], 0).grid
+    };
+    if empty_frames > 0 {
+        upload(h, &mut setup, 0.0);
+        for _ in 0..empty_frames {
+            h.redraw(&mut setup.stack, &setup.camera, &setup.scene, view);
+        }
+    }
+    let grid = upload(h, &mut setup, 1.0);
     for _ in 0..FRAMES {
         h.redraw(&mut setup.stack, &setup.camera, &setup.scene, view);
     }
     let image = common::checked_capture(h).raw;
     let (min, side) = (glam::Vec3::from(grid.box_min).as_dvec3(), f64::from(grid.box_m));
     let pixels = (image.width * image.height) as usize;
+    let (empty, full) = (f64::from(empty_frames), f64::from(FRAMES));
     for c in 0..3 {
         // Per pixel, the traced value less its own answer: their mean is 0 within its error.
         let residuals: Vec<f64> = (0..pixels)
@@ -528,7 +553,7 @@ fn smoke_transmits_by_its_optical_depth_per_channel() {
                 let (x, y) = ((i as u32) % image.width, (i as u32) / image.width);
                 let (o, d) = common::pose_ray(EYE, SIZE, x, y);
                 let t = (-sigma * tint[c] * smoke_column(&rho, N, min, side, o, d)).exp();
-                f64::from(image.rgba[4 * i + c]) - t
+                f64::from(image.rgba[4 * i + c]) - (empty + full * t) / (empty + full)
             })
             .collect();
         let mean = residuals.iter().sum::<f64>() / pixels as f64;
