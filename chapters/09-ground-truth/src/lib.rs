@@ -143,8 +143,9 @@ impl Chapter for GroundTruth {
 
     fn book(&self) -> Book {
         Book {
-            // A path tracer's image is a mean over frames: the tests sum 4 frames of 16 paths.
-            warmup_frames: 4,
+            // A path tracer's image is a mean over frames: the figures sum 16 frames of the default
+            // 1 path, the tests 4 frames of 16 paths.
+            warmup_frames: 16,
             test_frames: 4,
             test_settings: vec!["samples_per_frame=16"],
             // Monte Carlo noise moves with the adapter's rounding (a path that turns differently

@@ -6,7 +6,7 @@ fogbook_core::parameters! {
     pub struct GroundTruthParams {
         "Paths" {
             /// Paths per pixel each frame adds to the running mean.
-            samples_per_frame: u32 = 4,
+            samples_per_frame: u32 = 1,
                 int(1, 256).help("Paths per pixel added each frame (one dispatch each)"),
             /// Scattering or surface vertices a path may have; 0 leaves the end to Russian
             /// roulette (unbiased). 1 is single scattering.
