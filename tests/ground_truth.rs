@@ -68,10 +68,21 @@ fn traced_in(volume: &[&str], camera: &str, sets: &[String], frames: u32) -> Flo
     let mut all: Vec<String> = volume.iter().map(|s| s.to_string()).collect();
     all.extend(["volumes[0].falloff=0".into(), "ground-truth.surfaces=false".into(), "local_lights=false".into()]);
     all.extend(sets.iter().cloned());
+    traced_stack("local-fog,ground-truth", camera, &all, frames)
+}
+
+/// The ground-truth view of `stack` from `camera` with `sets`, after `frames` frames, on the
+/// tests' shared renderer.
+fn traced_stack(stack: &str, camera: &str, sets: &[String], frames: u32) -> FloatImage {
     let mut shared = SHARED.lock().unwrap_or_else(|p| p.into_inner());
     let h = shared.get_or_insert_with(|| headless(SIZE));
     h.resize(SIZE).unwrap();
-    render_with(h, "local-fog,ground-truth", "ground-truth/ground-truth", &all, Some(camera), frames).raw
+    render_with(h, stack, "ground-truth/ground-truth", sets, Some(camera), frames).raw
+}
+
+/// `DARK` and then `more`.
+fn dark_with(more: &[&str]) -> Vec<String> {
+    DARK.iter().chain(more).map(|s| s.to_string()).collect()
 }
 
 /// The ground-truth view of the 4 m slab with `sets`, after `frames` frames.
@@ -405,22 +416,14 @@ fn fog_by_distance_is_an_absorber_that_emits_its_colour() {
     // through the box's floor first.
     const HIGH: &str = "0,50,0,0,0,1";
     let (rho, colour) = (0.002, [0.5, 1.0, 2.0]);
-    let mut shared = SHARED.lock().unwrap_or_else(|p| p.into_inner());
-    let h = shared.get_or_insert_with(|| headless(SIZE));
-    h.resize(SIZE).unwrap();
-    let mut all: Vec<String> = DARK.iter().map(|s| s.to_string()).collect();
-    all.extend(sets(&[
-        "falloff=exponential",
-        &format!("density={rho}"),
-        "color=0.5,1,2,1",
-        "glow_color=1,1,1,0",
-        "samples_per_frame=64",
-    ]));
-    let image = render_with(h, "distance-fog,ground-truth", "ground-truth/ground-truth", &all, Some(HIGH), 2).raw;
+    let density = format!("density={rho}");
+    let mut all =
+        dark_with(&["falloff=exponential", &density, "color=0.5,1,2,1", "glow_color=1,1,1,0", "samples_per_frame=64"]);
+    let image = traced_stack("distance-fog,ground-truth", HIGH, &all, 2);
     let emitted = 1.0 - reference::transmittance(rho, 1000.0);
     assert_means(&image, colour.map(|c| c * emitted), "exponential fog");
     all.push("falloff=linear".into());
-    let image = render_with(h, "distance-fog,ground-truth", "ground-truth/ground-truth", &all, Some(HIGH), 1).raw;
+    let image = traced_stack("distance-fog,ground-truth", HIGH, &all, 1);
     assert_means(&image, [0.0; 3], "linear fog (no medium)");
 }
 
@@ -430,21 +433,18 @@ fn a_slab_of_cloud_transmits_by_beer_lambert() {
     // through it into a white environment each path returns 0 or 1: T = e^(−σt · 1000) on the
     // shell's own tracking, with the Bernoulli variance.
     let sigma_t = 0.0007;
-    let mut shared = SHARED.lock().unwrap_or_else(|p| p.into_inner());
-    let h = shared.get_or_insert_with(|| headless(SIZE));
-    h.resize(SIZE).unwrap();
-    let mut all: Vec<String> = DARK.iter().map(|s| s.to_string()).collect();
-    all.extend(sets(&[
+    let extinction = format!("extinction={sigma_t}");
+    let all = dark_with(&[
         "environment=1,1,1,1",
         "density_model=slab",
         "noise_resolution=low",
         "layer_bottom_m=1500",
         "layer_thickness_m=1000",
-        &format!("extinction={sigma_t}"),
+        &extinction,
         "albedo=0",
         "samples_per_frame=64",
-    ]));
-    let image = render_with(h, "clouds,ground-truth", "ground-truth/ground-truth", &all, Some("0,5,0,0,89,1"), 2).raw;
+    ]);
+    let image = traced_stack("clouds,ground-truth", "0,5,0,0,89,1", &all, 2);
     let expected = reference::transmittance(sigma_t, 1000.0 / 89f64.to_radians().sin());
     assert_means(&image, [expected; 3], "slab of cloud");
 }
@@ -506,16 +506,16 @@ fn traced_smoke(empty_frames: u32) {
     const EYE: &str = "0,6,0,0,0,1";
     const FRAMES: u32 = 16;
     let (sigma, tint) = (0.08, [1.0, 0.6, 0.3]);
-    let mut all: Vec<String> = DARK.iter().map(|s| s.to_string()).collect();
-    all.extend(sets(&[
+    let (grid_size, extinction) = (format!("grid_size={N}"), format!("extinction={sigma}"));
+    let all = dark_with(&[
         "environment=1,1,1,1",
-        &format!("grid_size={N}"),
-        &format!("extinction={sigma}"),
+        &grid_size,
+        &extinction,
         "extinction_color=1,0.6,0.3",
         "emission=0",
         "cast_shadow=false",
         "samples_per_frame=64",
-    ]));
+    ]);
     let mut shared = SHARED.lock().unwrap_or_else(|p| p.into_inner());
     let h = shared.get_or_insert_with(|| headless(SIZE));
     h.resize(SIZE).unwrap();

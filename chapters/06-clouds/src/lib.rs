@@ -19,7 +19,7 @@ pub mod textures;
 pub mod weather_file;
 
 use bytemuck::{Pod, Zeroable};
-use fogbook_core::bindings::{texture_3d_entry, texture_entry, uniform_entry};
+use fogbook_core::bindings::{sampler_entry, texture_3d_entry, texture_entry, uniform_entry};
 use fogbook_core::frame::{FrameLayouts, SCREEN_TILE};
 use fogbook_core::gpu::GpuContext;
 use fogbook_core::media::point::{CLOUD_LAYER_BINDINGS, LentBinding};
@@ -237,12 +237,7 @@ pub fn march_layout_entries() -> Vec<wgpu::BindGroupLayoutEntry> {
         texture_3d_entry(base, c, float),
         texture_3d_entry(detail, c, float),
         texture_entry(weather, c, float),
-        wgpu::BindGroupLayoutEntry {
-            binding: sampler,
-            visibility: c,
-            ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-            count: None,
-        },
+        sampler_entry(sampler, c),
         texture_entry(curl, c, float),
     ]
 }

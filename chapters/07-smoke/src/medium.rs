@@ -5,7 +5,7 @@
 
 use crate::fields::Fields;
 use fogbook_core::Loan;
-use fogbook_core::bindings::{storage_buffer_entry, texture_3d_entry};
+use fogbook_core::bindings::{sampler_entry, storage_buffer_entry, texture_3d_entry};
 use fogbook_core::media::point::{LentBinding, SIMULATED_GRID_BINDINGS};
 
 /// The bindings of medium.wgsl: the parameter block (read-only storage), the fluid, the
@@ -24,12 +24,7 @@ pub fn medium_layout_entries() -> Vec<wgpu::BindGroupLayoutEntry> {
         storage_buffer_entry(uniform, c, true),
         texture_3d_entry(fluid, c, float),
         texture_3d_entry(velocity, c, float),
-        wgpu::BindGroupLayoutEntry {
-            binding: sampler,
-            visibility: c,
-            ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-            count: None,
-        },
+        sampler_entry(sampler, c),
     ]
 }
 

@@ -385,7 +385,20 @@ pub fn record_divergence(
     p.divergence.dispatch(passes, "smoke: divergence", params, &g, groups(f.n));
 }
 
-/// Group 2 of the passes: the parameter block, the sampler and the fields' solid mask.
+/// Group 2's entries of every pass: the parameter block, the sampler and the fields' solid mask.
+fn params_entries<'a>(
+    uniform: &'a wgpu::Buffer,
+    sampler: &'a wgpu::Sampler,
+    f: &'a Fields,
+) -> Vec<wgpu::BindGroupEntry<'a>> {
+    vec![
+        wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
+        wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::Sampler(sampler) },
+        wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::TextureView(&f.solid.view) },
+    ]
+}
+
+/// Group 2 of the passes: `params_entries`.
 pub fn params_group(
     gpu: &GpuContext,
     p: &Pipelines,
@@ -396,16 +409,12 @@ pub fn params_group(
     gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some("smoke params"),
         layout: &p.params_layout,
-        entries: &[
-            wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::Sampler(sampler) },
-            wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::TextureView(&f.solid.view) },
-        ],
+        entries: &params_entries(uniform, sampler, f),
     })
 }
 
-/// Group 2 of the view pass: `params_group`'s bindings and the smoke's medium over the same
-/// uniform, sampler and current fields (medium.wgsl, which the march takes its formulas from).
+/// Group 2 of the view pass: `params_entries` and the smoke's medium over the same uniform,
+/// sampler and current fields (medium.wgsl, which the march takes its formulas from).
 pub fn view_params_group(
     gpu: &GpuContext,
     p: &Pipelines,
@@ -413,11 +422,7 @@ pub fn view_params_group(
     sampler: &wgpu::Sampler,
     f: &Fields,
 ) -> wgpu::BindGroup {
-    let mut entries = vec![
-        wgpu::BindGroupEntry { binding: 0, resource: uniform.as_entire_binding() },
-        wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::Sampler(sampler) },
-        wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::TextureView(&f.solid.view) },
-    ];
+    let mut entries = params_entries(uniform, sampler, f);
     entries.extend(crate::medium::medium_entries(uniform, sampler, f));
     gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some("smoke params (view)"),

@@ -35,6 +35,38 @@ pub fn texture_3d_entry(
     texture_binding(binding, visibility, sample_type, wgpu::TextureViewDimension::D3)
 }
 
+/// A filtering sampler binding.
+pub fn sampler_entry(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility,
+        ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+        count: None,
+    }
+}
+
+/// A one-texel texture of `dimension` and `format` to bind where a resource is missing (zero:
+/// wgpu initialises it), and its view.
+pub fn one_texel_view(
+    device: &wgpu::Device,
+    label: &str,
+    dimension: wgpu::TextureDimension,
+    format: wgpu::TextureFormat,
+) -> wgpu::TextureView {
+    device
+        .create_texture(&wgpu::TextureDescriptor {
+            label: Some(label),
+            size: wgpu::Extent3d { width: 1, height: 1, depth_or_array_layers: 1 },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension,
+            format,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        })
+        .create_view(&Default::default())
+}
+
 /// A comparison sampler binding (shadow maps).
 pub fn comparison_sampler_entry(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {

@@ -89,18 +89,7 @@ pub fn stand_in(device: &wgpu::Device, layout: &wgpu::BindGroupLayout) -> wgpu::
         mapped_at_creation: false, // zero-initialised
     });
     let texture = |dimension| {
-        device
-            .create_texture(&wgpu::TextureDescriptor {
-                label: Some("shared sky stand-in"),
-                size: wgpu::Extent3d { width: 1, height: 1, depth_or_array_layers: 1 },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension,
-                format: wgpu::TextureFormat::Rgba16Float,
-                usage: wgpu::TextureUsages::TEXTURE_BINDING,
-                view_formats: &[],
-            })
-            .create_view(&Default::default())
+        crate::bindings::one_texel_view(device, "shared sky stand-in", dimension, wgpu::TextureFormat::Rgba16Float)
     };
     let (flat, volume) = (texture(wgpu::TextureDimension::D2), texture(wgpu::TextureDimension::D3));
     let sampler = device.create_sampler(&wgpu::SamplerDescriptor {

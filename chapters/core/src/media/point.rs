@@ -70,18 +70,7 @@ impl PointMediaStandIns {
             mapped_at_creation: false,
         });
         let texture = |dimension| {
-            device
-                .create_texture(&wgpu::TextureDescriptor {
-                    label: Some("point media: stand-in"),
-                    size: wgpu::Extent3d { width: 1, height: 1, depth_or_array_layers: 1 },
-                    mip_level_count: 1,
-                    sample_count: 1,
-                    dimension,
-                    format: wgpu::TextureFormat::Rgba8Unorm,
-                    usage: wgpu::TextureUsages::TEXTURE_BINDING,
-                    view_formats: &[],
-                })
-                .create_view(&Default::default())
+            crate::bindings::one_texel_view(device, "point media: stand-in", dimension, wgpu::TextureFormat::Rgba8Unorm)
         };
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor::default());
         let stand_ins = entries
