@@ -16,10 +16,14 @@ fn mie_density(atm: AtmosphereParams, altitude: f32) -> f32 {
     return exp(-altitude / atm.mie.z);
 }
 
+// The ozone layer's tent: 0 below 10 km and above 40 km, 1 at its 25 km peak.
+fn ozone_density(altitude: f32) -> f32 {
+    return clamp(1.0 - abs(altitude - 25000.0) / 15000.0, 0.0, 1.0);
+}
+
 fn extinction_at(atm: AtmosphereParams, altitude: f32) -> vec3<f32> {
-    let ozone = clamp(1.0 - abs(altitude - 25000.0) / 15000.0, 0.0, 1.0);
     return atm.rayleigh.rgb * rayleigh_density(atm, altitude) + vec3(atm.mie.y * mie_density(atm, altitude))
-        + atm.ozone.rgb * ozone;
+        + atm.ozone.rgb * ozone_density(altitude);
 }
 
 // (r, μ) of a transmittance-texture coordinate.

@@ -9,18 +9,21 @@
 //   12–17  the stack's density textures and baked noise (common/media/fog_volume_density.wgsl)
 //   24–29  the cloud layer's field (the clouds' density.wgsl; a zero uniform: no clouds)
 //   30–33  the smoke's simulated grid (the smoke's medium.wgsl; a zero block: no smoke)
+// and the sky's atmosphere from the shared sky's uniform (group 3), where it is traced as a
+// medium (the sky's medium.wgsl; tracked on its own stretch of each ray, tracking.wgsl).
 // The global medium is the froxel fog's where the stack has it (its constant, its height layers —
 // the height fog's own where both are in the stack — and its noise), else the height fog's two
 // layers; fog by distance, the local volumes, the smoke and the clouds add to it. Composition is
 // static, as the media layer says. The volume count and the random stream are the including
 // file's (trace.wgsl):
-// #needs tracer, random
+// #needs tracer, random, FLAG_ATMOSPHERE, sky_in_stack, shared_atmosphere
 // #import 04-froxel-fog/common.wgsl
 // #import common/height_fog_functions.wgsl
 // #import common/distance_fog_functions.wgsl
 // #import common/media/local_volumes.wgsl
 // #import 06-clouds/density.wgsl
 // #import 07-smoke/medium.wgsl
+// #import 03-sky/medium.wgsl
 
 @group(2) @binding(3) var<storage, read> fog_volumes: array<FogVolume>;
 @group(2) @binding(4) var<uniform> height: HeightFogParams;
@@ -49,6 +52,12 @@ fn clouds_in_stack() -> bool {
 // The clouds' bound inside their shell (tracking.wgsl): the density is at most 1.
 fn cloud_majorant_in_shell() -> f32 {
     return select(0.0, clouds.medium.x, clouds_in_stack());
+}
+
+// The atmosphere is a medium of the trace where the sky is in the stack and the tracer is asked
+// to trace it; else the sky's tables light the scene as its environment (sky_environment.wgsl).
+fn atmosphere_traced() -> bool {
+    return (tracer.flags & FLAG_ATMOSPHERE) != 0u && sky_in_stack();
 }
 
 // ANCHOR: cloud_lobes
@@ -103,11 +112,17 @@ fn stack_medium_at(p: vec3<f32>, pick: bool) -> Medium {
     if clouds_in_stack() {
         m = add_clouds(m, p, pick);
     }
+    // The air and the aerosols as two components: Rayleigh's and Mie's phases drawn in proportion.
+    if atmosphere_traced() {
+        let h = atmosphere_altitude(shared_atmosphere, p);
+        m = add_component(m, air_medium_at(shared_atmosphere, h), pick);
+        m = add_component(m, aerosol_medium_at(shared_atmosphere, h), pick);
+    }
     return m;
 }
 
 // A bound on it over the box [lo, hi] (the smoke's from the cells of its grid that the box
-// covers), the clouds apart: their shell is tracked on its own (tracking.wgsl).
+// covers), the clouds and the atmosphere apart: each is tracked on its own (tracking.wgsl).
 fn stack_majorant(lo: vec3<f32>, hi: vec3<f32>) -> Majorant {
     var bound = majorant_none();
     if froxel_fog_in_stack() {

@@ -1,6 +1,7 @@
 // Ground truth: a progressive, unbiased Monte Carlo path tracer of the stack's frame — the test
 // scene's diffuse surfaces, the sun, the scene's point and spot lights, the scene's sky as the
-// environment, and every medium the stack lends, read through the media layer
+// environment (or the sky's atmosphere as a medium over the planet's ground,
+// sky_environment.wgsl), and every medium the stack lends, read through the media layer
 // (stack_media.wgsl). Free paths are sampled by delta (Woodcock) tracking against a majorant
 // σ̄ ≥ σt, with null collisions (Woodcock et al. 1965); chromatic media by spectral tracking
 // (Kutz et al. 2017), the collision type chosen in proportion to the path throughput times each
@@ -78,6 +79,9 @@ fn transmittance(o: vec3<f32>, d: vec3<f32>, t_max: f32) -> vec3<f32> {
     if (tracer.flags & FLAG_SURFACES) != 0u && intersect_scene(o, d, t_max, tracer.ground, tracer.box_count).hit {
         t_r = vec3(0.0);
     }
+    if planet_ground_hit(o, d, t_max).hit {
+        t_r = vec3(0.0);
+    }
     var track = track_start(o, d, t_max);
     for (var i = 0u; i < tracer.max_collisions && any(t_r > vec3(0.0)); i++) {
         if !track_next(&track) {
@@ -109,8 +113,13 @@ fn sun_arrival(p: vec3<f32>) -> Arrival {
     if (tracer.flags & FLAG_SUN) == 0u || frame.sun_dir.w <= 0.0 {
         return Arrival(l, vec3(0.0));
     }
-    // The sun through the atmosphere to p's altitude where the sky is in the stack.
-    let e = PI * sun_light_at(p) * frame.sun_dir.w;
+    // The sun through the atmosphere to p's altitude where the sky is in the stack: from its
+    // tables, or from above it through the traced atmosphere.
+    var light = sun_light_at(p);
+    if atmosphere_traced() {
+        light = sun_above_atmosphere();
+    }
+    let e = PI * light * frame.sun_dir.w;
     return Arrival(l, e * transmittance(p, l, NO_HIT_M));
 }
 // ANCHOR_END: sun_arrival
@@ -161,6 +170,10 @@ fn reflected_light(p: vec3<f32>, n: vec3<f32>, albedo: vec3<f32>) -> vec3<f32> {
 fn environment(p: vec3<f32>, d: vec3<f32>) -> vec3<f32> {
     if (tracer.flags & FLAG_CONSTANT_ENVIRONMENT) != 0u {
         return tracer.environment.rgb;
+    }
+    // Where the atmosphere is traced, a path that leaves it is in black space.
+    if atmosphere_traced() {
+        return vec3(0.0);
     }
     if sky_in_stack() {
         return sky_environment(p, d);
@@ -247,6 +260,10 @@ fn trace_path(xy: vec2<f32>) -> vec3<f32> {
         if surfaces {
             hit = intersect_scene(o, d, NO_HIT_M, tracer.ground, tracer.box_count);
         }
+        let planet = planet_ground_hit(o, d, hit.t);
+        if planet.hit {
+            hit = planet;
+        }
         // ANCHOR: path_events
         let flight = free_flight(o, d, hit.t, beta);
         radiance += flight.emitted;
@@ -257,6 +274,8 @@ fn trace_path(xy: vec2<f32>) -> vec3<f32> {
         let last = tracer.max_bounces > 0u && vertex + 1u >= tracer.max_bounces;
         if flight.event == EVENT_SCATTERED {
             vertices += 1u;
+            // The lobe was picked by the components' luminance weights: each channel's share.
+            beta *= medium_lobe_weight(flight.medium);
             let p = o + flight.t * d;
             radiance += beta * scattered_light(p, d, flight.medium.lobe);
             if last {

@@ -1,15 +1,18 @@
-// Ground truth, a ray's tentative collisions: the superposition of two Poisson processes, one per
-// region of bounded media — the majorant grid over the scene's box (majorant_grid.wgsl) and the
+// Ground truth, a ray's tentative collisions: the superposition of Poisson processes, one per
+// region of bounded media — the majorant grid over the scene's box (majorant_grid.wgsl), the
 // cloud layer's spherical shell at the clouds' constant bound, which no box of the grid's scale
-// could hold (it runs for hundreds of kilometres around the planet). The sum of two Poisson
-// processes of rates σ̄₁(t) and σ̄₂(t) is one of rate σ̄₁ + σ̄₂, so each region draws its own next
-// collision, the nearer one is the ray's, and its majorant is the sum of both regions' rates
-// there; the other region's pending draw stays valid (exponential free paths are memoryless).
-// After the piecewise-constant and combined majorants of Novák et al., "Monte Carlo Methods for
-// Volumetric Light Transport Simulation" (2018), §4, and Kutz et al., "Spectral and Decomposition
-// Tracking for Rendering Heterogeneous Volumes" (2017).
-// The shell's geometry and bound come from the clouds' density.wgsl, through the stack's media:
-// #needs clouds_in_stack, cloud_majorant_in_shell, planet_centre, planet_radius, layer_bottom_radius, layer_top_radius, sphere_hits, random, Walk, walk_start, walk_next, grid_majorant_at
+// could hold (it runs for hundreds of kilometres around the planet), and, where the sky's
+// atmosphere is traced as a medium, the ray's stretch inside the atmosphere cut into segments,
+// each bounded at its lowest altitude. The sum of Poisson processes of rates σ̄₁(t), σ̄₂(t), …
+// is one of rate Σ σ̄ᵢ, so each region draws its own next collision, the nearest one is the
+// ray's, and its majorant is the sum of every region's rate there; the others' pending draws stay
+// valid (exponential free paths are memoryless). After the piecewise-constant and combined
+// majorants of Novák et al., "Monte Carlo Methods for Volumetric Light Transport Simulation"
+// (2018), §4, and Kutz et al., "Spectral and Decomposition Tracking for Rendering Heterogeneous
+// Volumes" (2017).
+// The shell's geometry and bound come from the clouds' density.wgsl, the atmosphere's from the
+// sky's medium.wgsl, through the stack's media:
+// #needs clouds_in_stack, cloud_majorant_in_shell, planet_centre, planet_radius, layer_bottom_radius, layer_top_radius, sphere_hits, random, Walk, walk_start, walk_next, grid_majorant_at, atmosphere_traced, shared_atmosphere, atmosphere_altitude, atmosphere_majorant, AtmosphereParams
 
 const NO_COLLISION_M: f32 = 3.0e38;
 
@@ -75,6 +78,105 @@ fn shell_next(span: ShellSpan, after: f32, sigma: f32) -> f32 {
 }
 // ANCHOR_END: shell_span
 
+// ANCHOR: air_span
+// The ray's stretch inside the atmosphere, where it is traced: from the camera (or where the ray
+// enters through the top) to where it leaves through the top, meets the planet's ground or
+// reaches t_max; cut into segments of one length, each bounded over the altitudes it spans. The
+// length is the one over which the ray at its start climbs or falls 400 m (at least 400 m, at
+// most 20 km): the Mie profile (1.2 km scale height) is then bounded within a factor 1.4.
+struct AirSpan {
+    start: f32,
+    end: f32,  // end ≤ start: no stretch
+    step: f32,
+}
+
+const AIR_STEP_CLIMB_M: f32 = 400.0;
+
+// The distances (t_in, t_out) where o + t d is inside the sphere of radius R + h_s about the
+// planet's centre, h the altitude of o; (−1, −1) where it misses. The quadratic's roots in the
+// form that keeps f32's precision when o lies close to the sphere: c = (h − h_s)(r + R + h_s).
+fn air_sphere_hits(atm: AtmosphereParams, o: vec3<f32>, d: vec3<f32>, h_s: f32) -> vec2<f32> {
+    let h = atmosphere_altitude(atm, o);
+    let r = atm.radii.x + h;
+    let b = dot(o - atmosphere_planet_centre(atm), d);
+    let c = (h - h_s) * (r + atm.radii.x + h_s);
+    let disc = b * b - c;
+    if disc < 0.0 {
+        return vec2(-1.0);
+    }
+    let q = -(b + select(-1.0, 1.0, b >= 0.0) * sqrt(disc));
+    let t1 = q;
+    let t2 = select(c / q, 0.0, q == 0.0);
+    return vec2(min(t1, t2), max(t1, t2));
+}
+
+fn air_span(o: vec3<f32>, d: vec3<f32>, t_max: f32) -> AirSpan {
+    var span = AirSpan(0.0, 0.0, 1.0);
+    if !atmosphere_traced() {
+        return span;
+    }
+    let atm = shared_atmosphere;
+    let top = air_sphere_hits(atm, o, d, atm.radii.y - atm.radii.x);
+    if top.y <= 0.0 {
+        return span;
+    }
+    span.start = max(top.x, 0.0);
+    span.end = min(top.y, t_max);
+    let ground = air_sphere_hits(atm, o, d, 0.0);
+    if ground.y > 0.0 {
+        span.end = min(span.end, max(ground.x, 0.0));
+    }
+    let climb = abs(dot(normalize(o - atmosphere_planet_centre(atm)), d));
+    span.step = clamp(AIR_STEP_CLIMB_M / max(climb, 1e-3), AIR_STEP_CLIMB_M, 20000.0);
+    return span;
+}
+
+// The bound of segment k: the atmosphere's majorant over the altitudes the segment spans. The
+// distance to the centre along a line is convex, so its lowest point is the closest approach
+// clamped to the segment, its highest an end.
+fn air_bound(o: vec3<f32>, d: vec3<f32>, span: AirSpan, k: f32) -> f32 {
+    let atm = shared_atmosphere;
+    let a = span.start + k * span.step;
+    let b = min(a + span.step, span.end);
+    let closest = clamp(-dot(o - atmosphere_planet_centre(atm), d), a, b);
+    let low = atmosphere_altitude(atm, o + closest * d);
+    let high = max(atmosphere_altitude(atm, o + a * d), atmosphere_altitude(atm, o + b * d));
+    let m = atmosphere_majorant(atm, low, high).extinction;
+    return max(max(m.x, m.y), m.z);
+}
+
+// The atmosphere's rate at t: its segment's bound inside the stretch, 0 outside.
+fn air_rate_at(o: vec3<f32>, d: vec3<f32>, span: AirSpan, t: f32) -> f32 {
+    if t < span.start || t >= span.end {
+        return 0.0;
+    }
+    return air_bound(o, d, span, floor((t - span.start) / span.step));
+}
+
+// The atmosphere's next tentative collision after `after`, and its segment's rate: an
+// exponential optical distance spent segment by segment. At most AIR_MAX_SEGMENTS are walked
+// per draw (a ray from the ground to the top crosses 150 at most).
+const AIR_MAX_SEGMENTS: u32 = 4096u;
+
+fn air_next(o: vec3<f32>, d: vec3<f32>, span: AirSpan, after: f32) -> vec2<f32> {
+    var left = -log(1.0 - random());
+    var s = max(after, span.start);
+    for (var i = 0u; i < AIR_MAX_SEGMENTS && s < span.end; i++) {
+        let k = floor((s - span.start) / span.step);
+        let segment_end = min(span.start + (k + 1.0) * span.step, span.end);
+        let sigma = air_bound(o, d, span, k);
+        let need = sigma * (segment_end - s);
+        if left < need {
+            return vec2(s + left / sigma, sigma);
+        }
+        left -= need;
+        // Past this segment (a step of at least one ulp, whatever the rounding of its end).
+        s = max(segment_end, s + max(abs(s), 1.0) * 1e-6);
+    }
+    return vec2(NO_COLLISION_M, 0.0);
+}
+// ANCHOR_END: air_span
+
 struct Track {
     t: f32,
     majorant: f32,     // σ̄ at the last tentative collision: both regions' rates there
@@ -86,6 +188,9 @@ struct Track {
     shell: ShellSpan,
     shell_sigma: f32,
     shell_t: f32,      // the shell's pending collision
+    air: AirSpan,
+    air_t: f32,        // the atmosphere's pending collision
+    air_sigma: f32,    // its segment's σ̄
 }
 
 // The grid's next collision. (Its walk is copied out and back: a pointer into a member of the
@@ -101,6 +206,13 @@ fn grid_pending(track: ptr<function, Track>) {
     (*track).grid = walk;
 }
 
+// The atmosphere's next collision after `after`.
+fn air_pending(track: ptr<function, Track>, after: f32) {
+    let next = air_next((*track).o, (*track).d, (*track).air, after);
+    (*track).air_t = next.x;
+    (*track).air_sigma = next.y;
+}
+
 fn track_start(o: vec3<f32>, d: vec3<f32>, t_max: f32) -> Track {
     var track: Track;
     track.o = o;
@@ -110,24 +222,44 @@ fn track_start(o: vec3<f32>, d: vec3<f32>, t_max: f32) -> Track {
     track.shell = shell_span(o, d, t_max);
     track.shell_sigma = cloud_majorant_in_shell();
     track.shell_t = shell_next(track.shell, 0.0, track.shell_sigma);
+    track.air = air_span(o, d, t_max);
+    air_pending(&track, 0.0);
     return track;
 }
 
 // ANCHOR: track_next
-// Moves the track to its next tentative collision; false when neither region has one left.
+// Moves the track to its next tentative collision; false when no region has one left. The region
+// that drew it draws again; every region's rate at the collision sums to its majorant.
 fn track_next(track: ptr<function, Track>) -> bool {
-    let t = min((*track).grid_t, (*track).shell_t);
+    let t = min(min((*track).grid_t, (*track).shell_t), (*track).air_t);
     if t >= NO_COLLISION_M {
         return false;
     }
     (*track).t = t;
-    if (*track).grid_t <= (*track).shell_t {
-        let shell = in_span((*track).shell.a, t) || in_span((*track).shell.b, t);
-        (*track).majorant = (*track).grid_sigma + select(0.0, (*track).shell_sigma, shell);
-        grid_pending(track);
+    let o = (*track).o;
+    let d = (*track).d;
+    let grid_drew = (*track).grid_t == t;
+    let shell_drew = !grid_drew && (*track).shell_t == t;
+    let air_drew = !grid_drew && !shell_drew;
+    let in_shell = in_span((*track).shell.a, t) || in_span((*track).shell.b, t);
+    var majorant = select(0.0, (*track).shell_sigma, in_shell || shell_drew);
+    if grid_drew {
+        majorant += (*track).grid_sigma;
     } else {
-        (*track).majorant = (*track).shell_sigma + grid_majorant_at((*track).o + t * (*track).d);
+        majorant += grid_majorant_at(o + t * d);
+    }
+    if air_drew {
+        majorant += (*track).air_sigma;
+    } else {
+        majorant += air_rate_at(o, d, (*track).air, t);
+    }
+    (*track).majorant = majorant;
+    if grid_drew {
+        grid_pending(track);
+    } else if shell_drew {
         (*track).shell_t = shell_next((*track).shell, t, (*track).shell_sigma);
+    } else {
+        air_pending(track, t);
     }
     return true;
 }

@@ -4,7 +4,7 @@
 //! history epoch counts those). The stack's time is not in that list: a medium that moves with
 //! time is averaged over the frames summed, so pause the time to converge on one instant.
 
-use crate::params::GroundTruthParams;
+use crate::params::{GroundTruthParams, SkyMode};
 use bytemuck::{Pod, Zeroable};
 use fogbook_core::bindings::{storage_buffer_entry, uniform_entry};
 use fogbook_core::frame::{FrameLayouts, FrameUniform, SCREEN_TILE};
@@ -27,6 +27,8 @@ impl Flags {
     pub const SUN: u32 = 2;
     pub const LOCAL_LIGHTS: u32 = 4;
     pub const CONSTANT_ENVIRONMENT: u32 = 8;
+    /// The sky's atmosphere traced as a medium (where the sky is in the stack).
+    pub const ATMOSPHERE: u32 = 16;
 
     /// The flags' WGSL constants, and the majorant grid's size.
     pub fn constants() -> Vec<WgslConst> {
@@ -38,6 +40,7 @@ impl Flags {
             WgslConst::u32("FLAG_SUN", Self::SUN),
             WgslConst::u32("FLAG_LOCAL_LIGHTS", Self::LOCAL_LIGHTS),
             WgslConst::u32("FLAG_CONSTANT_ENVIRONMENT", Self::CONSTANT_ENVIRONMENT),
+            WgslConst::u32("FLAG_ATMOSPHERE", Self::ATMOSPHERE),
         ]
     }
 
@@ -47,6 +50,7 @@ impl Flags {
             | on(p.sun, Self::SUN)
             | on(p.local_lights, Self::LOCAL_LIGHTS)
             | on(p.constant_environment, Self::CONSTANT_ENVIRONMENT)
+            | on(p.sky == SkyMode::Medium, Self::ATMOSPHERE)
     }
 }
 // ANCHOR_END: flags

@@ -16,7 +16,7 @@ use fogbook_core::shaders::{ShaderStore, WgslConst};
 use fogbook_core::views::SnapshotTolerance;
 use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Resource, Stage, StageIo, ViewInfo};
 pub use gpu::{Flags, TracerGpu, TracerUniform};
-pub use params::GroundTruthParams;
+pub use params::{GroundTruthParams, SkyMode};
 
 pub const TRACE_SHADER: &str = "09-ground-truth/trace.wgsl";
 pub const RESOLVE_SHADER: &str = "09-ground-truth/resolve.wgsl";

@@ -1,5 +1,27 @@
 //! Ground-truth parameters: how many paths a frame adds, where paths end, and which lights and
-//! surfaces the tracer sees.
+//! surfaces the tracer sees, and how it sees the sky.
+
+use fogbook_core::params::ChoiceParam;
+use serde::{Deserialize, Serialize};
+
+// ANCHOR: sky_mode
+/// How the tracer sees the sky, where the physically based sky is in the stack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SkyMode {
+    /// The sky's precomputed radiance as the light around the traced media (fast; no aerial
+    /// perspective between the scene's surfaces).
+    Environment,
+    /// The atmosphere traced as a medium (Rayleigh, Mie, ozone on the round planet) over the
+    /// planet's ground: the sky and the aerial perspective themselves.
+    Medium,
+}
+
+fogbook_core::choice_enum!(SkyMode {
+    Environment = "environment",
+    Medium = "medium",
+});
+// ANCHOR_END: sky_mode
 
 // ANCHOR: params
 fogbook_core::parameters! {
@@ -34,6 +56,10 @@ fogbook_core::parameters! {
                 boolean().help("A uniform environment instead of the scene's sky"),
             environment: [f32; 4] = [1.0, 1.0, 1.0, 1.0],
                 color(false, 16.0).help("Radiance of the uniform environment"),
+            /// Where the sky is in the stack: its tables as the environment, or its atmosphere
+            /// traced as a medium.
+            sky: SkyMode = SkyMode::Environment,
+                choice(SkyMode::OPTIONS).help("The sky as the environment, or its atmosphere traced as a medium"),
             /// Top of the box the media are traced in (m): the global medium's height layers
             /// reach every height, so a path leaves them here.
             medium_top_m: f32 = 1000.0,

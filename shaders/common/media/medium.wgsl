@@ -34,11 +34,13 @@ const PHASE_HENYEY_GREENSTEIN: u32 = 0u;
 const PHASE_CORNETTE_SHANKS: u32 = 1u;
 const MEDIUM_LUMA: vec3<f32> = vec3(0.2126, 0.7152, 0.0722);
 
-// One phase lobe: its kind, its asymmetry g and the scattering weight it stands for.
+// One phase lobe: its kind, its asymmetry g, the scattering weight it stands for and its
+// component's scattering σs (rgb, 1/m).
 struct PhaseLobe {
     kind: u32,
     g: f32,
     weight: f32,
+    scattering: vec3<f32>,
 }
 
 struct Medium {
@@ -51,13 +53,13 @@ struct Medium {
 }
 
 fn medium_none() -> Medium {
-    return Medium(vec3(0.0), vec3(0.0), vec3(0.0), 0.0, 0.0, PhaseLobe(PHASE_HENYEY_GREENSTEIN, 0.0, 0.0));
+    return Medium(vec3(0.0), vec3(0.0), vec3(0.0), 0.0, 0.0, PhaseLobe(PHASE_HENYEY_GREENSTEIN, 0.0, 0.0, vec3(0.0)));
 }
 
 // One medium from its coefficients (a single component: its lobe is its phase).
 fn medium_of(extinction: vec3<f32>, scattering: vec3<f32>, emission: vec3<f32>, g: f32, kind: u32) -> Medium {
     let w = dot(scattering, MEDIUM_LUMA);
-    return Medium(extinction, scattering, emission, g, w, PhaseLobe(kind, g, w));
+    return Medium(extinction, scattering, emission, g, w, PhaseLobe(kind, g, w, scattering));
 }
 
 // σs / σt per channel (0 where σt = 0).
@@ -98,6 +100,20 @@ fn medium_add_sampled(a: Medium, b: Medium, u: f32) -> Medium {
         m.lobe = b.lobe;
     }
     return m;
+}
+
+// The per-channel weight of a lobe so picked: the lobe stands for its component's share of the
+// scattering, which differs by channel where the components differ in colour (the sky's
+// Rayleigh is blue, its Mie grey), while the pick's probability P = w_i / Σ w is one number. So
+// σs_i / P, not σs, is the estimate of the scattering that has this phase: in each channel the
+// path's weight is (σs_i / P) / σs. It is 1 for a single component and for components of one
+// colour.
+fn medium_lobe_weight(m: Medium) -> vec3<f32> {
+    if m.lobe.weight <= 0.0 {
+        return vec3(1.0);
+    }
+    let share = m.lobe.scattering * (m.weight / m.lobe.weight);
+    return select(vec3(0.0), share / max(m.scattering, vec3(1e-30)), m.scattering > vec3(0.0));
 }
 // ANCHOR_END: medium_add
 
