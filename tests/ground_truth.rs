@@ -617,6 +617,7 @@ fn the_sky_traced_as_a_medium_is_chapter_3s_orders_of_scattering() {
         let (mu, mu_s, nu) = (view.y, to_sun.y, view.dot(to_sun));
         let first = single_scattering_graded(&atm, r, mu, mu_s, nu, 400, 200);
         let second = second_order_scattering(&atm, r, mu, mu_s, nu, 1e-9, q);
+        // ANCHOR: sky_check
         for (bounces, expected) in [(1, first), (2, std::array::from_fn(|k| first[k] + second[k]))] {
             let image = traced_sky(&camera, sun, bounces, 4);
             for (c, (mean, error)) in mean_and_error(&image).into_iter().enumerate() {
@@ -633,6 +634,7 @@ fn the_sky_traced_as_a_medium_is_chapter_3s_orders_of_scattering() {
                 );
             }
         }
+        // ANCHOR_END: sky_check
     }
 }
 // ANCHOR_END: sky_orders

@@ -131,6 +131,7 @@ fn air_span(o: vec3<f32>, d: vec3<f32>, t_max: f32) -> AirSpan {
     return span;
 }
 
+// ANCHOR: air_bound
 // The bound of segment k: the atmosphere's majorant over the altitudes the segment spans. The
 // distance to the centre along a line is convex, so its lowest point is the closest approach
 // clamped to the segment, its highest an end.
@@ -152,6 +153,7 @@ fn air_rate_at(o: vec3<f32>, d: vec3<f32>, span: AirSpan, t: f32) -> f32 {
     }
     return air_bound(o, d, span, floor((t - span.start) / span.step));
 }
+// ANCHOR_END: air_bound
 
 // The atmosphere's next tentative collision after `after`, and its segment's rate: an
 // exponential optical distance spent segment by segment. At most AIR_MAX_SEGMENTS are walked

@@ -102,6 +102,7 @@ fn medium_add_sampled(a: Medium, b: Medium, u: f32) -> Medium {
     return m;
 }
 
+// ANCHOR: lobe_weight
 // The per-channel weight of a lobe so picked: the lobe stands for its component's share of the
 // scattering, which differs by channel where the components differ in colour (the sky's
 // Rayleigh is blue, its Mie grey), while the pick's probability P = w_i / Σ w is one number. So
@@ -115,6 +116,7 @@ fn medium_lobe_weight(m: Medium) -> vec3<f32> {
     let share = m.lobe.scattering * (m.weight / m.lobe.weight);
     return select(vec3(0.0), share / max(m.scattering, vec3(1e-30)), m.scattering > vec3(0.0));
 }
+// ANCHOR_END: lobe_weight
 // ANCHOR_END: medium_add
 
 // ANCHOR: majorant

@@ -22,8 +22,8 @@ fn signed_percent(x: f64) -> String {
 /// The table, one line per row, and a line naming the device and the settings.
 pub fn markdown(table: &Table) -> String {
     let mut s = String::from(
-        "| row | approximation | pixels counted | mean \\|e\\| | p95 \\|e\\| | bias | median noise | reportable | paths per pixel | seconds | Mpaths/s | vertices per path | converged in (est.) |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+        "| row | approximation | sky | pixels counted | mean \\|e\\| | p95 \\|e\\| | bias | median noise | reportable | paths per pixel | seconds | Mpaths/s | vertices per path | converged in (est.) |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for m in &table.rows {
         let st = &m.stats;
@@ -32,9 +32,10 @@ pub fn markdown(table: &Table) -> String {
             None => std::array::from_fn(|_| "—".to_string()),
         };
         s.push_str(&format!(
-            "| {} | {} | {} / {} | {} | {} | {} | {} | {} | {} | {:.1} | {:.1} | {:.2} | {} |\n",
+            "| {} | {} | {} | {} / {} | {} | {} | {} | {} | {} | {} | {:.1} | {:.1} | {:.2} | {} |\n",
             m.row.name,
             m.row.approximation,
+            m.row.sky_mode(),
             st.counted,
             st.pixels,
             numbers[0],
@@ -68,6 +69,7 @@ pub fn json(table: &Table) -> serde_json::Value {
                 "approximation": m.row.approximation,
                 "stack": m.row.spec(),
                 "settings": m.row.settings,
+                "sky": m.row.sky_mode(),
                 "without_medium": m.row.without_medium,
                 "camera": m.row.camera,
                 "paths_per_pixel": m.paths,

@@ -72,6 +72,26 @@ pub const ROWS: &[Row] = &[
     cloud_row("clouds-1", "single scattering (one octave) along a 64-step march, a 6-sample light march", &CLOUDS_1),
     cloud_row("clouds-2", "two octaves of Wrenninge's multiple-scattering approximation", &CLOUDS_2),
     cloud_row("clouds-3", "three octaves of Wrenninge's multiple-scattering approximation (the default)", &CLOUDS_3),
+    // ANCHOR: sky_rows
+    Row {
+        name: "sky",
+        chapter: "sky",
+        approximation: "Bruneton's precomputed tables (4 orders, 32×128×32×8), aerial perspective from them",
+        stack: &["sky"],
+        settings: &["ground-truth.sky=medium"],
+        without_medium: &["rayleigh_scattering=0,0,0,1", "mie_scattering=0", "mie_absorption=0", "ozone=false"],
+        camera: None,
+    },
+    Row {
+        name: "sky-aerial",
+        chapter: "sky",
+        approximation: "the same, over 12 km of the planet's ground seen from 3 km up",
+        stack: &["sky"],
+        settings: &["ground-truth.sky=medium"],
+        without_medium: &["rayleigh_scattering=0,0,0,1", "mie_scattering=0", "mie_absorption=0", "ozone=false"],
+        camera: Some("0,3000,0,0,-15,60"),
+    },
+    // ANCHOR_END: sky_rows
     Row {
         name: "smoke",
         chapter: "smoke",
@@ -105,6 +125,18 @@ impl Row {
     /// The stack with the tracer beside it.
     pub fn spec(&self) -> String {
         self.stack.iter().copied().chain(["ground-truth"]).collect::<Vec<_>>().join(",")
+    }
+
+    /// How the tracer saw the sky in this row: the atmosphere traced, chapter 3's tables as the
+    /// environment, or the test scene's constant sky where the stack has no sky.
+    pub fn sky_mode(&self) -> &'static str {
+        if !self.stack.contains(&"sky") {
+            "scene sky"
+        } else if self.settings.contains(&"ground-truth.sky=medium") {
+            "atmosphere traced"
+        } else {
+            "sky's tables"
+        }
     }
 }
 
