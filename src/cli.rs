@@ -100,6 +100,11 @@ pub struct BenchArgs {
     /// Frames timed; the report gives medians.
     #[arg(long, default_value_t = 300)]
     pub frames: u32,
+    /// Pace the frames as the viewer does: each frame's GPU times go back to the chapters, and
+    /// progressive work keeps to its frame budget (chapter 9 traces a share of the pixels a
+    /// frame, `frame_budget_ms`). Without it every frame is whole, as in figures and renders.
+    #[arg(long)]
+    pub paced: bool,
     /// Write the JSON report here as well as printing it.
     #[arg(long)]
     pub out: Option<PathBuf>,

@@ -402,10 +402,11 @@ fn error_table_measures_a_row_end_to_end() {
     let line = stdout.lines().find(|l| l.starts_with("| height-fog |")).unwrap_or_else(|| panic!("{stdout}"));
     let cells: Vec<&str> = line.split(" | ").collect();
     let percent = |cell: &str| cell.trim().trim_end_matches('%').trim().parse::<f64>().unwrap();
-    for cell in &cells[3..7] {
+    assert_eq!(cells[2].trim(), "scene sky", "the sky's mode: {line}");
+    for cell in &cells[4..8] {
         assert!(percent(cell).is_finite(), "{cell:?} in {line}");
     }
-    assert_eq!(cells[8].trim(), "16", "paths per pixel: {line}");
+    assert_eq!(cells[9].trim(), "16", "paths per pixel: {line}");
     let table: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("table.json")).unwrap()).unwrap();
     let stats = &table["rows"][0]["stats"];

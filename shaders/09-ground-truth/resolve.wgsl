@@ -3,7 +3,9 @@
 // and the stack's error against it, the signed relative luminance difference
 //   e = (Y_stack − Y_truth) / max(Y_truth, 1 % of the frame's mean Y_truth),
 // where Y_stack is the colour the stack handed on (group 0's colour: its final image before the
-// display pass). `mean_luminance` first reduces the frame's mean into `frame_mean`.
+// display pass). `mean_luminance` first reduces the frame's mean into `frame_mean`. Every view
+// divides by the pixel's own path count: under the viewer's frame budget a frame traces only a
+// share of the tiles, and the counts differ by a frame's paths until a cycle ends.
 // #import common/scene_inputs.wgsl
 // #import common/media/medium.wgsl
 
@@ -59,6 +61,27 @@ fn relative_noise(pixel: u32) -> f32 {
 }
 // ANCHOR_END: error
 
+// ANCHOR: preview
+// Tiles searched back for a preview (see `preview_radiance`).
+const PREVIEW_TILES: u32 = 64u;
+
+// A pixel no path has reached since the sums restarted (the viewer traces a share of the 8 × 8
+// tiles a frame) shows the same pixel of the nearest tile before it, in tile order, that has
+// paths: a preview until its own arrive, in the ground-truth view only (its count stays 0).
+fn preview_radiance(id: vec2<u32>, size: vec2<u32>) -> vec3<f32> {
+    let tiles_x = (size.x + 7u) / 8u;
+    let t = (id.y / 8u) * tiles_x + id.x / 8u;
+    for (var j = 1u; j <= min(t, PREVIEW_TILES); j++) {
+        let p = vec2((t - j) % tiles_x, (t - j) / tiles_x) * 8u + id % 8u;
+        let pixel = p.y * size.x + p.x;
+        if p.x < size.x && sums[pixel].w > 0.0 {
+            return mean_radiance(pixel);
+        }
+    }
+    return vec3(0.0);
+}
+// ANCHOR_END: preview
+
 @compute @workgroup_size(8, 8, 1)
 fn resolve(@builtin(global_invocation_id) id: vec3<u32>) {
     let size = textureDimensions(view_out);
@@ -70,7 +93,13 @@ fn resolve(@builtin(global_invocation_id) id: vec3<u32>) {
     let stack = textureLoad(scene_color, vec2<i32>(id.xy), 0).rgb;
     let n = sums[pixel].w;
     switch shown.x {
-        case VIEW_GROUND_TRUTH: { write_color(id.xy, truth); }
+        case VIEW_GROUND_TRUTH: {
+            if n > 0.0 {
+                write_color(id.xy, truth);
+            } else {
+                write_color(id.xy, preview_radiance(id.xy, size));
+            }
+        }
         case VIEW_STACK: { write_color(id.xy, stack); }
         case VIEW_ERROR: { write_scalar(id.xy, relative_error(stack, truth)); }
         case VIEW_NOISE: { write_scalar(id.xy, relative_noise(pixel)); }

@@ -13,7 +13,9 @@
 // ch. 14.
 // Light units are the scene's: frame.sun_color · frame.sun_dir.w is the sun's E / π (the radiance
 // a white Lambertian surface facing it reflects), and a light's I · attenuation is its E / π.
-// Each invocation adds one path to its pixel's sums.
+// Each invocation adds one path to its pixel's sums. A frame traces one class of the screen's
+// 8 × 8 tiles, those t with t mod share = phase (all of them but in the viewer under a frame
+// budget; chapters/09-ground-truth/src/budget.rs), and each pixel counts its own paths.
 // #import common/scene_inputs.wgsl
 // #import common/scene_sky.wgsl
 // #import 09-ground-truth/sampling.wgsl
@@ -25,7 +27,11 @@
 
 // ANCHOR: tracer
 struct Tracer {
-    sample_base: u32,      // paths per pixel summed before this dispatch (0: start again)
+    share: u32,            // the frame traces the tiles t with t mod share = phase
+    phase: u32,
+    groups_x: u32,         // workgroups per row of the dispatch
+    tiles_x: u32,          // tiles per row of the frame
+    tile_count: u32,       // tiles in the frame
     samples: u32,          // paths per pixel this frame (one per dispatch)
     max_bounces: u32,      // scattering or surface vertices a path may have (0: Russian roulette alone)
     max_collisions: u32,   // tentative collisions after which a path is cut (and counted as biased)
@@ -321,28 +327,30 @@ fn trace_path(xy: vec2<f32>) -> vec3<f32> {
 // ANCHOR_END: path
 
 // ANCHOR: accumulate
-// One path per pixel and dispatch: the frame's paths are that many dispatches, each with its
-// own uniform (a dynamic offset), which bounds each dispatch's work. A loop over several paths
-// in one invocation lost paths on lavapipe (fewer summed than asked, and the furnace then lost
-// energy), and would make a dispatch's length grow with the sample count.
+// One path per pixel and dispatch: the frame's paths are that many dispatches, which bounds
+// each dispatch's work. A loop over several paths in one invocation lost paths on lavapipe
+// (fewer summed than asked, and the furnace then lost energy), and would make a dispatch's
+// length grow with the sample count. A workgroup is a tile of the frame's class; the pixel's own
+// path count numbers its path, so no two of its paths share a seed whatever the share was.
 @compute @workgroup_size(8, 8, 1)
-fn trace(@builtin(global_invocation_id) id: vec3<u32>) {
+fn trace(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_id) local: vec3<u32>) {
+    let t = tracer.phase + (group.y * tracer.groups_x + group.x) * tracer.share;
+    if t >= tracer.tile_count {
+        return;
+    }
+    let id = vec2(t % tracer.tiles_x, t / tracer.tiles_x) * 8u + local.xy;
     let size = vec2<u32>(frame.viewport.xy);
     if id.x >= size.x || id.y >= size.y {
         return;
     }
     let pixel = id.y * size.x + id.x;
-    var sum = sums[pixel];
-    var moment = moments[pixel];
-    if tracer.sample_base == 0u {
-        sum = vec4(0.0);
-        moment = vec4(0.0);
-    }
-    rng_state = pcg(pixel ^ pcg(tracer.sample_base * 0x9E3779B9u + tracer.seed));
+    let sum = sums[pixel];
+    let moment = moments[pixel];
+    rng_state = pcg(pixel ^ pcg(u32(sum.w) * 0x9E3779B9u + tracer.seed));
     collisions = 0u;
     vertices = 0u;
     let jitter = vec2(random(), random());
-    var l = trace_path(vec2<f32>(id.xy) + jitter);
+    var l = trace_path(vec2<f32>(id) + jitter);
     // A non-finite path (it should not happen) is dropped and counted with the cut ones.
     let finite = all(l == l) && all(abs(l) < vec3(3.0e38));
     let cut = collisions >= tracer.max_collisions || !finite;

@@ -8,6 +8,10 @@
 //! mixes the GPU's work, the wait and the CPU's. A second, untimed run records frames back to back
 //! with at most `FRAMES_IN_FLIGHT` unfinished, as the viewer runs, and reports the frame time it
 //! achieves and the CPU's share: a frame's update, recording and submission.
+//!
+//! With `--paced` the frames are the viewer's: each frame's GPU times go back to the chapters
+//! (`Stack::pass_times`), so that progressive work keeps to its frame budget, and the report adds
+//! each chapter's status line (chapter 9: the share of the pixels traced a frame).
 
 use crate::cli::{BenchArgs, parse_size};
 use crate::registry;
@@ -140,6 +144,7 @@ fn bench_spec(headless: &mut Headless, args: &BenchArgs, spec: String, mode: Tim
         None => setup.stack.views()[0].at,
     };
     headless.prepare_stack(&mut setup.stack)?;
+    headless.paced = args.paced;
     let mut time = TimeControl::fixed(0.0);
     let mut per_pass: BTreeMap<String, Vec<f64>> = BTreeMap::new();
     let mut order: Vec<String> = Vec::new();
@@ -154,6 +159,9 @@ fn bench_spec(headless: &mut Headless, args: &BenchArgs, spec: String, mode: Tim
                 times
             }
         };
+        if let Some(t) = times.as_ref().filter(|_| args.paced) {
+            setup.stack.pass_times(t);
+        }
         if i < args.warmup {
             continue;
         }
@@ -172,9 +180,12 @@ fn bench_spec(headless: &mut Headless, args: &BenchArgs, spec: String, mode: Tim
             json!({ "pass": name, "median_ms": median(v), "min_ms": v.iter().cloned().fold(f64::INFINITY, f64::min), "samples": v.len() })
         })
         .collect();
+    let status: Vec<String> = setup.stack.chapters().iter().filter_map(|c| c.status()).collect();
     let pipelined = pipelined(headless, &mut setup, view, args.warmup, args.frames, mode);
+    headless.paced = false;
     Ok(json!({
         "chapter": setup.stack.spec(),
+        "status": status,
         "view": setup.stack.view_name(view),
         "passes": passes,
         "cpu_frame_median_ms": median(&mut frame_ms),
@@ -212,6 +223,7 @@ pub fn run(args: &BenchArgs) -> Result<serde_json::Value> {
         "timing": match mode { TimingMode::Timestamps => "gpu-timestamps", _ => "cpu-submit-wait" },
         "warmup_frames": args.warmup,
         "timed_frames": args.frames,
+        "paced": args.paced,
         "core_gpu_memory_bytes": headless.renderer.frame.bytes(),
         "chapters": chapters,
     });

@@ -290,11 +290,14 @@ impl App {
             view: v.view,
             legend: true,
             camera_cut: std::mem::take(&mut v.camera_cut),
+            paced: true,
         };
         if let Some(t) = gfx.renderer.render(&gfx.gpu, &mut v.setup.stack, &req, &target) {
             v.timings = Some(t);
         }
         if let Some(t) = gfx.renderer.timer.as_mut().and_then(|t| t.try_collect(&gfx.gpu)) {
+            // Chapters that pace their work read their passes' GPU times here.
+            v.setup.stack.pass_times(&t);
             v.timings = Some(t);
         }
         v.auto_range = gfx.renderer.auto_range.poll(&gfx.gpu);

@@ -76,6 +76,7 @@ impl Startup {
             view: StackView::default(),
             legend: false,
             camera_cut: true,
+            paced: false,
         };
         // What a chapter prepares once does not depend on the frame's size: a small first frame
         // spends next to nothing per pixel (minutes at full size on a software driver).

@@ -1,9 +1,12 @@
 //! The tracer's GPU side: its uniform, the running sums per pixel, and the three passes (trace,
-//! the frame's mean, the views). The sums restart whenever what the frame shows changes: the
-//! camera, the frame's size, the scene's light, or any parameter of the stack (the core's
-//! history epoch counts those). The stack's time is not in that list: a medium that moves with
-//! time is averaged over the frames summed, so pause the time to converge on one instant.
+//! the frame's mean, the views). A frame traces one class of the screen's tiles (`budget`): all
+//! of them, except in the viewer under a frame budget. The sums restart whenever what the frame
+//! shows changes: the camera, the frame's size, the scene's light, or any parameter of the stack
+//! (the core's history epoch counts those). The stack's time is not in that list: a medium that
+//! moves with time is averaged over the frames summed, so pause the time to converge on one
+//! instant.
 
+use crate::budget::{Class, Interleave, ShareController, dispatch_size};
 use crate::params::{GroundTruthParams, SkyMode};
 use bytemuck::{Pod, Zeroable};
 use fogbook_core::bindings::{storage_buffer_entry, uniform_entry};
@@ -59,7 +62,13 @@ impl Flags {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable, PartialEq)]
 pub struct TracerUniform {
-    pub sample_base: u32,
+    /// The tiles traced this frame: t with t mod `share` = `phase` (`budget::Class`).
+    pub share: u32,
+    pub phase: u32,
+    /// Workgroups per row of the dispatch, tiles per row of the frame, tiles in all.
+    pub groups_x: u32,
+    pub tiles_x: u32,
+    pub tile_count: u32,
     pub samples: u32,
     pub max_bounces: u32,
     pub max_collisions: u32,
@@ -79,15 +88,22 @@ pub const MAJORANT_GRID: [u32; 3] = [64, 32, 64];
 
 /// Paths per pixel a frame may add: one dispatch each.
 pub const MAX_SAMPLES_PER_FRAME: u32 = 256;
-/// Bytes between two dispatches' uniforms (WebGPU's minimum uniform offset alignment).
-const UNIFORM_SLOT: u64 = 256;
+/// The trace's pass, whose GPU time paces the viewer's frames (`budget`).
+pub const TRACE_PASS: &str = "ground truth: trace";
+/// Pixels per screen tile, the unit a frame's share is dealt in.
+const TILE_PIXELS: f64 = (SCREEN_TILE * SCREEN_TILE) as f64;
 
 impl TracerUniform {
-    pub fn new(p: &GroundTruthParams, sample_base: u32, volume_count: u32) -> Self {
+    /// The uniform of a whole frame (one class of one); `render` sets the class traced.
+    pub fn new(p: &GroundTruthParams, volume_count: u32) -> Self {
         let g = GROUND_HALF_SIZE_M;
         let [r, gr, b] = GROUND_ALBEDO;
         Self {
-            sample_base,
+            share: 1,
+            phase: 0,
+            groups_x: 0,
+            tiles_x: 0,
+            tile_count: 0,
             samples: p.samples_per_frame.clamp(1, MAX_SAMPLES_PER_FRAME),
             max_bounces: p.max_bounces,
             max_collisions: p.max_collisions.max(16),
@@ -155,9 +171,11 @@ impl Shown {
 }
 // ANCHOR_END: shown
 
-/// The running sums' groups (which hold the two buffers) for a frame of `size`.
+/// The running sums for a frame of `size`, and their groups.
 struct Sums {
     size: [u32; 2],
+    sums: wgpu::Buffer,
+    moments: wgpu::Buffer,
     trace_group: wgpu::BindGroup,
     resolve_group: wgpu::BindGroup,
 }
@@ -186,26 +204,18 @@ pub struct TracerGpu {
     shown_view: wgpu::Buffer,
     sums: Option<Sums>,
     shown: Option<Shown>,
-    /// Paths per pixel summed so far.
-    pub samples: u32,
+    /// Which tiles each frame traces, and the paths each holds.
+    interleave: Interleave,
+    /// The class the last frame traced, and whether that frame was paced (the viewer's).
+    pub class: Option<Class>,
+    pub paced: bool,
 }
 
 /// Group 1 of the trace: the tracer's uniform, the sums, the scene's boxes, the majorant grid.
 fn trace_layout_entries() -> [wgpu::BindGroupLayoutEntry; 5] {
     let c = wgpu::ShaderStages::COMPUTE;
-    // The uniform at a dynamic offset: one slot per dispatch of the frame.
-    let slot = wgpu::BindGroupLayoutEntry {
-        binding: 2,
-        visibility: c,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Uniform,
-            has_dynamic_offset: true,
-            min_binding_size: wgpu::BufferSize::new(std::mem::size_of::<TracerUniform>() as u64),
-        },
-        count: None,
-    };
     [
-        slot,
+        uniform_entry(2, c),
         storage_buffer_entry(3, c, false),
         storage_buffer_entry(4, c, false),
         storage_buffer_entry(5, c, true),
@@ -282,7 +292,7 @@ impl TracerGpu {
         let uniform = buffer(
             device,
             "ground truth",
-            UNIFORM_SLOT * MAX_SAMPLES_PER_FRAME as u64,
+            std::mem::size_of::<TracerUniform>() as u64,
             wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
         );
         let boxes = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -315,7 +325,9 @@ impl TracerGpu {
             ),
             sums: None,
             shown: None,
-            samples: 0,
+            interleave: Interleave::default(),
+            class: None,
+            paced: false,
         })
     }
 
@@ -335,7 +347,8 @@ impl TracerGpu {
                     limit >> 20
                 ));
             }
-            let storage = wgpu::BufferUsages::STORAGE;
+            // Cleared when the sums restart (`render`).
+            let storage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST;
             let sums = buffer(device, "ground truth: sums", bytes.max(16), storage);
             let moments = buffer(device, "ground truth: moments", bytes.max(16), storage);
             let group = |label, layout, entries: &[wgpu::BindGroupEntry]| {
@@ -346,14 +359,7 @@ impl TracerGpu {
                 "ground truth: trace",
                 &self.trace_layout,
                 &[
-                    entry(
-                        2,
-                        wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                            buffer: &self.uniform,
-                            offset: 0,
-                            size: wgpu::BufferSize::new(std::mem::size_of::<TracerUniform>() as u64),
-                        }),
-                    ),
+                    entry(2, self.uniform.as_entire_binding()),
                     entry(3, sums.as_entire_binding()),
                     entry(4, moments.as_entire_binding()),
                     entry(5, self.boxes.as_entire_binding()),
@@ -370,7 +376,7 @@ impl TracerGpu {
                     entry(3, self.shown_view.as_entire_binding()),
                 ],
             );
-            self.sums = Some(Sums { size, trace_group, resolve_group });
+            self.sums = Some(Sums { size, sums, moments, trace_group, resolve_group });
             self.shown = None;
         }
         Ok(self.sums.as_ref().expect("made above"))
@@ -398,31 +404,61 @@ impl TracerGpu {
     }
     // ANCHOR_END: media_group
 
+    // ANCHOR: class
+    /// The tiles this frame traces and its uniform: every tile in headless frames; in the
+    /// viewer's (`ChapterContext::paced`) 1/k of them, k fixed by `interleave` or chosen from the
+    /// budget and the measured cost (`budget`), 1 where the budget is 0.
+    fn frame_class(
+        &mut self,
+        p: &GroundTruthParams,
+        ctx: &ChapterContext,
+        controller: &ShareController,
+        restart: bool,
+    ) -> TracerUniform {
+        let size = ctx.frame.size;
+        let tiles_x = size[0].div_ceil(SCREEN_TILE);
+        let tile_count = tiles_x * size[1].div_ceil(SCREEN_TILE);
+        let mut u = TracerUniform::new(p, 0);
+        let whole_frame = f64::from(tile_count) * TILE_PIXELS * f64::from(u.samples);
+        let wanted = match (ctx.paced, p.interleave) {
+            (false, _) => 1,
+            (true, 0) => controller.share(f64::from(p.frame_budget_ms), whole_frame, tile_count),
+            (true, k) => k,
+        };
+        let class = self.interleave.next(wanted, tile_count, u.samples, restart);
+        (self.class, self.paced) = (Some(class), ctx.paced);
+        (u.share, u.phase, u.tiles_x, u.tile_count) = (class.share, class.phase, tiles_x, tile_count);
+        u.groups_x = dispatch_size(class.tiles)[0];
+        u
+    }
+    // ANCHOR_END: class
+
+    /// The fewest and the most paths a pixel holds so far.
+    pub fn paths_range(&self) -> (u32, u32) {
+        self.interleave.paths_range()
+    }
+
     // ANCHOR: render
-    /// Adds this frame's paths to the sums (from zero when what is shown changed) and writes the
-    /// view `ctx.view`; an error where the frame is too large for the device.
-    pub fn render(&mut self, p: &GroundTruthParams, ctx: &mut ChapterContext) -> Result<(), String> {
+    /// Adds this frame's paths to the sums of the tiles it traces (all from zero when what is
+    /// shown changed) and writes the view `ctx.view`; an error where the frame is too large for
+    /// the device.
+    pub fn render(
+        &mut self,
+        p: &GroundTruthParams,
+        ctx: &mut ChapterContext,
+        controller: &ShareController,
+    ) -> Result<(), String> {
         let media = ctx.media();
         let volumes: &[FogVolume] = &media.volumes[..media.volumes.len().min(MAX_FOG_VOLUMES)];
         let size = ctx.frame.size;
         self.sums_for(&ctx.gpu.device, size)?;
         let shown = Shown::of(ctx.uniform, volumes.len());
         let restart = self.shown != Some(shown);
-        if restart {
-            self.shown = Some(shown);
-            self.samples = 0;
-        }
-        // One uniform per dispatch, each a path further on.
-        let first = TracerUniform::new(p, self.samples, volumes.len() as u32);
-        let dispatches = first.samples;
-        let mut slots = vec![0u8; (UNIFORM_SLOT * u64::from(dispatches)) as usize];
-        for k in 0..dispatches {
-            let uniform = TracerUniform { sample_base: first.sample_base.saturating_add(k), ..first };
-            let at = (UNIFORM_SLOT * u64::from(k)) as usize;
-            slots[at..at + std::mem::size_of::<TracerUniform>()].copy_from_slice(bytemuck::bytes_of(&uniform));
-        }
-        self.samples = self.samples.saturating_add(dispatches);
-        ctx.gpu.write_buffer(&self.uniform, 0, &slots);
+        self.shown = Some(shown);
+        let uniform =
+            TracerUniform { volume_count: volumes.len() as u32, ..self.frame_class(p, ctx, controller, restart) };
+        let class = self.class.expect("set by frame_class");
+        ctx.gpu.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
         ctx.gpu.write_buffer(&self.shown_view, 0, bytemuck::cast_slice(&[ctx.view as u32, 0, 0, 0]));
         if !volumes.is_empty() {
             ctx.gpu.write_buffer(&self.volumes, 0, bytemuck::cast_slice(volumes));
@@ -436,27 +472,34 @@ impl TracerGpu {
         }
         let trace = if clouds { self.trace_with_clouds.as_ref().expect("made above") } else { &self.trace };
         let sums = self.sums.as_ref().expect("made by sums_for");
-        let tiles = [size[0].div_ceil(SCREEN_TILE), size[1].div_ceil(SCREEN_TILE)];
+        if restart {
+            // Every pixel starts again, not only the tiles this frame traces.
+            ctx.passes.encoder().clear_buffer(&sums.sums, 0, None);
+            ctx.passes.encoder().clear_buffer(&sums.moments, 0, None);
+        }
         let sky = ctx.group(Resource::SkyTables);
         // The media's bounds change with what the frame shows, and a simulated grid's with every
         // step: this frame's paths need a bound on this frame's fields.
         let rebuild = restart || ctx.point_media().contains_key(&SIMULATED_GRID_BINDINGS.start);
-        ctx.passes.compute("ground truth: trace", |pass| {
+        let groups = dispatch_size(class.tiles);
+        ctx.passes.compute(TRACE_PASS, |pass| {
             pass.set_bind_group(0, ctx.inputs, &[]);
+            pass.set_bind_group(1, &sums.trace_group, &[]);
             pass.set_bind_group(2, &media_group, &[]);
             pass.set_bind_group(3, sky, &[]);
             if rebuild {
                 pass.set_pipeline(&self.build);
-                pass.set_bind_group(1, &sums.trace_group, &[0]);
                 let cells: u32 = MAJORANT_GRID.iter().product();
                 pass.dispatch_workgroups(cells.div_ceil(64), 1, 1);
             }
+            // One path per pixel of the class a dispatch, which bounds each dispatch's work.
             pass.set_pipeline(trace);
-            for k in 0..dispatches {
-                pass.set_bind_group(1, &sums.trace_group, &[(UNIFORM_SLOT * u64::from(k)) as u32]);
-                pass.dispatch_workgroups(tiles[0], tiles[1], 1);
+            for _ in 0..uniform.samples {
+                pass.dispatch_workgroups(groups[0], groups[1], 1);
             }
         });
+        ctx.passes.note_work(f64::from(class.tiles) * TILE_PIXELS * f64::from(uniform.samples));
+        let tiles = [size[0].div_ceil(SCREEN_TILE), size[1].div_ceil(SCREEN_TILE)];
         ctx.passes.compute("ground truth: views", |pass| {
             pass.set_bind_group(0, ctx.inputs, &[]);
             pass.set_bind_group(1, ctx.output, &[]);

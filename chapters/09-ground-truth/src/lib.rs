@@ -2,20 +2,24 @@
 //! renders the same frame as the stack beside it — its camera, sun, lights and scene, and every
 //! medium the stack lends, read through the media layer — and measures the stack's picture
 //! against it. Delta tracking with spectral tracking, ratio-tracked next-event estimation,
-//! Russian roulette; the mean, its standard error and the stack's relative error as views.
+//! Russian roulette; the mean, its standard error and the stack's relative error as views. In
+//! the viewer each frame traces a share of the pixels that fits a GPU time budget (`budget`).
 
+pub mod budget;
 pub mod error_table;
 pub mod gpu;
 pub mod params;
 pub mod reference;
 
+use budget::ShareController;
 use fogbook_core::frame::FrameLayouts;
 use fogbook_core::gpu::{GpuContext, Requirements};
 use fogbook_core::params::DynParameters;
 use fogbook_core::shaders::{ShaderStore, WgslConst};
+use fogbook_core::timing::PassTimes;
 use fogbook_core::views::SnapshotTolerance;
 use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Resource, Stage, StageIo, ViewInfo};
-pub use gpu::{Flags, TracerGpu, TracerUniform};
+pub use gpu::{Flags, TRACE_PASS, TracerGpu, TracerUniform};
 pub use params::{GroundTruthParams, SkyMode};
 
 pub const TRACE_SHADER: &str = "09-ground-truth/trace.wgsl";
@@ -46,12 +50,38 @@ pub const VIEWS: &[ViewInfo] = &[
 ];
 // ANCHOR_END: views
 
+/// Paths per pixel so far (a range while a cycle of the share is under way) and, where a frame
+/// traces a share, which one, the budget and the trace's last measured GPU time.
+fn status_line(g: &TracerGpu, p: &GroundTruthParams, c: &ShareController) -> Option<String> {
+    let (min, max) = g.paths_range();
+    let class = g.class?;
+    let paths = if min == max { format!("{max}") } else { format!("{min}..{max}") };
+    let mut line = format!("{paths} paths per pixel summed");
+    if g.paced {
+        let measured = match c.last {
+            Some((ms, paths)) => format!("the trace's last: {ms:.2} ms for {:.0} k paths", paths * 1e-3),
+            None => "no GPU timestamps: the fallback estimate".into(),
+        };
+        line += &match p.interleave {
+            0 if p.frame_budget_ms <= 0.0 => "; whole frames (no frame budget)".into(),
+            0 => format!(
+                "; tracing 1/{} of the tiles a frame for a budget of {} ms ({measured})",
+                class.share, p.frame_budget_ms
+            ),
+            _ => format!("; tracing 1/{} of the tiles a frame, fixed by interleave ({measured})", class.share),
+        };
+    }
+    (max > 0).then_some(line)
+}
+
 #[derive(Default)]
 pub struct GroundTruth {
     pub params: GroundTruthParams,
     status: Option<String>,
-    /// Paths per pixel summed so far, for the status line.
-    summed: u32,
+    /// The share of the frame the viewer's frames trace, from the trace's GPU times.
+    controller: ShareController,
+    /// The status line: paths per pixel so far, and the share traced.
+    summed: Option<String>,
 }
 
 impl GroundTruth {
@@ -131,14 +161,20 @@ impl Chapter for GroundTruth {
     }
 
     /// The refusal, or how many paths each pixel's mean holds (the `noise` view shows their
-    /// standard error without a readback).
+    /// standard error without a readback) and, under a frame budget, the share traced.
     fn status(&self) -> Option<String> {
-        self.status.clone().or_else(|| (self.summed > 0).then(|| format!("{} paths per pixel summed", self.summed)))
+        self.status.clone().or_else(|| self.summed.clone())
+    }
+
+    fn pass_times(&mut self, times: &PassTimes) {
+        if let Some((ms, paths)) = times.timed_work(TRACE_PASS) {
+            self.controller.observe(ms, paths);
+        }
     }
 
     fn render(&mut self, g: &mut TracerGpu, ctx: &mut ChapterContext) {
-        self.status = g.render(&self.params, ctx).err();
-        self.summed = g.samples;
+        self.status = g.render(&self.params, ctx, &self.controller).err();
+        self.summed = status_line(g, &self.params, &self.controller);
     }
 
     fn book(&self) -> Book {
@@ -153,5 +189,31 @@ impl Chapter for GroundTruth {
             snapshot_tolerance: SnapshotTolerance { steps: 8, max_fraction: 0.05, block: 8 },
             ..Default::default()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The trace's GPU time reaches the share controller with the paths it traced, other
+    /// passes' times do not, and a pass that noted no work is not taken for one.
+    #[test]
+    fn the_trace_pass_times_reach_the_controller() {
+        let mut gt = GroundTruth::new();
+        let paths = 1280.0 * 720.0;
+        let mut times = PassTimes {
+            passes: vec![("ground truth: views".into(), 50.0), (TRACE_PASS.into(), 1.0)],
+            source: PassTimes::GPU_TIMESTAMPS,
+            work: vec![],
+        };
+        gt.pass_times(&times);
+        assert!(!gt.controller.measured(), "no work noted: no measurement");
+        times.work = vec![(TRACE_PASS.into(), paths / 4.0)];
+        gt.pass_times(&times);
+        // 1 ms for a quarter of the frame: 4 ms a frame, inside 12 ms.
+        assert_eq!(gt.controller.last, Some((1.0, paths / 4.0)));
+        assert_eq!(gt.controller.share(12.0, paths, budget::MAX_SHARE), 1);
+        assert_eq!(gt.controller.share(1.0, paths, budget::MAX_SHARE), 4);
     }
 }

@@ -1,5 +1,5 @@
-//! Ground-truth parameters: how many paths a frame adds, where paths end, and which lights and
-//! surfaces the tracer sees, and how it sees the sky.
+//! Ground-truth parameters: how many paths a frame adds, how much of the frame the viewer traces
+//! each frame, where paths end, which lights and surfaces the tracer sees, and how it sees the sky.
 
 use fogbook_core::params::ChoiceParam;
 use serde::{Deserialize, Serialize};
@@ -30,6 +30,15 @@ fogbook_core::parameters! {
             /// Paths per pixel each frame adds to the running mean.
             samples_per_frame: u32 = 1,
                 int(1, 256).help("Paths per pixel added each frame (one dispatch each)"),
+            /// The viewer's GPU time for the trace per frame (ms): a frame traces 1/k of the
+            /// screen's tiles, k chosen from the measured time of the trace (`budget`). 0 traces
+            /// whole frames. Headless frames (figures, tests, `render`) are always whole.
+            frame_budget_ms: f32 = 12.0,
+                log_float(0.0, 1000.0).unit("ms").help("Viewer: GPU time of the trace per frame (0: whole frames)"),
+            /// k fixed instead of chosen from the budget: the viewer traces 1/k of the tiles a
+            /// frame. 0 leaves k to the budget.
+            interleave: u32 = 0,
+                int(0, 1024).help("Viewer: trace 1/k of the tiles a frame (0: k from the budget)"),
             /// Scattering or surface vertices a path may have; 0 leaves the end to Russian
             /// roulette (unbiased). 1 is single scattering.
             max_bounces: u32 = 0,

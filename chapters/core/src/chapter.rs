@@ -13,7 +13,7 @@ use crate::scene_settings::SceneSettings;
 use crate::shaders::{ShaderStore, WgslConst, view_constants};
 use crate::stage::{Resource, StageIo};
 use crate::time::TimeControl;
-use crate::timing::PassRecorder;
+use crate::timing::{PassRecorder, PassTimes};
 use crate::transparent_fog::FogPart;
 use crate::views::{SnapshotTolerance, ViewInfo};
 use std::collections::BTreeSet;
@@ -50,6 +50,9 @@ pub struct ChapterContext<'a, 'r> {
     pub scene: &'a SceneSettings,
     /// The frame uniform as the GPU has it this frame (the camera, for binning on the CPU).
     pub uniform: &'a crate::frame::FrameUniform,
+    /// The frame is shown live (`FrameRequest::paced`): progressive work may be spread over
+    /// frames to keep each within a GPU time budget. False for headless frames, each done whole.
+    pub paced: bool,
     /// The frame's loans, and this chapter's index in the stack (for the notes).
     pub(crate) lending: &'a Lending<'a>,
     pub(crate) index: usize,
@@ -335,6 +338,11 @@ pub trait Chapter: wgpu::WasmNotSend + 'static {
         self.refusal()
     }
 
+    /// The GPU times of an earlier frame's passes, as timestamp queries deliver them, some frames
+    /// late (`Stack::pass_times`; never CPU timings). A chapter that paces its work
+    /// (`ChapterContext::paced`) reads its own passes' here, with the work they noted.
+    fn pass_times(&mut self, _times: &PassTimes) {}
+
     /// Before the frame's GPU work: what this chapter lends the others of its stack for the whole
     /// frame, the handover and the fog-volume list (see [`Publish`]).
     fn publish(&mut self, _out: &mut Publish) {}
@@ -401,6 +409,7 @@ pub trait DynChapter: wgpu::WasmNotSend {
     fn reset(&mut self, gpu: &GpuContext);
     fn refusal(&self) -> Option<String>;
     fn status(&self) -> Option<String>;
+    fn pass_times(&mut self, times: &PassTimes);
     fn publish(&mut self, out: &mut Publish);
     fn light_scene(&mut self, ctx: &mut ChapterContext);
     fn render(&mut self, ctx: &mut ChapterContext);
@@ -470,6 +479,9 @@ impl<C: Chapter> DynChapter for Loaded<C> {
     }
     fn status(&self) -> Option<String> {
         self.chapter.status()
+    }
+    fn pass_times(&mut self, times: &PassTimes) {
+        self.chapter.pass_times(times);
     }
     fn publish(&mut self, out: &mut Publish) {
         self.chapter.publish(out);

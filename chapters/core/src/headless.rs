@@ -21,6 +21,9 @@ pub struct Headless {
     pub shaders: ShaderStore,
     pub renderer: Renderer,
     pub output: wgpu::Texture,
+    /// Frames as the viewer paces them (`FrameRequest::paced`): off, so that every frame is
+    /// whole, except for a bench of the viewer's frames and the tests of pacing.
+    pub paced: bool,
 }
 
 /// One rendered view: what the screen would show, and the raw values behind it.
@@ -39,7 +42,7 @@ impl Headless {
         let shaders = ShaderStore::discover();
         let renderer = Renderer::new(&gpu, &shaders, size, OUTPUT_FORMAT)?;
         let output = Self::make_output(&gpu, size);
-        Ok(Self { gpu, shaders, renderer, output })
+        Ok(Self { gpu, shaders, renderer, output, paced: false })
     }
 
     fn make_output(gpu: &GpuContext, size: [u32; 2]) -> wgpu::Texture {
@@ -87,9 +90,10 @@ impl Headless {
     ) -> Option<PassTimes> {
         let out_view = self.output.create_view(&Default::default());
         let mut times = None;
+        let paced = self.paced;
         for _ in 0..frames.max(1) {
             let dt = time.tick(0.0);
-            let req = FrameRequest { camera, scene, time, dt, view, legend: true, camera_cut: false };
+            let req = FrameRequest { camera, scene, time, dt, view, legend: true, camera_cut: false, paced };
             times = self.renderer.render(&self.gpu, stack, &req, &out_view);
         }
         times

@@ -37,6 +37,9 @@ pub struct FrameRequest<'a> {
     pub legend: bool,
     /// The camera jumped (a preset was loaded, the camera reset): history is invalid.
     pub camera_cut: bool,
+    /// The frame is shown live, in the viewer: chapters may pace progressive work over frames
+    /// (`ChapterContext::paced`). False for figures, tests and renders, whose frames are whole.
+    pub paced: bool,
 }
 
 pub struct Renderer {
@@ -297,6 +300,7 @@ impl<'a> PlanRun<'a> {
             time: self.req.time,
             scene: self.req.scene,
             uniform: self.uniform,
+            paced: self.req.paced,
             lending,
             index: i,
             media: self.media,

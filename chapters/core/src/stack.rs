@@ -9,6 +9,7 @@ use crate::chapter::DynChapter;
 use crate::gpu::Requirements;
 use crate::params::{ParamError, collect, set_by_name};
 use crate::stage::{PlannedPass, StageIo, frame_plan};
+use crate::timing::PassTimes;
 use crate::views::ViewInfo;
 
 /// A chosen view: a chapter of the stack (index in stage order) and one of its views.
@@ -229,6 +230,14 @@ impl Stack {
         }
     }
     // ANCHOR_END: set
+
+    /// Hands an earlier frame's pass times to every chapter (`Chapter::pass_times`), where they
+    /// come from GPU timestamps: CPU submit-and-wait times would count the CPU as well.
+    pub fn pass_times(&mut self, times: &PassTimes) {
+        if times.source == PassTimes::GPU_TIMESTAMPS {
+            self.chapters.iter_mut().for_each(|c| c.pass_times(times));
+        }
+    }
 
     /// Every chapter's parameters as RON, with the ids (what history compares frame to frame).
     pub fn settings_key(&mut self) -> String {

@@ -38,13 +38,29 @@ impl TimingMode {
 #[derive(Clone, Debug, Default)]
 pub struct PassTimes {
     pub passes: Vec<(String, f64)>,
-    /// Which clock produced them: "gpu-timestamps" or "cpu-submit-wait".
+    /// Which clock produced them: [`PassTimes::GPU_TIMESTAMPS`] or "cpu-submit-wait".
     pub source: &'static str,
+    /// The work the passes that noted one were recorded with (`PassRecorder::note_work`), by
+    /// label, in the units their recorder chose: times arrive frames late, and this says what
+    /// they measured.
+    pub work: Vec<(String, f64)>,
 }
 
 impl PassTimes {
+    /// The `source` of times read from GPU timestamp queries.
+    pub const GPU_TIMESTAMPS: &'static str = "gpu-timestamps";
+
     pub fn total(&self) -> f64 {
         self.passes.iter().map(|(_, t)| t).sum()
+    }
+
+    /// The time (ms) and the noted work of the passes labelled `label`, each summed over the
+    /// frame; `None` where none of them noted work.
+    pub fn timed_work(&self, label: &str) -> Option<(f64, f64)> {
+        let work: f64 = self.work.iter().filter(|(l, _)| l == label).map(|(_, w)| w).sum();
+        let noted = self.work.iter().any(|(l, _)| l == label);
+        let ms: f64 = self.passes.iter().filter(|(l, _)| l == label).map(|(_, t)| t).sum();
+        noted.then_some((ms, work))
     }
 }
 
@@ -63,6 +79,9 @@ pub struct GpuTimer {
     state: Arc<AtomicU8>,
     labels: Vec<String>,
     pending_labels: Vec<String>,
+    /// The work noted for this frame's passes, and for the frame being read back.
+    work: Vec<(String, f64)>,
+    pending_work: Vec<(String, f64)>,
     period_ns: f64,
 }
 
@@ -80,6 +99,8 @@ impl GpuTimer {
             state: Arc::new(AtomicU8::new(IDLE)),
             labels: Vec::new(),
             pending_labels: Vec::new(),
+            work: Vec::new(),
+            pending_work: Vec::new(),
             period_ns: gpu.queue.get_timestamp_period() as f64,
         })
     }
@@ -138,7 +159,7 @@ impl GpuTimer {
         };
         self.readback.unmap();
         self.state.store(IDLE, Ordering::Release);
-        Some(PassTimes { passes: times, source: "gpu-timestamps" })
+        Some(PassTimes { passes: times, source: PassTimes::GPU_TIMESTAMPS, work: self.pending_work.clone() })
     }
 
     /// Waits for the frame just submitted and returns its times (bench, tests).
@@ -155,6 +176,9 @@ pub struct PassRecorder<'a> {
     timer: Option<&'a mut GpuTimer>,
     mode: TimingMode,
     cpu_times: Vec<(String, f64)>,
+    /// The label of the pass recorded last, and the work noted for the frame's passes.
+    last_label: String,
+    work: Vec<(String, f64)>,
 }
 
 /// Records what `f` records with an untimed recorder of its own, submits it and waits for the
@@ -171,8 +195,20 @@ impl<'a> PassRecorder<'a> {
         let mut timer = if mode == TimingMode::Timestamps { timer.filter(|t| t.available()) } else { None };
         if let Some(t) = timer.as_deref_mut() {
             t.labels.clear();
+            t.work.clear();
         }
-        Self { gpu, encoder: None, timer, mode, cpu_times: Vec::new() }
+        Self { gpu, encoder: None, timer, mode, cpu_times: Vec::new(), last_label: String::new(), work: Vec::new() }
+    }
+
+    /// Notes how much work the pass recorded last holds (in units of the caller's choosing, such
+    /// as pixels times paths), so that whoever reads its time later knows what it measured
+    /// (`PassTimes::timed_work`).
+    pub fn note_work(&mut self, units: f64) {
+        let noted = (self.last_label.clone(), units);
+        match self.timer.as_deref_mut() {
+            Some(t) => t.work.push(noted),
+            None => self.work.push(noted),
+        }
     }
 
     // ANCHOR: ordered_write
@@ -237,6 +273,7 @@ impl<'a> PassRecorder<'a> {
 
     /// Records one compute pass.
     pub fn compute(&mut self, label: &str, f: impl FnOnce(&mut wgpu::ComputePass)) {
+        label.clone_into(&mut self.last_label);
         let start = self.begin_split();
         let query = self.next_query(label).map(|(q, i)| (q.clone(), i));
         let mut pass = self.encoder().begin_compute_pass(&wgpu::ComputePassDescriptor {
@@ -260,6 +297,7 @@ impl<'a> PassRecorder<'a> {
         depth: Option<wgpu::RenderPassDepthStencilAttachment<'_>>,
         f: impl FnOnce(&mut wgpu::RenderPass),
     ) {
+        label.clone_into(&mut self.last_label);
         let start = self.begin_split();
         let query = self.next_query(label).map(|(q, i)| (q.clone(), i));
         let mut pass = self.encoder().begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -304,6 +342,7 @@ impl<'a> PassRecorder<'a> {
                 enc.copy_buffer_to_buffer(&t.resolve, 0, &t.readback, 0, n as u64 * 16);
                 self.gpu.submit(self.encoder.take().map(|e| e.finish()));
                 t.pending_labels = std::mem::take(&mut t.labels);
+                t.pending_work = std::mem::take(&mut t.work);
                 t.state.store(MAPPING, Ordering::Release);
                 let state = t.state.clone();
                 t.readback.slice(..).map_async(wgpu::MapMode::Read, move |r| {
@@ -317,7 +356,8 @@ impl<'a> PassRecorder<'a> {
         match self.mode {
             TimingMode::CpuSplit => {
                 self.gpu.wait();
-                Some(PassTimes { passes: std::mem::take(&mut self.cpu_times), source: "cpu-submit-wait" })
+                let passes = std::mem::take(&mut self.cpu_times);
+                Some(PassTimes { passes, source: "cpu-submit-wait", work: std::mem::take(&mut self.work) })
             }
             _ => None,
         }
@@ -327,6 +367,39 @@ impl<'a> PassRecorder<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The work a pass notes comes back with its frame's timestamps, under its label, and does
+    /// not linger into the next frame.
+    #[test]
+    fn noted_work_comes_back_with_the_times() {
+        let gpu = GpuContext::headless(&Default::default()).expect("a GPU device");
+        let mut timer = GpuTimer::new(&gpu).expect("timestamp queries");
+        for (frame, work) in [(0, Some(96.0)), (1, None)] {
+            let mut passes = PassRecorder::new(&gpu, Some(&mut timer), TimingMode::Timestamps);
+            passes.compute("first", |_| {});
+            passes.compute("traced", |_| {});
+            if let Some(w) = work {
+                passes.note_work(w);
+            }
+            passes.submit();
+            let times = timer.collect_blocking(&gpu).expect("the frame's timestamps");
+            assert_eq!(times.timed_work("traced").map(|(_, w)| w), work, "frame {frame}: {times:?}");
+            assert_eq!(times.timed_work("first"), None, "frame {frame}");
+        }
+    }
+
+    /// A label's time and noted work are each summed over the frame's passes of that label.
+    #[test]
+    fn timed_work_sums_a_labels_passes() {
+        let times = PassTimes {
+            passes: vec![("a".into(), 1.0), ("b".into(), 2.0), ("a".into(), 3.0)],
+            source: PassTimes::GPU_TIMESTAMPS,
+            work: vec![("a".into(), 10.0), ("a".into(), 30.0)],
+        };
+        assert_eq!(times.timed_work("a"), Some((4.0, 40.0)));
+        assert_eq!(times.timed_work("b"), None, "b noted no work");
+        assert_eq!(times.timed_work("c"), None);
+    }
 
     /// Every pass is timed however many a frame records: 100 passes, three query sets and a
     /// part, give 100 times under their own labels, in order, and so does the next frame, which
