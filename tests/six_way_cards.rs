@@ -85,7 +85,7 @@ fn atlas(params: &CardParams, maps: impl Fn(u32) -> [f32; 6]) -> Baked {
             }
         }
     }
-    Baked { layout, frames: key.0.frames, swizzle, emission: false, atlases, seconds: 0.0, key }
+    Baked { layout, frames: key.0.frames, swizzle, emission: false, atlases, source: None, seconds: 0.0, key }
 }
 
 /// The view's values where a card is (alpha 1 in the raw image): each channel's mean and the

@@ -9,12 +9,14 @@
 //   12–17  the stack's density textures and baked noise (common/media/fog_volume_density.wgsl)
 //   24–29  the cloud layer's field (the clouds' density.wgsl; a zero uniform: no clouds)
 //   30–33  the smoke's simulated grid (the smoke's medium.wgsl; a zero block: no smoke)
+//   34–36  the six-way cards' source volumes, placed where the cards stand (the cards'
+//          medium.wgsl; a zero block: no cards)
 // and the sky's atmosphere from the shared sky's uniform (group 3), where it is traced as a
 // medium (the sky's medium.wgsl; tracked on its own stretch of each ray, tracking.wgsl).
 // The global medium is the froxel fog's where the stack has it (its constant, its height layers —
 // the height fog's own where both are in the stack — and its noise), else the height fog's two
-// layers; fog by distance, the local volumes, the smoke and the clouds add to it. Composition is
-// static, as the media layer says. The volume count and the random stream are the including
+// layers; fog by distance, the local volumes, the smoke, the cards, the clouds and the
+// atmosphere add to it. Composition is static, as the media layer says. The volume count and the random stream are the including
 // file's (trace.wgsl):
 // #needs tracer, random, FLAG_ATMOSPHERE, sky_in_stack, shared_atmosphere
 // #import 04-froxel-fog/common.wgsl
@@ -24,6 +26,7 @@
 // #import 06-clouds/density.wgsl
 // #import 07-smoke/medium.wgsl
 // #import 03-sky/medium.wgsl
+// #import 08-six-way-cards/medium.wgsl
 
 @group(2) @binding(3) var<storage, read> fog_volumes: array<FogVolume>;
 @group(2) @binding(4) var<uniform> height: HeightFogParams;
@@ -44,6 +47,13 @@ fn froxel_fog_in_stack() -> bool {
 // Rust compiles the trace without the clouds' code where the stack has none (gpu.rs): what a
 // path may meet decides the registers it holds.
 override TRACE_CLOUDS: bool = true;
+
+// And without the cards' tree walk where the stack has no cards.
+override TRACE_CARDS: bool = true;
+
+fn cards_in_stack() -> bool {
+    return TRACE_CARDS && cards_present();
+}
 
 fn clouds_in_stack() -> bool {
     return TRACE_CLOUDS && clouds.medium.x > 0.0 && clouds.flags.z == 1u;
@@ -89,18 +99,15 @@ fn add_component(m: Medium, c: Medium, pick: bool) -> Medium {
 }
 
 // ANCHOR: stack_medium
-// The stack's medium at p. With `pick` the phase lobe is drawn from the components in proportion
-// to their scattering (medium_add_sampled, one fresh number each); the coefficients are the sum
-// either way.
+// The stack's medium at p: the sum of its coefficients; with `pick` the phase lobe is drawn from
+// the components in proportion to their scattering (medium_add_sampled, one fresh number each).
 fn stack_medium_at(p: vec3<f32>, pick: bool) -> Medium {
     var m = medium_none();
-    var global = medium_none();
     if froxel_fog_in_stack() {
-        global = froxel_global_medium_at(p);
+        m = froxel_global_medium_at(p);
     } else {
-        global = height_fog_medium_at(p);
+        m = height_fog_medium_at(p);
     }
-    m = medium_add(m, global);
     m = medium_add(m, distance_fog_medium_at(p));
     for (var i = 0u; i < caster_volume_count(); i++) {
         m = add_component(m, fog_volume_medium_at(caster_volume(i), p), pick);
@@ -108,6 +115,9 @@ fn stack_medium_at(p: vec3<f32>, pick: bool) -> Medium {
     // The smoke is chromatic (its tint): spectral tracking takes its σt per channel.
     if smoke_present() {
         m = add_component(m, smoke_medium_at(p), pick);
+    }
+    if cards_in_stack() {
+        m = add_component(m, cards_medium_at(p), pick);
     }
     if clouds_in_stack() {
         m = add_clouds(m, p, pick);
@@ -120,9 +130,12 @@ fn stack_medium_at(p: vec3<f32>, pick: bool) -> Medium {
     }
     return m;
 }
+// ANCHOR_END: stack_medium
 
-// A bound on it over the box [lo, hi] (the smoke's from the cells of its grid that the box
-// covers), the clouds and the atmosphere apart: each is tracked on its own (tracking.wgsl).
+// ANCHOR: stack_majorant
+// A bound on it over the box [lo, hi] (the smoke's and the cards' from the cells and the cards
+// that the box covers), the clouds and the atmosphere apart: each is tracked on its own
+// (tracking.wgsl).
 fn stack_majorant(lo: vec3<f32>, hi: vec3<f32>) -> Majorant {
     var bound = majorant_none();
     if froxel_fog_in_stack() {
@@ -132,6 +145,7 @@ fn stack_majorant(lo: vec3<f32>, hi: vec3<f32>) -> Majorant {
     }
     bound = majorant_add(bound, distance_fog_majorant(lo, hi));
     bound = majorant_add(bound, smoke_majorant(lo, hi));
+    bound = majorant_add(bound, cards_majorant(lo, hi));
     return majorant_add(bound, local_volumes_majorant(lo, hi));
 }
-// ANCHOR_END: stack_medium
+// ANCHOR_END: stack_majorant

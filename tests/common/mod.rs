@@ -239,6 +239,11 @@ pub fn distance_error_bound(d: f64, v_y: f64, fov_y_deg: f64, rows: u32) -> f64 
 /// f64 view ray (origin, unit direction) through the centre of pixel (x, y) of a `size` image,
 /// built from the camera pose alone (not from the GPU's matrices): an independent reference.
 pub fn pose_ray(camera: &str, size: [u32; 2], x: u32, y: u32) -> (glam::DVec3, glam::DVec3) {
+    pose_ray_at(camera, size, x as f64 + 0.5, y as f64 + 0.5)
+}
+
+/// The same ray through any point (x, y) of the image, in pixels from its top left corner.
+pub fn pose_ray_at(camera: &str, size: [u32; 2], x: f64, y: f64) -> (glam::DVec3, glam::DVec3) {
     use glam::DVec3;
     let pose = fogbook_core::camera::CameraPose::parse(camera).unwrap();
     let (yaw, pitch) = ((pose.yaw_deg as f64).to_radians(), (pose.pitch_deg as f64).to_radians());
@@ -247,8 +252,8 @@ pub fn pose_ray(camera: &str, size: [u32; 2], x: u32, y: u32) -> (glam::DVec3, g
     let up = right.cross(forward);
     let tan_half = ((pose.fov_y_deg as f64).to_radians() / 2.0).tan();
     let aspect = size[0] as f64 / size[1] as f64;
-    let ndc_x = (x as f64 + 0.5) / size[0] as f64 * 2.0 - 1.0;
-    let ndc_y = 1.0 - (y as f64 + 0.5) / size[1] as f64 * 2.0;
+    let ndc_x = x / size[0] as f64 * 2.0 - 1.0;
+    let ndc_y = 1.0 - y / size[1] as f64 * 2.0;
     let dir = (forward + right * (ndc_x * tan_half * aspect) + up * (ndc_y * tan_half)).normalize();
     (pose.eye().as_dvec3(), dir)
 }

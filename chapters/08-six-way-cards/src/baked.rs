@@ -4,9 +4,10 @@
 
 use crate::atlas::Layout;
 use crate::card::{Dir, ViewAxis};
-use crate::from_smoke::{Lighting, bake_from_smoke};
+use crate::from_smoke::{Lighting, bake_keeping_sources};
 use crate::params::CardParams;
 use crate::settings::BakeSettings;
+use crate::source::SourceVolumes;
 use crate::swizzle::{Channel, Swizzle};
 use anyhow::{Result, anyhow};
 use fogbook_core::frame::FrameLayouts;
@@ -59,6 +60,9 @@ pub struct Baked {
     pub swizzle: Swizzle,
     pub emission: bool,
     pub atlases: [Vec<f32>; 2],
+    /// The smoke frames the atlases were baked from, for a path tracer (`None` where the bake is
+    /// too large to keep them: `source::MAX_TEXELS`).
+    pub source: Option<SourceVolumes>,
     /// Seconds the bake took (smoke and lighting).
     pub seconds: f64,
 }
@@ -95,9 +99,11 @@ pub fn flipbook(gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore,
         return Ok(hit.clone());
     }
     let s = &key.0;
-    let baked = bake_from_smoke(gpu, layouts, shaders, s, &key.1, Lighting::Gpu, &mut |_| {})?;
+    let keep = SourceVolumes::fits(s.grid, s.frames);
+    let baked = bake_keeping_sources(gpu, layouts, shaders, s, &key.1, Lighting::Gpu, keep, &mut |_| {})?;
     let book = baked.flipbook(s)?;
     let layout = s.layout().map_err(|e| anyhow!(e))?;
+    let source = keep.then(|| SourceVolumes::new(s.grid, &baked.density, &baked.glow, book.crop, baked.medium));
     let out = Arc::new(Baked {
         key: key.clone(),
         layout,
@@ -105,6 +111,7 @@ pub fn flipbook(gpu: &GpuContext, layouts: &FrameLayouts, shaders: &ShaderStore,
         swizzle: s.swizzle().map_err(|e| anyhow!(e))?,
         emission: s.emission,
         atlases: book.atlases,
+        source,
         seconds: baked.simulate_s + baked.light_s,
     });
     let mut cache = CACHE.lock().map_err(|_| anyhow!("bake cache poisoned"))?;
@@ -155,6 +162,7 @@ mod tests {
                 swizzle: key.0.swizzle().unwrap(),
                 emission: false,
                 atlases: [Vec::new(), Vec::new()],
+                source: None,
                 seconds: 0.0,
                 key,
             };

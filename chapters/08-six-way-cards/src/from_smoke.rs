@@ -33,6 +33,10 @@ pub struct SmokeBake {
     /// The smoke's parameters as they were run (after `smoke_settings`).
     pub smoke: SmokeParams,
     pub medium: Medium,
+    /// Where asked for (`bake_keeping_sources`), each frame's density as the bake read it, in the
+    /// card frame, and its glow where the bake has emission; empty otherwise.
+    pub density: Vec<Vec<f32>>,
+    pub glow: Vec<Vec<f32>>,
     /// Seconds spent stepping the smoke and lighting the frames.
     pub simulate_s: f64,
     pub light_s: f64,
@@ -104,7 +108,22 @@ fn bake_on_cpu(
 }
 // ANCHOR_END: cpu_path
 
-// ANCHOR: bake_from_smoke
+/// The source frames of a bake: the density (and glow, with emission) read back in the card
+/// frame, what a path tracer traces the cards with (`source`).
+fn source_frame(state: &SmokeGpu, gpu: &GpuContext, s: &BakeSettings, p: &SmokeParams) -> Result<(Vec<f32>, Vec<f32>)> {
+    let n = s.grid as usize;
+    let fluid = state.download(gpu, FieldId::Fluid)?;
+    let density: Vec<f32> = fluid.chunks_exact(4).map(|c| if c[3].is_finite() { c[3] } else { 0.0 }).collect();
+    let glow = if s.emission {
+        let t = state.download(gpu, FieldId::Temperature)?;
+        let g: Vec<f32> = t.iter().map(|&k| if k.is_finite() { glow_ramp(k, p) } else { 0.0 }).collect();
+        to_card(n, &g, s.view_axis)
+    } else {
+        Vec::new()
+    };
+    Ok((to_card(n, &density, s.view_axis), glow))
+}
+
 /// Runs chapter 7's smoke with `smoke_settings` (`name=value`; the grid comes from `s.grid`)
 /// for the warm-up, then bakes `s.frames` frames `s.steps_per_frame` steps apart. `progress`
 /// hears of each frame baked.
@@ -115,6 +134,22 @@ pub fn bake_from_smoke(
     s: &BakeSettings,
     smoke_settings: &[String],
     lighting: Lighting,
+    progress: &mut dyn FnMut(u32),
+) -> Result<SmokeBake> {
+    bake_keeping_sources(gpu, layouts, shaders, s, smoke_settings, lighting, false, progress)
+}
+
+// ANCHOR: bake_from_smoke
+/// `bake_from_smoke`, and with `keep_sources` each frame's density (and glow) kept as well.
+#[allow(clippy::too_many_arguments)]
+pub fn bake_keeping_sources(
+    gpu: &GpuContext,
+    layouts: &FrameLayouts,
+    shaders: &ShaderStore,
+    s: &BakeSettings,
+    smoke_settings: &[String],
+    lighting: Lighting,
+    keep_sources: bool,
     progress: &mut dyn FnMut(u32),
 ) -> Result<SmokeBake> {
     s.layout().map_err(|e| anyhow!(e))?;
@@ -141,6 +176,7 @@ pub fn bake_from_smoke(
     simulate_s += t.seconds();
     let baker = GpuBaker::new(gpu, shaders, s.grid)?;
     let mut frames: Vec<FrameMaps> = Vec::with_capacity(s.frames as usize);
+    let (mut density, mut glow) = (Vec::new(), Vec::new());
     for f in 0..s.frames {
         let t = Stopwatch::start();
         if f > 0 {
@@ -169,8 +205,15 @@ pub fn bake_from_smoke(
             );
         }
         frames.push(maps);
+        if keep_sources {
+            let (rho, g) = source_frame(state, gpu, s, &p)?;
+            density.push(rho);
+            if s.emission {
+                glow.push(g);
+            }
+        }
         progress(f + 1);
     }
-    Ok(SmokeBake { frames, smoke: p, medium, simulate_s, light_s })
+    Ok(SmokeBake { frames, smoke: p, medium, density, glow, simulate_s, light_s })
 }
 // ANCHOR_END: bake_from_smoke

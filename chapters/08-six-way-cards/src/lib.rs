@@ -31,12 +31,18 @@
 //! - `tiles` and `splat`: the compute renderer — the cards binned into screen tiles on the CPU,
 //!   and the pass that composites each tile's cards front to back.
 //!
+//! Ground truth:
+//! - `source`: the smoke frames a flipbook was baked from, kept beside its atlases.
+//! - `medium` and `bvh`: each card's source volume placed where the card stands, and the tree
+//!   over their boxes, lent to a path tracer (`shaders/08-six-way-cards/medium.wgsl`).
+//!
 //! Validation: `validation` relights baked cards and compares them with an independent f64 ray
 //! march for any light direction (PSNR, and the book's plot of it against the light's angle).
 
 pub mod atlas;
 pub mod baked;
 pub mod blend;
+pub mod bvh;
 pub mod card;
 pub mod crop;
 pub mod emitter;
@@ -45,12 +51,14 @@ pub mod from_smoke;
 pub mod gpu;
 pub mod instances;
 pub mod light;
+pub mod medium;
 pub mod metadata;
 pub mod params;
 pub mod prepare;
 pub mod reference;
 pub mod runtime;
 pub mod settings;
+pub mod source;
 pub mod splat;
 pub mod swizzle;
 pub mod tiles;

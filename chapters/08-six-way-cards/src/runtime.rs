@@ -13,6 +13,7 @@
 use crate::baked::{BakeKey, Baked, flipbook};
 use crate::emitter::Emitter;
 use crate::instances::{CardInstance, Eye, FogCard, FogCardArea, build, fog_cards};
+use crate::medium::CardsMediumGpu;
 use crate::params::{CardParams, FrameBlend, Renderer, Weighting};
 use crate::prepare::{Prepare, PreparedCard, storage_buffer};
 use crate::splat::Splat;
@@ -26,7 +27,9 @@ use fogbook_core::params::DynParameters;
 use fogbook_core::shaders::WgslConst;
 use fogbook_core::shaders::{ShaderStore, checked, compute_pipeline, create_module};
 use fogbook_core::time::DEFAULT_STEP_S;
-use fogbook_core::{Book, Chapter, ChapterContext, ChapterInfo, Resource, Stage, StageIo, UpdateContext, ViewInfo};
+use fogbook_core::{
+    Book, Chapter, ChapterContext, ChapterInfo, Loan, Resource, Stage, StageIo, UpdateContext, ViewInfo,
+};
 use glam::Vec3;
 use std::sync::Arc;
 
@@ -191,6 +194,8 @@ pub struct CardsGpu {
     tiles: wgpu::Buffer,
     flipbook: Option<FlipbookGpu>,
     bound: Option<Bound>,
+    /// The flipbook's source volumes where each card stands, for a path tracer.
+    medium: CardsMediumGpu,
 }
 
 #[derive(Default)]
@@ -232,8 +237,15 @@ impl SixWayCards {
         match flipbook(gpu, &g.layouts, &g.shaders, &key) {
             Ok(book) => {
                 self.status = None;
+                // Without its source frames (too large to keep, or to fit the device) the
+                // flipbook draws as ever; a path tracer beside it sees no cards.
+                let traced = match (&book.source, g.medium.set_source(gpu, book.source.as_ref())) {
+                    (None, _) => "; too large to keep its source frames: not traced".to_string(),
+                    (Some(_), Err(e)) => format!("; not traced: {e}"),
+                    (Some(_), Ok(())) => String::new(),
+                };
                 self.baked = Some(format!(
-                    "flipbook: {} frames of a {}³ smoke, {}×{} atlases (baked in {:.2} s)",
+                    "flipbook: {} frames of a {}³ smoke, {}×{} atlases (baked in {:.2} s){traced}",
                     book.frames,
                     key.0.grid,
                     book.layout.size()[0],
@@ -473,7 +485,16 @@ impl Chapter for SixWayCards {
                 // The fog at a card's depth reads where the analytic fog takes over.
                 Resource::Handover,
             ],
-            writes: &[Resource::Color],
+            writes: &[Resource::Color, Resource::PointMedia],
+        }
+    }
+
+    /// After the stage: this frame's cards' source volumes, for a pass that samples media at
+    /// points.
+    fn lend(&self, g: &CardsGpu, kind: Resource) -> Option<Loan> {
+        match kind {
+            Resource::PointMedia => g.medium.point_media(),
+            _ => None,
         }
     }
 
@@ -557,6 +578,7 @@ impl Chapter for SixWayCards {
             tiles: storage_buffer(device, "six-way tiles", 64 * 1024, copy),
             flipbook: None,
             bound: None,
+            medium: CardsMediumGpu::new(device),
         };
         self.follow_bake(&mut state, gpu);
         Ok(state)
@@ -565,6 +587,7 @@ impl Chapter for SixWayCards {
     fn carry_over(&mut self, old: CardsGpu, new: &mut CardsGpu) {
         if new.flipbook.is_none() {
             new.flipbook = old.flipbook;
+            new.medium = old.medium;
         }
     }
 
@@ -602,18 +625,14 @@ impl Chapter for SixWayCards {
             self.fog_cards_for = Some(area);
         }
         let u = ctx.uniform;
-        let v3 = |a: [f32; 4]| Vec3::new(a[0], a[1], a[2]);
-        let eye = Eye {
-            position: v3(u.camera_pos),
-            forward: v3(u.cam_forward).normalize_or(Vec3::NEG_Z),
-            right: v3(u.cam_right).normalize_or(Vec3::X),
-            up: v3(u.cam_up).normalize_or(Vec3::Y),
-        };
+        let eye = eye_of(u);
         let book = g.flipbook.as_ref().map(|f| f.book.clone());
         let instances = match &book {
             Some(b) => build(&self.params, &self.fog_cards, &self.emitter, &eye, b.frames),
             None => Vec::new(),
         };
+        let source = book.as_ref().and_then(|b| b.source.as_ref());
+        g.medium.write(gpu, &self.params, source, &instances, self.anim_time_s as f32);
         let (size, compute) = (ctx.frame.size, self.params.renderer == Renderer::Compute);
         let lists: Option<TileLists> = compute.then(|| bin(&instances, u, size));
         Self::reserve(g, gpu, instances.len(), lists.as_ref().map_or(0, |l| l.words.len()));
@@ -688,6 +707,17 @@ impl Chapter for SixWayCards {
             figures: figures(),
             ..Default::default()
         }
+    }
+}
+
+/// The camera as the frame uniform gives it.
+fn eye_of(u: &fogbook_core::frame::FrameUniform) -> Eye {
+    let v3 = |a: [f32; 4]| Vec3::new(a[0], a[1], a[2]);
+    Eye {
+        position: v3(u.camera_pos),
+        forward: v3(u.cam_forward).normalize_or(Vec3::NEG_Z),
+        right: v3(u.cam_right).normalize_or(Vec3::X),
+        up: v3(u.cam_up).normalize_or(Vec3::Y),
     }
 }
 

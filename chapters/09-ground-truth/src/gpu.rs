@@ -12,7 +12,9 @@ use bytemuck::{Pod, Zeroable};
 use fogbook_core::bindings::{storage_buffer_entry, uniform_entry};
 use fogbook_core::frame::{FrameLayouts, FrameUniform, SCREEN_TILE};
 use fogbook_core::gpu::GpuContext;
-use fogbook_core::media::point::{CLOUD_LAYER_BINDINGS, PointMediaStandIns, SIMULATED_GRID_BINDINGS};
+use fogbook_core::media::point::{
+    CLOUD_LAYER_BINDINGS, PLACED_VOLUMES_BINDINGS, PointMediaStandIns, SIMULATED_GRID_BINDINGS,
+};
 use fogbook_core::media::textures::DensityTextureSlots;
 use fogbook_core::media::volumes::{FogVolume, MAX_FOG_VOLUMES, volume_buffer};
 use fogbook_core::scene::{GROUND_ALBEDO, GROUND_HALF_SIZE_M, scene_boxes};
@@ -180,16 +182,38 @@ struct Sums {
     resolve_group: wgpu::BindGroup,
 }
 
+/// The trace specialised to what the stack has: the clouds' shell and the cards' tree walk
+/// compiled away where it has none (WGSL `override TRACE_CLOUDS`, `TRACE_CARDS`), so that a path
+/// holds no registers for them; and the majorant grid's build (`build_majorants`), which needs
+/// neither. The variant without either is made at start, the others the first time a stack asks
+/// for them.
+struct Variants {
+    module: wgpu::ShaderModule,
+    groups: [wgpu::BindGroupLayout; 4],
+    made: std::collections::HashMap<(&'static str, bool, bool), wgpu::ComputePipeline>,
+}
+
+impl Variants {
+    fn get(
+        &mut self,
+        device: &wgpu::Device,
+        entry: &'static str,
+        clouds: bool,
+        cards: bool,
+    ) -> anyhow::Result<wgpu::ComputePipeline> {
+        if let Some(p) = self.made.get(&(entry, clouds, cards)) {
+            return Ok(p.clone());
+        }
+        let groups = self.groups.each_ref().map(Some);
+        let constants = [("TRACE_CLOUDS", f64::from(u8::from(clouds))), ("TRACE_CARDS", f64::from(u8::from(cards)))];
+        let made = compute_pipeline_with(device, &self.module, entry, &groups, &constants)?;
+        self.made.insert((entry, clouds, cards), made.clone());
+        Ok(made)
+    }
+}
+
 pub struct TracerGpu {
-    /// The trace for stacks without clouds: their shell's code specialised away (WGSL
-    /// `override TRACE_CLOUDS`), so that a path holds no registers for it.
-    trace: wgpu::ComputePipeline,
-    /// The trace with the cloud layer, made the first time a stack has clouds.
-    trace_with_clouds: Option<wgpu::ComputePipeline>,
-    trace_module: wgpu::ShaderModule,
-    pipeline_groups: [wgpu::BindGroupLayout; 4],
-    /// Fills the majorant grid from the media's bounds.
-    build: wgpu::ComputePipeline,
+    pipelines: Variants,
     majorants: wgpu::Buffer,
     mean: wgpu::ComputePipeline,
     resolve: wgpu::ComputePipeline,
@@ -223,11 +247,12 @@ fn trace_layout_entries() -> [wgpu::BindGroupLayoutEntry; 5] {
     ]
 }
 
-/// The media sampled at points from fields of their own (media::point): a cloud layer's and a
-/// simulated grid's.
+/// The media sampled at points from fields of their own (media::point): a cloud layer's, a
+/// simulated grid's and the six-way cards' placed volumes.
 fn point_media_entries() -> Vec<wgpu::BindGroupLayoutEntry> {
     let mut entries = fogbook_clouds::march_layout_entries();
     entries.extend(fogbook_smoke::medium::medium_layout_entries());
+    entries.extend(fogbook_six_way::medium::medium_layout_entries());
     entries
 }
 
@@ -282,10 +307,10 @@ impl TracerGpu {
         let trace_groups =
             [Some(&layouts.scene_inputs), Some(&trace_layout), Some(&media_layout), Some(&layouts.shared_sky)];
         let resolve_groups = [Some(&layouts.scene_inputs), Some(&layouts.view_out), Some(&resolve_layout)];
-        let without_clouds = [("TRACE_CLOUDS", 0.0)];
-        let trace = compute_pipeline_with(device, &trace_module, "trace", &trace_groups, &without_clouds)?;
-        let build = compute_pipeline_with(device, &trace_module, "build_majorants", &trace_groups, &without_clouds)?;
-        let pipeline_groups = trace_groups.map(|g| g.expect("every group is bound").clone());
+        let groups = trace_groups.map(|g| g.expect("every group is bound").clone());
+        let mut pipelines = Variants { module: trace_module, groups, made: Default::default() };
+        pipelines.get(device, "trace", false, false)?;
+        pipelines.get(device, "build_majorants", false, false)?;
         let cells = MAJORANT_GRID.iter().map(|&n| u64::from(n)).product::<u64>();
         let mean = compute_pipeline(device, &resolve_module, "mean_luminance", &resolve_groups)?;
         let resolve = compute_pipeline(device, &resolve_module, "resolve", &resolve_groups)?;
@@ -301,11 +326,7 @@ impl TracerGpu {
             usage: wgpu::BufferUsages::STORAGE,
         });
         Ok(Self {
-            trace,
-            trace_with_clouds: None,
-            trace_module,
-            pipeline_groups,
-            build,
+            pipelines,
             majorants: buffer(device, "ground truth: majorant grid", cells * 4, wgpu::BufferUsages::STORAGE),
             mean,
             resolve,
@@ -464,13 +485,13 @@ impl TracerGpu {
             ctx.gpu.write_buffer(&self.volumes, 0, bytemuck::cast_slice(volumes));
         }
         let media_group = self.media_group(ctx, media.density);
-        let clouds = ctx.point_media().contains_key(&CLOUD_LAYER_BINDINGS.start);
-        if clouds && self.trace_with_clouds.is_none() {
-            let groups = self.pipeline_groups.each_ref().map(Some);
-            let made = compute_pipeline(&ctx.gpu.device, &self.trace_module, "trace", &groups);
-            self.trace_with_clouds = Some(made.map_err(|e| format!("ground truth: {e:#}"))?);
-        }
-        let trace = if clouds { self.trace_with_clouds.as_ref().expect("made above") } else { &self.trace };
+        let lent = |bindings: &std::ops::Range<u32>| ctx.point_media().contains_key(&bindings.start);
+        let (clouds, cards) = (lent(&CLOUD_LAYER_BINDINGS), lent(&PLACED_VOLUMES_BINDINGS));
+        let simulated = lent(&SIMULATED_GRID_BINDINGS);
+        let device = &ctx.gpu.device;
+        let made = |e: anyhow::Error| format!("ground truth: {e:#}");
+        let trace = self.pipelines.get(device, "trace", clouds, cards).map_err(made)?;
+        let build = self.pipelines.get(device, "build_majorants", false, false).map_err(made)?;
         let sums = self.sums.as_ref().expect("made by sums_for");
         if restart {
             // Every pixel starts again, not only the tiles this frame traces.
@@ -478,9 +499,9 @@ impl TracerGpu {
             ctx.passes.encoder().clear_buffer(&sums.moments, 0, None);
         }
         let sky = ctx.group(Resource::SkyTables);
-        // The media's bounds change with what the frame shows, and a simulated grid's with every
-        // step: this frame's paths need a bound on this frame's fields.
-        let rebuild = restart || ctx.point_media().contains_key(&SIMULATED_GRID_BINDINGS.start);
+        // The media's bounds change with what the frame shows, a simulated grid's with every
+        // step and placed volumes' as they move: this frame's paths need a bound on this frame's.
+        let rebuild = restart || simulated || cards;
         let groups = dispatch_size(class.tiles);
         ctx.passes.compute(TRACE_PASS, |pass| {
             pass.set_bind_group(0, ctx.inputs, &[]);
@@ -488,12 +509,12 @@ impl TracerGpu {
             pass.set_bind_group(2, &media_group, &[]);
             pass.set_bind_group(3, sky, &[]);
             if rebuild {
-                pass.set_pipeline(&self.build);
+                pass.set_pipeline(&build);
                 let cells: u32 = MAJORANT_GRID.iter().product();
                 pass.dispatch_workgroups(cells.div_ceil(64), 1, 1);
             }
             // One path per pixel of the class a dispatch, which bounds each dispatch's work.
-            pass.set_pipeline(trace);
+            pass.set_pipeline(&trace);
             for _ in 0..uniform.samples {
                 pass.dispatch_workgroups(groups[0], groups[1], 1);
             }

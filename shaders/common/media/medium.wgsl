@@ -23,7 +23,8 @@
 // all-zero uniform, an empty volume list), so the same sum serves every stack.
 // Media: height layers (height_fog_functions.wgsl, height_layer.wgsl), the volumetric grid's
 // global medium (the froxel fog's common.wgsl), the local volumes (fog_volume_density.wgsl,
-// local_volumes.wgsl), clouds (their density.wgsl) and smoke (its view.wgsl); the froxel
+// local_volumes.wgsl), clouds (their density.wgsl), smoke (its view.wgsl) and smoke cards (the
+// volumes their flipbooks were baked from, placed where the cards stand); the froxel
 // injection (the froxel fog's media.wgsl) is a consumer; so is the fog at any depth
 // (common/fog_at_depth.wgsl), which integrates σt in closed form and takes from here the albedo
 // and the phase lobe of the global medium per unit of extinction; so is a path

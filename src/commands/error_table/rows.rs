@@ -101,6 +101,14 @@ pub const ROWS: &[Row] = &[
         without_medium: &["extinction=0"],
         camera: None,
     },
+    // ANCHOR: card_rows
+    card_row("six-way-axis", "six-way cards lit by a sun along the cards' up axis: the top map alone", &CARDS_AXIS),
+    card_row(
+        "six-way-diagonal",
+        "six-way cards lit by a sun on the diagonal (left, top, front): three maps blended",
+        &CARDS_DIAGONAL,
+    ),
+    // ANCHOR_END: card_rows
 ];
 
 /// The clouds over the test scene at 1, 2 and 3 octaves, unjittered, every pixel marched every
@@ -121,6 +129,59 @@ const fn cloud_row(name: &'static str, approximation: &'static str, settings: &'
     }
 }
 // ANCHOR_END: more_rows
+
+/// Five fog cards 7.5 to 12.5 m wide about 30 m ahead, no particles, the flipbook stopped on
+/// each card's first frame; the artist controls that no medium has (the absorption colour, the
+/// edge fade, the soft-particle fade) off and the opacity 1, so that what is measured is the
+/// six-way bake against the smoke it was baked from. The sun overhead, then on the cards'
+/// diagonal (35.26° up, 135°: from the left, the top and the eye's side in equal parts).
+const CARDS: [&str; 14] = [
+    "fog_cards=5",
+    "particles=false",
+    "fog_card_centre_x_m=0",
+    "fog_card_centre_z_m=-30",
+    "fog_card_half_width_m=8",
+    "fog_card_half_depth_m=3",
+    "fog_card_size_m=10",
+    "fog_card_opacity=1",
+    "frames_per_s=0",
+    "frame_blend=none",
+    "absorption_color=1,1,1,1",
+    "edge_softness=0",
+    "depth_fade_m=0",
+    "random_start=false",
+];
+const CARDS_AXIS: [&str; 16] = concat_settings(&CARDS, ["scene.sun_elevation_deg=90", "scene.sun_azimuth_deg=0"]);
+const CARDS_DIAGONAL: [&str; 16] =
+    concat_settings(&CARDS, ["scene.sun_elevation_deg=35.26", "scene.sun_azimuth_deg=135"]);
+
+/// `base` and then `more`, as one list of settings.
+const fn concat_settings<const N: usize, const M: usize>(
+    base: &[&'static str; N],
+    more: [&'static str; 2],
+) -> [&'static str; M] {
+    let mut out = [""; M];
+    let mut i = 0;
+    while i < N {
+        out[i] = base[i];
+        i += 1;
+    }
+    out[N] = more[0];
+    out[N + 1] = more[1];
+    out
+}
+
+const fn card_row(name: &'static str, approximation: &'static str, settings: &'static [&'static str]) -> Row {
+    Row {
+        name,
+        chapter: "six-way-cards",
+        approximation,
+        stack: &["six-way-cards"],
+        settings,
+        without_medium: &["fog_cards=0"],
+        camera: Some("0,4,0,0,2,40"),
+    }
+}
 impl Row {
     /// The stack with the tracer beside it.
     pub fn spec(&self) -> String {

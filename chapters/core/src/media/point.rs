@@ -17,6 +17,7 @@
 //! | 12–17 | the volumes' density textures and baked noise (`common/media/fog_volume_density.wgsl`) |
 //! | 24–29 | a cloud layer's field: uniform, two 3D noises, the weather map, sampler, curl map ([`CLOUD_LAYER_BINDINGS`]) |
 //! | 30–33 | a simulated grid's field: its parameter block, the fluid (dye and density), the velocity (its fourth channel the temperature), sampler ([`SIMULATED_GRID_BINDINGS`]) |
+//! | 34–36 | placed volumes: a block of oriented boxes that each hold one frame of a volume, a bounding-volume hierarchy over them, the frames' 3D texture ([`PLACED_VOLUMES_BINDINGS`]) |
 
 use std::ops::Range;
 
@@ -26,6 +27,11 @@ pub const CLOUD_LAYER_BINDINGS: Range<u32> = 24..30;
 /// Where a simulated grid's field sits in group 2 (a fluid solver's fields). They change with
 /// every step: a bound made from them holds for the frame it was made in.
 pub const SIMULATED_GRID_BINDINGS: Range<u32> = 30..34;
+
+/// Where placed volumes sit in group 2: boxes placed, scaled and turned in the world, each
+/// holding one frame of a volume texture, found through a tree over their boxes. They may move
+/// every frame: a bound made from them holds for the frame it was made in.
+pub const PLACED_VOLUMES_BINDINGS: Range<u32> = 34..37;
 
 /// One lent resource of a point medium.
 #[derive(Clone, Debug)]
