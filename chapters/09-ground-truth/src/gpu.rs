@@ -6,7 +6,7 @@
 //! moves with time is averaged over the frames summed, so pause the time to converge on one
 //! instant.
 
-use crate::budget::{Class, Interleave, ShareController, dispatch_size};
+use crate::budget::{Class, Interleave, ShareController, dispatch_size, occupancy_cap};
 use crate::params::{GroundTruthParams, SkyMode};
 use bytemuck::{Pod, Zeroable};
 use fogbook_core::bindings::{storage_buffer_entry, uniform_entry};
@@ -443,6 +443,11 @@ impl TracerGpu {
         let whole_frame = f64::from(tile_count) * TILE_PIXELS * f64::from(u.samples);
         let wanted = match (ctx.paced, p.interleave) {
             (false, _) => 1,
+            // A measured time holds only for classes that fill the GPU (budget::occupancy_cap).
+            (true, 0) if controller.measured() => {
+                let cap = occupancy_cap(tile_count, TILE_PIXELS);
+                controller.share(f64::from(p.frame_budget_ms), whole_frame, cap)
+            }
             (true, 0) => controller.share(f64::from(p.frame_budget_ms), whole_frame, tile_count),
             (true, k) => k,
         };

@@ -102,6 +102,7 @@ fn medium_add_sampled(a: Medium, b: Medium, u: f32) -> Medium {
     }
     return m;
 }
+// ANCHOR_END: medium_add
 
 // ANCHOR: lobe_weight
 // The per-channel weight of a lobe so picked: the lobe stands for its component's share of the
@@ -118,7 +119,6 @@ fn medium_lobe_weight(m: Medium) -> vec3<f32> {
     return select(vec3(0.0), share / max(m.scattering, vec3(1e-30)), m.scattering > vec3(0.0));
 }
 // ANCHOR_END: lobe_weight
-// ANCHOR_END: medium_add
 
 // ANCHOR: majorant
 // A bound on a medium's extinction over a region: σ̄ ≥ σt(p) for every p in it, per channel.
