@@ -161,6 +161,11 @@ fn air_rate_at(o: vec3<f32>, d: vec3<f32>, span: AirSpan, t: f32) -> f32 {
 const AIR_MAX_SEGMENTS: u32 = 4096u;
 
 fn air_next(o: vec3<f32>, d: vec3<f32>, span: AirSpan, after: f32) -> vec2<f32> {
+    // No stretch left: no draw (and no random number spent, so other media's streams are as
+    // they were without the atmosphere).
+    if after >= span.end {
+        return vec2(NO_COLLISION_M, 0.0);
+    }
     var left = -log(1.0 - random());
     var s = max(after, span.start);
     for (var i = 0u; i < AIR_MAX_SEGMENTS && s < span.end; i++) {
