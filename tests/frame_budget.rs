@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{SHARED, checked_capture, headless};
+use common::{SHARED, checked_capture, headless, mean_and_error};
 use fogbook::state::Setup;
 use fogbook_core::capture::FloatImage;
 use fogbook_core::time::TimeControl;
@@ -96,17 +96,6 @@ fn headless_frames_stay_whole() {
     // Neither a fixed share nor a budget splits a frame that is not paced.
     let n = counts(&[format!("interleave={K}"), "frame_budget_ms=0.001".into()], false, 1);
     assert!(n.iter().all(|&c| c == 1.0), "counts {:?}", distinct(&n));
-}
-
-/// Per channel: the mean over the pixels, and its standard error from their spread.
-fn mean_and_error(image: &FloatImage) -> [(f64, f64); 3] {
-    let n = (image.width * image.height) as usize;
-    std::array::from_fn(|c| {
-        let values: Vec<f64> = (0..n).map(|i| f64::from(image.rgba[4 * i + c])).collect();
-        let mean = values.iter().sum::<f64>() / n as f64;
-        let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n as f64 - 1.0);
-        (mean, (variance / n as f64).sqrt())
-    })
 }
 
 // ANCHOR: same_mean

@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{SHARED, headless, render_with};
+use common::{SHARED, headless, mean_and_error, render_with};
 use fogbook_core::capture::FloatImage;
 use fogbook_ground_truth::reference;
 
@@ -105,18 +105,6 @@ fn absorbing_slab(sigma_t: f64, per_frame: u32) -> Vec<String> {
         "sun=false",
         &format!("samples_per_frame={per_frame}"),
     ])
-}
-
-/// Per channel: the mean over the pixels, and its standard error from their spread.
-fn mean_and_error(image: &FloatImage) -> [(f64, f64); 3] {
-    let n = (image.width * image.height) as usize;
-    std::array::from_fn(|c| {
-        let values: Vec<f64> = (0..n).map(|i| f64::from(image.rgba[4 * i + c])).collect();
-        assert!(values.iter().all(|v| v.is_finite()), "non-finite pixel in channel {c}");
-        let mean = values.iter().sum::<f64>() / n as f64;
-        let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n as f64 - 1.0);
-        (mean, (variance / n as f64).sqrt())
-    })
 }
 
 /// Paths per pixel of `frames` frames at `per_frame`.

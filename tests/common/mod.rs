@@ -274,3 +274,15 @@ pub fn typed_settings<P: fogbook_core::params::Parameters + Default>(
     }
     (params, scene)
 }
+
+/// Per channel: the mean over the pixels, and its standard error from their spread.
+pub fn mean_and_error(image: &fogbook_core::capture::FloatImage) -> [(f64, f64); 3] {
+    let n = (image.width * image.height) as usize;
+    std::array::from_fn(|c| {
+        let values: Vec<f64> = (0..n).map(|i| f64::from(image.rgba[4 * i + c])).collect();
+        assert!(values.iter().all(|v| v.is_finite()), "non-finite pixel in channel {c}");
+        let mean = values.iter().sum::<f64>() / n as f64;
+        let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n as f64 - 1.0);
+        (mean, (variance / n as f64).sqrt())
+    })
+}
