@@ -4,14 +4,16 @@
 // from the eye), the box scaled so that the bake's crop fills the card's quad and the volume
 // stands centred on the card's plane. A bounding-volume hierarchy over the boxes' world bounds
 // (built on the CPU each frame, bvh.rs; a linear BVH after Pharr, Jakob & Humphreys 2023, §7.3)
-// finds the cards at a point and the cards over a box. The density is the bake's medium
-// (light.rs): constant in each cell of the grid, optical depth σ ρ Δx per cell, albedo a, the
+// finds the cards at a point, and the cards a ray crosses for their own tracking (cards_next).
+// The density is the bake's medium (light.rs): constant in each cell of the grid, optical depth σ ρ Δx per cell, albedo a, the
 // isotropic phase, and the glow g as emission σ ρ g × the emission colour, the runtime's E channel
 // per unit of absorbed light. The card's optical depth scale and opacity scale ρ; a card in its
 // flipbook's cross-fade holds the mix of its two frames' densities.
 // Bindings 34–36 of group 2, the media layer's place for placed volumes
 // (fogbook_core::media::point): the cards' block, the tree's nodes, the frames' texture. An
 // all-zero block — the stand-in of a stack without the cards — is no medium.
+// The random stream is the including file's:
+// #needs random
 // #import common/media/medium.wgsl
 
 // ANCHOR: records
@@ -127,12 +129,77 @@ fn cards_medium_at(p: vec3<f32>) -> Medium {
     return medium_of(extinction, cards_medium.clip_lo.w * extinction, emission, 0.0, PHASE_HENYEY_GREENSTEIN);
 }
 
-// A bound over the box [box_min, box_max]: the sum of the bounds of the cards whose world box
-// overlaps it, each its frames' densest cell (from the CPU) times its σ.
-fn cards_majorant(box_min: vec3<f32>, box_max: vec3<f32>) -> Majorant {
-    if !cards_present() {
-        return majorant_none();
-    }
-    return Majorant(vec3(cards_walk(box_min, box_max, true).x * MAJORANT_MARGIN));
-}
 // ANCHOR_END: cards_medium
+
+// ANCHOR: cards_next
+// The cards' own bound, tracked apart from the majorant grid (the tracer's tracking.wgsl): each
+// card's box is a Poisson process of tentative collisions at its bound σ̄ — its frames' densest
+// cell times its σ, from the CPU — over the stretch of the ray inside the box, and where boxes
+// overlap their rates add. A grid cell's bound would sum every card in it, a box's holds one
+// card where it stands. The cards' rate at p: the sum over the boxes that hold it.
+fn cards_rate_at(p: vec3<f32>) -> f32 {
+    if !cards_present() {
+        return 0.0;
+    }
+    return cards_walk(p, p, true).x * MAJORANT_MARGIN;
+}
+
+// Where o + t d is inside the box [lo, hi]: (t_in, t_out), empty when t_in ≥ t_out. `inv` is
+// 1 / d with no zero component (card_ray_inverse).
+fn card_box_span(o: vec3<f32>, inv: vec3<f32>, lo: vec3<f32>, hi: vec3<f32>) -> vec2<f32> {
+    let a = (lo - o) * inv;
+    let b = (hi - o) * inv;
+    let near = min(a, b);
+    let far = max(a, b);
+    return vec2(max(max(near.x, near.y), near.z), min(min(far.x, far.y), far.z));
+}
+
+fn card_ray_inverse(d: vec3<f32>) -> vec3<f32> {
+    let tiny = vec3(1e-30);
+    return 1.0 / select(d, select(-tiny, tiny, d >= vec3(0.0)), abs(d) < tiny);
+}
+
+// The cards' next tentative collision along o + t d after `after`, before `t_max` (3e38 where
+// none): the first of every crossed box's own collisions. Free paths are memoryless, so each
+// box crossed draws afresh from `after`, and the walk skips every node that the ray enters only
+// beyond the nearest collision found so far — a closest-hit walk of the tree (after Yue et al.,
+// "Unbiased, Adaptive Stochastic Sampling for Rendering Inhomogeneous Participating Media",
+// 2010, whose kd-tree of bounds the boxes' own tree stands in for here).
+fn cards_next(o: vec3<f32>, d: vec3<f32>, after: f32, t_max: f32) -> f32 {
+    if !cards_present() || after >= t_max {
+        return 3.0e38;
+    }
+    let inv = card_ray_inverse(d);
+    var best = t_max;
+    var stack: array<u32, CARD_STACK>;
+    var top = 0u;
+    var i = 0u;
+    loop {
+        let node = card_nodes[i];
+        let span = card_box_span(o, inv, node.lo, node.hi);
+        let start = max(span.x, after);
+        let end = min(span.y, best);
+        if start < end {
+            if node.leaf == 0u {
+                stack[top] = node.link;
+                top = min(top + 1u, CARD_STACK - 1u);
+                i += 1u;
+                continue;
+            }
+            let sigma = cards_medium.cards[node.link].frames.w * MAJORANT_MARGIN;
+            if sigma > 0.0 {
+                let t = start - log(1.0 - random()) / sigma;
+                if t < end {
+                    best = t;
+                }
+            }
+        }
+        if top == 0u {
+            break;
+        }
+        top -= 1u;
+        i = stack[top];
+    }
+    return select(3.0e38, best, best < t_max);
+}
+// ANCHOR_END: cards_next

@@ -98,10 +98,18 @@ fn add_component(m: Medium, c: Medium, pick: bool) -> Medium {
     return medium_add(m, c);
 }
 
+// Inside the box the media are traced in (the tracer's domain): every medium but the clouds and
+// the atmosphere lives in it — the global medium and fog by distance fill it and end at its faces
+// — and the majorant grid and the cards' tracking bound them there.
+fn in_media_box(p: vec3<f32>) -> bool {
+    return all(p >= tracer.domain_min.xyz) && all(p <= tracer.domain_max.xyz);
+}
+
 // ANCHOR: stack_medium
-// The stack's medium at p: the sum of its coefficients; with `pick` the phase lobe is drawn from
-// the components in proportion to their scattering (medium_add_sampled, one fresh number each).
-fn stack_medium_at(p: vec3<f32>, pick: bool) -> Medium {
+// The media of the box at p: the sum of their coefficients; with `pick` the phase lobe is drawn
+// from the components in proportion to their scattering (medium_add_sampled, one fresh number
+// each).
+fn box_media_at(p: vec3<f32>, pick: bool) -> Medium {
     var m = medium_none();
     if froxel_fog_in_stack() {
         m = froxel_global_medium_at(p);
@@ -119,6 +127,15 @@ fn stack_medium_at(p: vec3<f32>, pick: bool) -> Medium {
     if cards_in_stack() {
         m = add_component(m, cards_medium_at(p), pick);
     }
+    return m;
+}
+
+// The stack's medium at p: the box's media, the clouds and the atmosphere.
+fn stack_medium_at(p: vec3<f32>, pick: bool) -> Medium {
+    var m = medium_none();
+    if in_media_box(p) {
+        m = box_media_at(p, pick);
+    }
     if clouds_in_stack() {
         m = add_clouds(m, p, pick);
     }
@@ -133,9 +150,8 @@ fn stack_medium_at(p: vec3<f32>, pick: bool) -> Medium {
 // ANCHOR_END: stack_medium
 
 // ANCHOR: stack_majorant
-// A bound on it over the box [lo, hi] (the smoke's and the cards' from the cells and the cards
-// that the box covers), the clouds and the atmosphere apart: each is tracked on its own
-// (tracking.wgsl).
+// A bound on it over the box [lo, hi] (the smoke's from the cells that the box covers), the
+// clouds, the atmosphere and the cards apart: each is tracked on its own (tracking.wgsl).
 fn stack_majorant(lo: vec3<f32>, hi: vec3<f32>) -> Majorant {
     var bound = majorant_none();
     if froxel_fog_in_stack() {
@@ -145,7 +161,52 @@ fn stack_majorant(lo: vec3<f32>, hi: vec3<f32>) -> Majorant {
     }
     bound = majorant_add(bound, distance_fog_majorant(lo, hi));
     bound = majorant_add(bound, smoke_majorant(lo, hi));
-    bound = majorant_add(bound, cards_majorant(lo, hi));
     return majorant_add(bound, local_volumes_majorant(lo, hi));
 }
 // ANCHOR_END: stack_majorant
+
+// ANCHOR: residual_majorant
+// A bound on |σt − σ_c| over the box: the media without a closed form (the same bounds as
+// stack_majorant's) and the global medium's noise, |factor − 1| ≤ 1.0364 a of its smooth part
+// (noise_factor).
+fn stack_residual_majorant(lo: vec3<f32>, hi: vec3<f32>) -> Majorant {
+    var bound = majorant_none();
+    if froxel_fog_in_stack() && froxel.noise.x > 0.0 {
+        let spread = 1.0364 * froxel.noise.x;
+        bound = Majorant(froxel_global_majorant(lo, hi).extinction * spread / (1.0 + spread));
+    }
+    bound = majorant_add(bound, smoke_majorant(lo, hi));
+    return majorant_add(bound, local_volumes_majorant(lo, hi));
+}
+// ANCHOR_END: residual_majorant
+
+// ANCHOR: control
+// The control of residual ratio tracking (Novák et al. 2014): the part of the medium whose
+// optical depth has a closed form — the global medium without its noise (the constant and the
+// height layers, chapter 2's closed form) and fog by distance — its σt at p inside the media's
+// box, and its optical depth along o + t d over [t0, t1], a stretch inside that box.
+fn control_extinction_at(p: vec3<f32>) -> vec3<f32> {
+    if !in_media_box(p) {
+        return vec3(0.0);
+    }
+    var sigma = distance_fog_extinction();
+    if froxel_fog_in_stack() {
+        sigma += global_medium_per_extinction().extinction * smooth_extinction_at(p);
+    } else if height.height_fog_on == 1u {
+        sigma += vec3(layer_density(height.layer1, p.y) + layer_density(height.layer2, p.y));
+    }
+    return sigma;
+}
+
+fn control_optical_depth(o: vec3<f32>, d: vec3<f32>, t0: f32, t1: f32) -> vec3<f32> {
+    let len = max(t1 - t0, 0.0);
+    var tau = distance_fog_extinction() * len;
+    if froxel_fog_in_stack() {
+        let layers = layer_optical_depth(global_layer(0u), o.y, d.y, t0, t1) + layer_optical_depth(global_layer(1u), o.y, d.y, t0, t1);
+        tau += global_medium_per_extinction().extinction * (froxel.medium.x * len + layers);
+    } else if height.height_fog_on == 1u {
+        tau += vec3(layer_optical_depth(height.layer1, o.y, d.y, t0, t1) + layer_optical_depth(height.layer2, o.y, d.y, t0, t1));
+    }
+    return tau;
+}
+// ANCHOR_END: control

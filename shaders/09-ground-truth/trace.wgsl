@@ -6,7 +6,8 @@
 // σ̄ ≥ σt, with null collisions (Woodcock et al. 1965); chromatic media by spectral tracking
 // (Kutz et al. 2017), the collision type chosen in proportion to the path throughput times each
 // coefficient, never by one mean coefficient. Lights are reached by next-event estimation, their
-// transmittance by ratio tracking (Novák et al. 2014). Emission is collected at every tentative
+// transmittance by residual ratio tracking (Novák et al. 2014), the media with a
+// closed-form optical depth taken out as its control. Emission is collected at every tentative
 // collision as ε/σ̄. Russian roulette ends paths; a bounce cap exists only for the tests. After
 // Novák, Georgiev, Hanika & Jarosz, "Monte Carlo Methods for Volumetric Light Transport
 // Simulation" (2018) and Pharr, Jakob & Humphreys, "Physically Based Rendering", 4th ed. (2023),
@@ -77,9 +78,11 @@ fn domain_span(o: vec3<f32>, d: vec3<f32>) -> vec2<f32> {
 }
 
 // ANCHOR: ratio_tracking
-// Transmittance from o along d over (0, t_max), per channel: ratio tracking through the majorant
-// grid, the product of (1 − σt / σ̄) over tentative collisions, with Russian roulette once little
-// is left; 0 where a surface is in the way.
+// Transmittance from o along d over (0, t_max), per channel: residual ratio tracking through the
+// majorant grid (Novák et al. 2014) — the control's closed-form transmittance e^(−τ_c) times the
+// product of (1 − (σt − σ_c) / σ̄) over tentative collisions, so that the media with a closed
+// form add no noise — with Russian roulette once little of the product is left; 0 where a
+// surface is in the way.
 fn transmittance(o: vec3<f32>, d: vec3<f32>, t_max: f32) -> vec3<f32> {
     var t_r = vec3(1.0);
     if (tracer.flags & FLAG_SURFACES) != 0u && intersect_scene(o, d, t_max, tracer.ground, tracer.box_count).hit {
@@ -88,20 +91,23 @@ fn transmittance(o: vec3<f32>, d: vec3<f32>, t_max: f32) -> vec3<f32> {
     if planet_ground_hit(o, d, t_max).hit {
         t_r = vec3(0.0);
     }
-    var track = track_start(o, d, t_max);
+    let span = domain_span(o, d);
+    let control = exp(-control_optical_depth(o, d, span.x, min(span.y, t_max)));
+    var track = track_start(o, d, t_max, GRID_RESIDUAL);
     for (var i = 0u; i < tracer.max_collisions && any(t_r > vec3(0.0)); i++) {
         if !track_next(&track) {
             break;
         }
-        let m = stack_medium_at(o + track.t * d, false);
-        t_r *= max(vec3(0.0), 1.0 - m.extinction / track.majorant);
+        let p = o + track.t * d;
+        let residual = stack_medium_at(p, false).extinction - control_extinction_at(p);
+        t_r *= max(vec3(0.0), 1.0 - residual / track.majorant);
         let left = max(max(t_r.x, t_r.y), t_r.z);
         if left < 0.1 {
             // Unbiased: the survivors are scaled up.
             t_r = select(vec3(0.0), t_r / left, random() < left);
         }
     }
-    return t_r;
+    return control * t_r;
 }
 // ANCHOR_END: ratio_tracking
 
@@ -212,7 +218,7 @@ var<private> vertices: u32;
 // ANCHOR: free_flight_loop
 fn free_flight(o: vec3<f32>, d: vec3<f32>, t_max: f32, beta: vec3<f32>) -> Flight {
     var f = Flight(t_max, EVENT_ESCAPED, medium_none(), beta, vec3(0.0));
-    var track = track_start(o, d, t_max);
+    var track = track_start(o, d, t_max, GRID_WHOLE);
     loop {
         if collisions >= tracer.max_collisions {
             f.event = EVENT_CUT;

@@ -1,9 +1,10 @@
 // Ground truth, a ray's tentative collisions: the superposition of Poisson processes, one per
 // region of bounded media — the majorant grid over the scene's box (majorant_grid.wgsl), the
 // cloud layer's spherical shell at the clouds' constant bound, which no box of the grid's scale
-// could hold (it runs for hundreds of kilometres around the planet), and, where the sky's
-// atmosphere is traced as a medium, the ray's stretch inside the atmosphere cut into segments,
-// each bounded at its lowest altitude. The sum of Poisson processes of rates σ̄₁(t), σ̄₂(t), …
+// could hold (it runs for hundreds of kilometres around the planet), where the sky's
+// atmosphere is traced as a medium the ray's stretch inside the atmosphere cut into segments,
+// each bounded at its lowest altitude, and the six-way cards' boxes, each at its own card's
+// bound (the cards' medium.wgsl: cards_next), which a grid cell would sum. The sum of Poisson processes of rates σ̄₁(t), σ̄₂(t), …
 // is one of rate Σ σ̄ᵢ, so each region draws its own next collision, the nearest one is the
 // ray's, and its majorant is the sum of every region's rate there; the others' pending draws stay
 // valid (exponential free paths are memoryless). After the piecewise-constant and combined
@@ -12,7 +13,7 @@
 // Volumes" (2017).
 // The shell's geometry and bound come from the clouds' density.wgsl, the atmosphere's from the
 // sky's medium.wgsl, through the stack's media:
-// #needs clouds_in_stack, cloud_majorant_in_shell, planet_centre, planet_radius, layer_bottom_radius, layer_top_radius, sphere_hits, random, Walk, walk_start, walk_next, grid_majorant_at, atmosphere_traced, shared_atmosphere, atmosphere_altitude, atmosphere_majorant, AtmosphereParams
+// #needs cell_count, clouds_in_stack, cloud_majorant_in_shell, planet_centre, planet_radius, layer_bottom_radius, layer_top_radius, sphere_hits, random, Walk, walk_start, walk_next, grid_majorant_at, atmosphere_traced, shared_atmosphere, atmosphere_altitude, atmosphere_majorant, AtmosphereParams, cards_in_stack, cards_next, cards_rate_at, in_media_box
 
 const NO_COLLISION_M: f32 = 3.0e38;
 
@@ -198,6 +199,8 @@ struct Track {
     air: AirSpan,
     air_t: f32,        // the atmosphere's pending collision
     air_sigma: f32,    // its segment's σ̄
+    t_max: f32,        // where the ray leaves the media's box (or ends before)
+    cards_t: f32,      // the cards' pending collision
 }
 
 // The grid's next collision. (Its walk is copied out and back: a pointer into a member of the
@@ -220,17 +223,26 @@ fn air_pending(track: ptr<function, Track>, after: f32) {
     (*track).air_sigma = next.y;
 }
 
-fn track_start(o: vec3<f32>, d: vec3<f32>, t_max: f32) -> Track {
+// A track from o along d up to t_max; the grid's bounds are the whole medium's (GRID_WHOLE, free
+// flights) or the residual's (GRID_RESIDUAL, residual ratio tracking).
+fn track_start(o: vec3<f32>, d: vec3<f32>, t_max: f32, bounds: u32) -> Track {
     var track: Track;
     track.o = o;
     track.d = d;
-    track.grid = walk_start(o, d, t_max);
+    track.grid = walk_start(o, d, t_max, bounds);
+    // The cards live in the media's box: their stretch is the grid's.
+    let box_start = track.grid.t;
+    track.t_max = track.grid.end;
     grid_pending(&track);
     track.shell = shell_span(o, d, t_max);
     track.shell_sigma = cloud_majorant_in_shell();
     track.shell_t = shell_next(track.shell, 0.0, track.shell_sigma);
     track.air = air_span(o, d, t_max);
     air_pending(&track, 0.0);
+    track.cards_t = NO_COLLISION_M;
+    if cards_in_stack() {
+        track.cards_t = cards_next(o, d, box_start, track.t_max);
+    }
     return track;
 }
 
@@ -238,7 +250,7 @@ fn track_start(o: vec3<f32>, d: vec3<f32>, t_max: f32) -> Track {
 // Moves the track to its next tentative collision; false when no region has one left. The region
 // that drew it draws again; every region's rate at the collision sums to its majorant.
 fn track_next(track: ptr<function, Track>) -> bool {
-    let t = min(min((*track).grid_t, (*track).shell_t), (*track).air_t);
+    let t = min(min(min((*track).grid_t, (*track).shell_t), (*track).air_t), (*track).cards_t);
     if t >= NO_COLLISION_M {
         return false;
     }
@@ -247,26 +259,32 @@ fn track_next(track: ptr<function, Track>) -> bool {
     let d = (*track).d;
     let grid_drew = (*track).grid_t == t;
     let shell_drew = !grid_drew && (*track).shell_t == t;
-    let air_drew = !grid_drew && !shell_drew;
+    let air_drew = !grid_drew && !shell_drew && (*track).air_t == t;
+    let cards_drew = !grid_drew && !shell_drew && !air_drew;
     let in_shell = in_span((*track).shell.a, t) || in_span((*track).shell.b, t);
     var majorant = select(0.0, (*track).shell_sigma, in_shell || shell_drew);
     if grid_drew {
         majorant += (*track).grid_sigma;
     } else {
-        majorant += grid_majorant_at(o + t * d);
+        majorant += grid_majorant_at(o + t * d, (*track).grid.base / cell_count());
     }
     if air_drew {
         majorant += (*track).air_sigma;
     } else {
         majorant += air_rate_at(o, d, (*track).air, t);
     }
+    if cards_in_stack() && in_media_box(o + t * d) {
+        majorant += cards_rate_at(o + t * d);
+    }
     (*track).majorant = majorant;
     if grid_drew {
         grid_pending(track);
     } else if shell_drew {
         (*track).shell_t = shell_next((*track).shell, t, (*track).shell_sigma);
-    } else {
+    } else if air_drew {
         air_pending(track, t);
+    } else {
+        (*track).cards_t = cards_next(o, d, t, (*track).t_max);
     }
     return true;
 }

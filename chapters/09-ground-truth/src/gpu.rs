@@ -327,7 +327,8 @@ impl TracerGpu {
         });
         Ok(Self {
             pipelines,
-            majorants: buffer(device, "ground truth: majorant grid", cells * 4, wgpu::BufferUsages::STORAGE),
+            // Two bounds per cell: σ̄ over the whole medium, then over the residual (majorant_grid.wgsl).
+            majorants: buffer(device, "ground truth: majorant grid", 2 * cells * 4, wgpu::BufferUsages::STORAGE),
             mean,
             resolve,
             trace_layout,
@@ -504,9 +505,10 @@ impl TracerGpu {
             ctx.passes.encoder().clear_buffer(&sums.moments, 0, None);
         }
         let sky = ctx.group(Resource::SkyTables);
-        // The media's bounds change with what the frame shows, a simulated grid's with every
-        // step and placed volumes' as they move: this frame's paths need a bound on this frame's.
-        let rebuild = restart || simulated || cards;
+        // The media's bounds change with what the frame shows and a simulated grid's with every
+        // step: this frame's paths need a bound on this frame's. (The cards, which move, are
+        // bounded by their own boxes, not the grid.)
+        let rebuild = restart || simulated;
         let groups = dispatch_size(class.tiles);
         ctx.passes.compute(TRACE_PASS, |pass| {
             pass.set_bind_group(0, ctx.inputs, &[]);
