@@ -131,7 +131,7 @@ fn cards_medium_at(p: vec3<f32>) -> Medium {
 
 // ANCHOR_END: cards_medium
 
-// ANCHOR: cards_next
+// ANCHOR: cards_rate
 // The cards' own bound, tracked apart from the majorant grid (the tracer's tracking.wgsl): each
 // card's box is a Poisson process of tentative collisions at its bound σ̄ — its frames' densest
 // cell times its σ, from the CPU — over the stretch of the ray inside the box, and where boxes
@@ -143,6 +143,7 @@ fn cards_rate_at(p: vec3<f32>) -> f32 {
     }
     return cards_walk(p, p, true).x * MAJORANT_MARGIN;
 }
+// ANCHOR_END: cards_rate
 
 // Where o + t d is inside the box [lo, hi]: (t_in, t_out), empty when t_in ≥ t_out. `inv` is
 // 1 / d with no zero component (card_ray_inverse).
@@ -162,9 +163,9 @@ fn card_ray_inverse(d: vec3<f32>) -> vec3<f32> {
 // The cards' next tentative collision along o + t d after `after`, before `t_max` (3e38 where
 // none): the first of every crossed box's own collisions. Free paths are memoryless, so each
 // box crossed draws afresh from `after`, and the walk skips every node that the ray enters only
-// beyond the nearest collision found so far — a closest-hit walk of the tree (after Yue et al.,
-// "Unbiased, Adaptive Stochastic Sampling for Rendering Inhomogeneous Participating Media",
-// 2010, whose kd-tree of bounds the boxes' own tree stands in for here).
+// beyond the nearest collision found so far: a closest-hit walk of the tree. (Yue et al. 2010
+// walk a kd-tree of bounds so; here the tree that finds the cards is the tree of bounds.)
+// ANCHOR: cards_next
 fn cards_next(o: vec3<f32>, d: vec3<f32>, after: f32, t_max: f32) -> f32 {
     if !cards_present() || after >= t_max {
         return 3.0e38;

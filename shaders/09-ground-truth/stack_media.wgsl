@@ -129,7 +129,9 @@ fn box_media_at(p: vec3<f32>, pick: bool) -> Medium {
     }
     return m;
 }
+// ANCHOR_END: stack_medium
 
+// ANCHOR: stack_medium_at
 // The stack's medium at p: the box's media, the clouds and the atmosphere.
 fn stack_medium_at(p: vec3<f32>, pick: bool) -> Medium {
     var m = medium_none();
@@ -147,7 +149,7 @@ fn stack_medium_at(p: vec3<f32>, pick: bool) -> Medium {
     }
     return m;
 }
-// ANCHOR_END: stack_medium
+// ANCHOR_END: stack_medium_at
 
 // ANCHOR: stack_majorant
 // A bound on it over the box [lo, hi] (the smoke's from the cells that the box covers), the

@@ -246,6 +246,14 @@ fn track_start(o: vec3<f32>, d: vec3<f32>, t_max: f32, bounds: u32) -> Track {
     return track;
 }
 
+// The cards' rate at p, which live in the media's box.
+fn cards_rate_in_box(p: vec3<f32>) -> f32 {
+    if cards_in_stack() && in_media_box(p) {
+        return cards_rate_at(p);
+    }
+    return 0.0;
+}
+
 // ANCHOR: track_next
 // Moves the track to its next tentative collision; false when no region has one left. The region
 // that drew it draws again; every region's rate at the collision sums to its majorant.
@@ -273,10 +281,7 @@ fn track_next(track: ptr<function, Track>) -> bool {
     } else {
         majorant += air_rate_at(o, d, (*track).air, t);
     }
-    if cards_in_stack() && in_media_box(o + t * d) {
-        majorant += cards_rate_at(o + t * d);
-    }
-    (*track).majorant = majorant;
+    (*track).majorant = majorant + cards_rate_in_box(o + t * d);
     if grid_drew {
         grid_pending(track);
     } else if shell_drew {
