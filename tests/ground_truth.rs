@@ -133,6 +133,42 @@ fn a_slab_transmits_by_beer_lambert() {
 }
 // ANCHOR_END: slab
 
+#[test]
+fn a_slab_textured_by_a_file_grid_transmits_by_beer_lambert() {
+    // The slab's density times a saved grid (0.5 everywhere) at a texture scale of 2: σt × 1.
+    // The grid's largest value bounds it (carried by the volume); without it the bound is
+    // infinite, every path reaches the collision cap, and the pixels are 0. The file is named in
+    // a preset (a text parameter), the rest as in the slab test.
+    use fogbook_core::volume_file::{VolumeField, VolumeFile};
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let (grid, preset) = (dir.join("ground-truth-grid.fbvol"), dir.join("ground-truth-grid.ron"));
+    let field = VolumeField { name: "density".into(), components: 1, values: vec![0.5; 8 * 8 * 8] };
+    VolumeFile { n: 8, box_m: 1.0, ambient_k: 300.0, fields: vec![field] }.write(&grid).unwrap();
+    let volume = format!(
+        "(shape: box, x_m: 0.0, y_m: 5.0, z_m: -20.0, size_x_m: 4.0, size_y_m: 4.0, size_z_m: 4.0, \
+         density: 0.25, albedo: (0.0, 0.0, 0.0, 1.0), density_source: file, density_file: {:?}, \
+         texture_scale: 2.0)",
+        grid.display().to_string()
+    );
+    let text = format!("(chapter: \"local-fog,ground-truth\", params: {{ \"local-fog\": (volumes: [{volume}]) }})");
+    std::fs::write(&preset, text).unwrap();
+    let mut setup = fogbook::state::Setup::new("local-fog,ground-truth").unwrap();
+    let mut all = absorbing_slab(0.25, 64);
+    all.extend(sets(&["ground-truth.surfaces=false", "local_lights=false", "volumes[0].falloff=0"]));
+    all.extend(sets(&["volumes[0].edge_fade_m=0", "volumes[0].yaw_deg=0"]));
+    all.retain(|s| !s.starts_with("volumes[0].density=") && !s.starts_with("volumes[0].albedo="));
+    setup.apply(Some(&preset), &all, Some(CAMERA)).unwrap();
+    let image = common::render_setup(&mut setup, 2);
+    let expected = reference::transmittance(0.25, SLAB_LENGTH_M);
+    let error = (expected * (1.0 - expected) / (spp(2, 64) * 256.0)).sqrt();
+    for (c, (mean, _)) in mean_and_error(&image).into_iter().enumerate() {
+        assert!(
+            (mean - expected).abs() < 4.0 * error,
+            "channel {c}: T = {mean:.5}, Beer–Lambert {expected:.5} (± {error:.5})"
+        );
+    }
+}
+
 // ANCHOR: single_scattering
 #[test]
 fn single_scattering_under_a_zenith_sun_is_its_closed_form() {

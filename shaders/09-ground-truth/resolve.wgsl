@@ -3,7 +3,9 @@
 // and the stack's error against it, the signed relative luminance difference
 //   e = (Y_stack − Y_truth) / max(Y_truth, 1 % of the frame's mean Y_truth),
 // where Y_stack is the colour the stack handed on (group 0's colour: its final image before the
-// display pass). `mean_luminance` first reduces the frame's mean into `frame_mean`. Every view
+// display pass). `mean_partials` and `mean_luminance` first reduce the frame's mean into
+// `frame_mean[0]`, in two levels (MEAN_GROUPS workgroups' sums into frame_mean[1..], then one
+// workgroup over them), so that the reduction reads the frame at the GPU's width. Every view
 // divides by the pixel's own path count: under the viewer's frame budget a frame traces only a
 // share of the tiles, and the counts differ by a frame's paths until a cycle ends.
 // #import common/scene_inputs.wgsl
@@ -11,7 +13,7 @@
 
 @group(2) @binding(0) var<storage, read> sums: array<vec4<f32>>;    // (Σ L.rgb, n)
 @group(2) @binding(1) var<storage, read> moments: array<vec4<f32>>; // (Σ Y², Σ Y, paths cut, 0)
-@group(2) @binding(2) var<storage, read_write> frame_mean: array<f32, 1>;
+@group(2) @binding(2) var<storage, read_write> frame_mean: array<f32>; // the mean, then the groups' sums
 @group(2) @binding(3) var<uniform> shown: vec4<u32>; // x: the view to write
 
 const REDUCE_THREADS: u32 = 256u;
@@ -23,14 +25,10 @@ fn mean_radiance(pixel: u32) -> vec3<f32> {
     return sum.rgb / max(sum.w, 1.0);
 }
 
-// One workgroup: each thread sums a stride of the pixels, then a tree over the threads.
-@compute @workgroup_size(256, 1, 1)
-fn mean_luminance(@builtin(local_invocation_index) i: u32) {
-    let count = u32(frame.viewport.x) * u32(frame.viewport.y);
-    var total = 0.0;
-    for (var p = i; p < count; p += REDUCE_THREADS) {
-        total += dot(mean_radiance(p), MEDIUM_LUMA);
-    }
+// MEAN_GROUPS, the first level's workgroups, comes from Rust (gpu.rs).
+
+// A tree over the workgroup's threads' `total`s: the sum, in thread 0.
+fn workgroup_sum(i: u32, total: f32) -> f32 {
     partial[i] = total;
     workgroupBarrier();
     for (var half = REDUCE_THREADS / 2u; half > 0u; half /= 2u) {
@@ -39,8 +37,34 @@ fn mean_luminance(@builtin(local_invocation_index) i: u32) {
         }
         workgroupBarrier();
     }
+    return partial[0];
+}
+
+// Workgroup g sums the luminance of pixels g·256 + i + k·256·MEAN_GROUPS, each thread a stride.
+@compute @workgroup_size(256, 1, 1)
+fn mean_partials(@builtin(workgroup_id) g: vec3<u32>, @builtin(local_invocation_index) i: u32) {
+    let count = u32(frame.viewport.x) * u32(frame.viewport.y);
+    var total = 0.0;
+    for (var p = g.x * REDUCE_THREADS + i; p < count; p += REDUCE_THREADS * MEAN_GROUPS) {
+        total += dot(mean_radiance(p), MEDIUM_LUMA);
+    }
+    let sum = workgroup_sum(i, total);
     if i == 0u {
-        frame_mean[0] = partial[0] / f32(max(count, 1u));
+        frame_mean[1u + g.x] = sum;
+    }
+}
+
+// One workgroup over the first level's sums: the frame's mean.
+@compute @workgroup_size(256, 1, 1)
+fn mean_luminance(@builtin(local_invocation_index) i: u32) {
+    let count = u32(frame.viewport.x) * u32(frame.viewport.y);
+    var total = 0.0;
+    for (var k = i; k < MEAN_GROUPS; k += REDUCE_THREADS) {
+        total += frame_mean[1u + k];
+    }
+    let sum = workgroup_sum(i, total);
+    if i == 0u {
+        frame_mean[0] = sum / f32(max(count, 1u));
     }
 }
 

@@ -81,6 +81,19 @@ pub fn render_with<S: AsRef<str>>(
     checked_capture(h)
 }
 
+/// The ground-truth view of a stack set up by hand (a preset, sets, a camera), after `frames`
+/// frames at the tests' 16 × 16, on the shared renderer.
+pub fn render_setup(setup: &mut Setup, frames: u32) -> fogbook_core::capture::FloatImage {
+    let mut shared = SHARED.lock().unwrap_or_else(|p| p.into_inner());
+    let h = shared.get_or_insert_with(|| headless([16, 16]));
+    h.resize([16, 16]).unwrap();
+    let view = setup.stack.find_view("ground-truth/ground-truth").unwrap();
+    h.prepare_stack(&mut setup.stack).unwrap();
+    let mut time = TimeControl::fixed(0.0);
+    h.run_warmed(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, frames);
+    checked_capture(h).raw
+}
+
 /// Renders each of `views` of `chapter` with `sets` and `camera`, after `frames` steps. When
 /// every chapter of the stack keeps no history (`Book::warmup_steps_only`) the stack is stepped
 /// once and each view drawn from that state with time paused: the image each view gets on its

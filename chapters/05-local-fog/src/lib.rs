@@ -333,6 +333,9 @@ impl Chapter for LocalFog {
         self.first = media.volumes.len();
         for v in &mut self.published {
             if v.texture[0] == SOURCE_FILE {
+                // The grid's largest value (found once, when the file loaded) bounds it for the
+                // path tracer.
+                v.texture[2] = self.files.get(v.texture[1] as usize).map_or(0.0, |(_, t)| t.largest());
                 v.texture[1] += base;
             }
         }

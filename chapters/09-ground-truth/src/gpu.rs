@@ -35,9 +35,10 @@ impl Flags {
     /// The sky's atmosphere traced as a medium (where the sky is in the stack).
     pub const ATMOSPHERE: u32 = 16;
 
-    /// The flags' WGSL constants, and the majorant grid's size.
+    /// The flags' WGSL constants, the majorant grid's size and the frame mean's first level.
     pub fn constants() -> Vec<WgslConst> {
         vec![
+            WgslConst::u32("MEAN_GROUPS", MEAN_GROUPS),
             WgslConst::u32("MAJORANT_GRID_X", MAJORANT_GRID[0]),
             WgslConst::u32("MAJORANT_GRID_Y", MAJORANT_GRID[1]),
             WgslConst::u32("MAJORANT_GRID_Z", MAJORANT_GRID[2]),
@@ -92,6 +93,9 @@ pub const MAJORANT_GRID: [u32; 3] = [64, 32, 64];
 pub const MAX_SAMPLES_PER_FRAME: u32 = 256;
 /// The trace's pass, whose GPU time paces the viewer's frames (`budget`).
 pub const TRACE_PASS: &str = "ground truth: trace";
+/// The first level's workgroups of the frame's mean (resolve.wgsl).
+const MEAN_GROUPS: u32 = 1024;
+
 /// Pixels per screen tile, the unit a frame's share is dealt in.
 const TILE_PIXELS: f64 = (SCREEN_TILE * SCREEN_TILE) as f64;
 
@@ -215,7 +219,7 @@ impl Variants {
 pub struct TracerGpu {
     pipelines: Variants,
     majorants: wgpu::Buffer,
-    mean: wgpu::ComputePipeline,
+    mean: [wgpu::ComputePipeline; 2],
     resolve: wgpu::ComputePipeline,
     trace_layout: wgpu::BindGroupLayout,
     media_layout: wgpu::BindGroupLayout,
@@ -312,7 +316,10 @@ impl TracerGpu {
         pipelines.get(device, "trace", false, false)?;
         pipelines.get(device, "build_majorants", false, false)?;
         let cells = MAJORANT_GRID.iter().map(|&n| u64::from(n)).product::<u64>();
-        let mean = compute_pipeline(device, &resolve_module, "mean_luminance", &resolve_groups)?;
+        let mean = [
+            compute_pipeline(device, &resolve_module, "mean_partials", &resolve_groups)?,
+            compute_pipeline(device, &resolve_module, "mean_luminance", &resolve_groups)?,
+        ];
         let resolve = compute_pipeline(device, &resolve_module, "resolve", &resolve_groups)?;
         let uniform = buffer(
             device,
@@ -338,7 +345,12 @@ impl TracerGpu {
             uniform,
             boxes,
             volumes: volume_buffer(device, "ground truth: fog volumes"),
-            frame_mean: buffer(device, "ground truth: frame mean", 16, wgpu::BufferUsages::STORAGE),
+            frame_mean: buffer(
+                device,
+                "ground truth: frame mean",
+                4 * (1 + u64::from(MEAN_GROUPS)),
+                wgpu::BufferUsages::STORAGE,
+            ),
             shown_view: buffer(
                 device,
                 "ground truth: view",
@@ -532,7 +544,10 @@ impl TracerGpu {
             pass.set_bind_group(0, ctx.inputs, &[]);
             pass.set_bind_group(1, ctx.output, &[]);
             pass.set_bind_group(2, &sums.resolve_group, &[]);
-            pass.set_pipeline(&self.mean);
+            // The frame's mean in two levels (resolve.wgsl).
+            pass.set_pipeline(&self.mean[0]);
+            pass.dispatch_workgroups(MEAN_GROUPS, 1, 1);
+            pass.set_pipeline(&self.mean[1]);
             pass.dispatch_workgroups(1, 1, 1);
             pass.set_pipeline(&self.resolve);
             pass.dispatch_workgroups(tiles[0], tiles[1], 1);

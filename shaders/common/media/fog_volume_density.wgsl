@@ -114,7 +114,8 @@ fn fog_volume_medium_at(v: FogVolume, p: vec3<f32>) -> Medium {
 
 // The largest texture factor anywhere: noise, scale · (1 + |contrast| · 1.0364) (|fbm| ≤
 // GRADIENT_NOISE_BOUND, chapters/core/src/noise.rs; trilinear filtering stays inside its texels'
-// range); a file grid's maximum is not in the volume, so no finite bound (a consumer marches it).
+// range); a file grid, scale · its largest value, which the volume carries (texture.z) — where
+// it does not, no finite bound (a consumer marches it).
 fn fog_volume_texture_majorant(v: FogVolume) -> f32 {
     if !fog_volume_textured(v) {
         return 1.0;
@@ -123,7 +124,7 @@ fn fog_volume_texture_majorant(v: FogVolume) -> f32 {
     if v.texture.x < 1.5 {
         return scale * (1.0 + abs(v.texture.w) * 1.0364);
     }
-    return 3.0e38;
+    return select(3.0e38, scale * v.texture.z, v.texture.z > 0.0);
 }
 
 // A bound on v's σt over the box [box_min, box_max]: 0 where the box misses v's world bounds,

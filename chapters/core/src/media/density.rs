@@ -46,9 +46,22 @@ pub struct DensityTexture {
     pub label: String,
     pub n: u32,
     pub values: Vec<f32>,
+    /// The largest of `values` when it was made (`largest`).
+    largest: f32,
 }
 
 impl DensityTexture {
+    pub fn new(label: &str, n: u32, values: Vec<f32>) -> Self {
+        let largest = values.iter().fold(0.0f32, |m, &v| m.max(v));
+        Self { label: label.to_string(), n, values, largest }
+    }
+
+    /// Its largest value, at least 0: trilinear filtering never leaves its texels' range, so this
+    /// bounds the grid anywhere (the path tracer's majorant, `fog_volume_texture_majorant`).
+    pub fn largest(&self) -> f32 {
+        self.largest
+    }
+
     /// The `density` field of a smoke volume file (`VolumeFile::read`: every error it finds, a
     /// missing file, a wrong magic, a truncated or padded file, a NaN, comes back with the path).
     pub fn load(path: &Path) -> Result<Self> {
@@ -61,7 +74,7 @@ impl DensityTexture {
         if field.components != 1 {
             bail!("{label}: its density field has {} components, not 1", field.components);
         }
-        Ok(Self { label: label.to_string(), n: file.n, values: field.values.clone() })
+        Ok(Self::new(label, file.n, field.values.clone()))
     }
 
     /// Refuses a grid larger than `MAX_DENSITY_TEXTURE_SIDE` or than the device's 3D textures
@@ -239,7 +252,7 @@ mod tests {
 
     #[test]
     fn trilinear_hits_cell_centres_and_clamps_at_the_faces() {
-        let t = DensityTexture { label: "t".into(), n: 2, values: (0..8).map(|i| i as f32).collect() };
+        let t = DensityTexture::new("t", 2, (0..8).map(|i| i as f32).collect());
         // Cell (1, 0, 1): index 5, centre at u = (0.5, −0.5, 0.5).
         assert!((t.sample(DVec3::new(0.5, -0.5, 0.5)) - 5.0).abs() < 1e-12);
         assert!((t.sample(DVec3::new(1.0, -1.0, 1.0)) - 5.0).abs() < 1e-12, "clamped beyond the centre");
@@ -262,7 +275,7 @@ mod tests {
 
     #[test]
     fn too_large_grids_and_nans_are_refused() {
-        let mut t = DensityTexture { label: "big".into(), n: 4, values: vec![1.0; 64] };
+        let mut t = DensityTexture::new("big", 4, vec![1.0; 64]);
         assert!(t.check(2048).is_ok());
         let e = t.check(3).unwrap_err().to_string();
         assert!(e.contains("at most 3³"), "{e}");

@@ -56,7 +56,8 @@ pub struct FogVolume {
     pub axis_z: [f32; 4],
     /// What multiplies the density inside (`media::density`): x: the source
     /// (`SOURCE_CONSTANT`, `SOURCE_NOISE`, `SOURCE_FILE`); y: the file's texture slot, or the
-    /// noise's octaves; z: the noise's frequency (1/m); w: the noise's contrast.
+    /// noise's octaves; z: the noise's frequency (1/m), or the file grid's largest value
+    /// (`DensityTexture::largest`; 0 where not known); w: the noise's contrast.
     pub texture: [f32; 4],
     /// xyz: the noise's scroll offset in lattice cells of its first octave, wrapped into
     /// [0, `NOISE_PERIOD`); w: the texture's density scale (either source).
