@@ -84,16 +84,23 @@ fn card_density(c: CardVolume, p: vec3<f32>) -> vec2<f32> {
 // ANCHOR_END: card_density
 
 // ANCHOR: walk
-// The walk of the tree over the box [lo, hi] (a point where lo = hi): with `bounds`, Σ σ̄ of the
-// cards whose box overlaps it; else Σ (σ ρ, σ ρ g) of the cards at lo.
-fn cards_walk(lo: vec3<f32>, hi: vec3<f32>, bounds: bool) -> vec2<f32> {
-    var sum = vec2(0.0);
+// The walk of the tree at p: (Σ σ̄, Σ σ ρ, Σ σ ρ g) over the cards whose box holds p — their
+// bounds, which are the cards' tracking rate there (cards_rate_at), and their densities. Every
+// tentative collision asks for both at one point, so the last point's sums are kept.
+var<private> cards_sums_point: vec3<f32> = vec3(3.0e38);
+var<private> cards_sums: vec3<f32>;
+
+fn cards_sums_at(p: vec3<f32>) -> vec3<f32> {
+    if all(p == cards_sums_point) {
+        return cards_sums;
+    }
+    var sum = vec3(0.0);
     var stack: array<u32, CARD_STACK>;
     var top = 0u;
     var i = 0u;
     loop {
         let node = card_nodes[i];
-        if all(node.lo <= hi) && all(node.hi >= lo) {
+        if all(node.lo <= p) && all(node.hi >= p) {
             if node.leaf == 0u {
                 stack[top] = node.link;
                 top = min(top + 1u, CARD_STACK - 1u);
@@ -101,11 +108,7 @@ fn cards_walk(lo: vec3<f32>, hi: vec3<f32>, bounds: bool) -> vec2<f32> {
                 continue;
             }
             let c = cards_medium.cards[node.link];
-            if bounds {
-                sum.x += c.frames.w;
-            } else {
-                sum += c.origin.w * card_density(c, lo);
-            }
+            sum += vec3(c.frames.w, c.origin.w * card_density(c, p));
         }
         if top == 0u {
             break;
@@ -113,6 +116,8 @@ fn cards_walk(lo: vec3<f32>, hi: vec3<f32>, bounds: bool) -> vec2<f32> {
         top -= 1u;
         i = stack[top];
     }
+    cards_sums_point = p;
+    cards_sums = sum;
     return sum;
 }
 // ANCHOR_END: walk
@@ -123,9 +128,9 @@ fn cards_medium_at(p: vec3<f32>) -> Medium {
     if !cards_present() {
         return medium_none();
     }
-    let s = cards_walk(p, p, false);
-    let extinction = vec3(s.x);
-    let emission = select(vec3(0.0), s.y * cards_medium.glow.rgb, cards_medium.counts.w == 1u);
+    let s = cards_sums_at(p);
+    let extinction = vec3(s.y);
+    let emission = select(vec3(0.0), s.z * cards_medium.glow.rgb, cards_medium.counts.w == 1u);
     return medium_of(extinction, cards_medium.clip_lo.w * extinction, emission, 0.0, PHASE_HENYEY_GREENSTEIN);
 }
 
@@ -141,7 +146,7 @@ fn cards_rate_at(p: vec3<f32>) -> f32 {
     if !cards_present() {
         return 0.0;
     }
-    return cards_walk(p, p, true).x * MAJORANT_MARGIN;
+    return cards_sums_at(p).x * MAJORANT_MARGIN;
 }
 // ANCHOR_END: cards_rate
 

@@ -187,6 +187,10 @@ fn stack_residual_majorant(lo: vec3<f32>, hi: vec3<f32>) -> Majorant {
 // optical depth has a closed form — the global medium without its noise (the constant and the
 // height layers, chapter 2's closed form) and fog by distance — its σt at p inside the media's
 // box, and its optical depth along o + t d over [t0, t1], a stretch inside that box.
+fn control_present() -> bool {
+    return distance_fog_has_medium() || froxel_fog_in_stack() || height.height_fog_on == 1u;
+}
+
 fn control_extinction_at(p: vec3<f32>) -> vec3<f32> {
     if !in_media_box(p) {
         return vec3(0.0);

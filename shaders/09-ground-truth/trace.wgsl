@@ -92,14 +92,18 @@ fn transmittance(o: vec3<f32>, d: vec3<f32>, t_max: f32) -> vec3<f32> {
         t_r = vec3(0.0);
     }
     let span = domain_span(o, d);
-    let control = exp(-control_optical_depth(o, d, span.x, min(span.y, t_max)));
+    let controlled = control_present();
+    let control = exp(-select(vec3(0.0), control_optical_depth(o, d, span.x, min(span.y, t_max)), controlled));
     var track = track_start(o, d, t_max, GRID_RESIDUAL);
     for (var i = 0u; i < tracer.max_collisions && any(t_r > vec3(0.0)); i++) {
         if !track_next(&track) {
             break;
         }
         let p = o + track.t * d;
-        let residual = stack_medium_at(p, false).extinction - control_extinction_at(p);
+        var residual = stack_medium_at(p, false).extinction;
+        if controlled {
+            residual -= control_extinction_at(p);
+        }
         t_r *= max(vec3(0.0), 1.0 - residual / track.majorant);
         let left = max(max(t_r.x, t_r.y), t_r.z);
         if left < 0.1 {
