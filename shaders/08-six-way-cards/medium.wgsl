@@ -24,20 +24,22 @@ struct CardVolume {
     right: vec4<f32>,  // xyz: the card's right axis over the grid's width (1/m)
     up: vec4<f32>,     // xyz: its up axis over the grid's height (1/m)
     away: vec4<f32>,   // xyz: its normal, away from the eye, over the grid's depth (1/m)
-    frames: vec4<f32>, // x: frame f0; y: f0 + 1; z: the cross-fade towards it; w: σ̄ ≥ σt in the box (1/m)
+    frames: vec4<f32>, // x: frame f0; y: f0 + 1; z: the cross-fade towards it; w: σ̄ ≥ σt in the box (1/m; its bricks' bounds are in the tree)
 }
 
 struct CardsMedium {
     counts: vec4<u32>,  // cards, tree nodes, cells per side n, 1 when the bake has emission
     tiles: vec4<u32>,   // frames along the texture's x, y and z (z first), and the frames
     clip_lo: vec4<f32>, // xyz: the part of the grid the card shows (uvw), the crop; w: albedo
-    clip_hi: vec4<f32>,
+    clip_hi: vec4<f32>, // w: bricks a side b of each card's grid (the tree's leaves)
     glow: vec4<f32>,    // rgb: radiance of full emission (the runtime's emission colour)
     cards: array<CardVolume>,
 }
 
-// One node of the tree (bvh::BvhNode): a leaf holds card `link`; an inner node's first child
-// follows it and its second is at `link`.
+// One node of the tree (bvh::BvhNode): a leaf is one brick of a card's grid (medium::Brick) —
+// card link >> 8, brick link & 255 (i + b (j + b k)), its box, and its bound σ̄ as the bits of
+// `leaf` (an inner node's `leaf` is 0); an inner node's first child follows it and its second
+// is at `link`.
 struct CardNode {
     lo: vec3<f32>,
     link: u32,
@@ -83,9 +85,18 @@ fn card_density(c: CardVolume, p: vec3<f32>) -> vec2<f32> {
 }
 // ANCHOR_END: card_density
 
+// The brick of card c's grid that holds p (clamped into the grid).
+fn card_brick(c: CardVolume, p: vec3<f32>) -> u32 {
+    let q = p - c.origin.xyz;
+    let uvw = vec3(dot(q, c.right.xyz), dot(q, c.up.xyz), dot(q, c.away.xyz));
+    let b = u32(cards_medium.clip_hi.w);
+    let ijk = min(vec3<u32>(max(uvw, vec3(0.0)) * f32(b)), vec3(b - 1u));
+    return ijk.x + b * (ijk.y + b * ijk.z);
+}
+
 // ANCHOR: walk
-// The walk of the tree at p: (Σ σ̄, Σ σ ρ, Σ σ ρ g) over the cards whose box holds p — their
-// bounds, which are the cards' tracking rate there (cards_rate_at), and their densities. Every
+// The walk of the tree at p: (Σ σ̄, Σ σ ρ, Σ σ ρ g) over the bricks whose box holds p — their
+// bounds, which are the cards' tracking rate there (cards_rate_at), and their cards' densities. Every
 // tentative collision asks for both at one point, so the last point's sums are kept.
 var<private> cards_sums_point: vec3<f32> = vec3(3.0e38);
 var<private> cards_sums: vec3<f32>;
@@ -107,8 +118,13 @@ fn cards_sums_at(p: vec3<f32>) -> vec3<f32> {
                 i += 1u;
                 continue;
             }
-            let c = cards_medium.cards[node.link];
-            sum += vec3(c.frames.w, c.origin.w * card_density(c, p));
+            // Every brick whose box holds p adds its bound; the card's density is added once,
+            // by the brick p is in.
+            let c = cards_medium.cards[node.link >> 8u];
+            sum.x += bitcast<f32>(node.leaf);
+            if card_brick(c, p) == (node.link & 255u) {
+                sum += vec3(0.0, c.origin.w * card_density(c, p));
+            }
         }
         if top == 0u {
             break;
@@ -138,10 +154,11 @@ fn cards_medium_at(p: vec3<f32>) -> Medium {
 
 // ANCHOR: cards_rate
 // The cards' own bound, tracked apart from the majorant grid (the tracer's tracking.wgsl): each
-// card's box is a Poisson process of tentative collisions at its bound σ̄ — its frames' densest
-// cell times its σ, from the CPU — over the stretch of the ray inside the box, and where boxes
-// overlap their rates add. A grid cell's bound would sum every card in it, a box's holds one
-// card where it stands. The cards' rate at p: the sum over the boxes that hold it.
+// brick of each card is a Poisson process of tentative collisions at its bound σ̄ — the densest
+// cell in it of the card's frames times its σ, from the CPU — over the stretch of the ray inside
+// its box, and where boxes overlap their rates add. A grid cell's bound would sum every card in
+// it; a brick's holds one card's densest smoke where it is. The rate at p: the sum over the
+// bricks whose box holds it.
 fn cards_rate_at(p: vec3<f32>) -> f32 {
     if !cards_present() {
         return 0.0;
@@ -192,7 +209,7 @@ fn cards_next(o: vec3<f32>, d: vec3<f32>, after: f32, t_max: f32) -> f32 {
                 i += 1u;
                 continue;
             }
-            let sigma = cards_medium.cards[node.link].frames.w * MAJORANT_MARGIN;
+            let sigma = bitcast<f32>(node.leaf) * MAJORANT_MARGIN;
             if sigma > 0.0 {
                 let t = start - log(1.0 - random()) / sigma;
                 if t < end {

@@ -15,7 +15,7 @@
 use crate::bvh::{self, Aabb, BvhNode};
 use crate::instances::CardInstance;
 use crate::params::{CardParams, FrameBlend};
-use crate::source::{SourceVolumes, tiles};
+use crate::source::{MAX_BRICKS, SourceVolumes, tiles};
 use bytemuck::{Pod, Zeroable};
 use fogbook_core::Loan;
 use fogbook_core::bindings::{storage_buffer_entry, texture_3d_entry};
@@ -86,8 +86,17 @@ pub fn clip_box(s: &SourceVolumes) -> ([f32; 3], [f32; 3]) {
 }
 
 // ANCHOR: card_volume
-/// Where card `c`'s volume stands (its record) and its box in the world.
-pub fn card_volume(p: &CardParams, s: &SourceVolumes, c: &CardInstance, time_s: f32) -> (CardVolume, Aabb) {
+/// Where a card's grid stands: its corner, its axes (right, up, away), its extent along them
+/// (m), σ per unit density, and its frames.
+struct Placement {
+    origin: Vec3,
+    axes: [Vec3; 3],
+    extent: Vec3,
+    sigma: f32,
+    frames: (u32, u32, f32),
+}
+
+fn placement(p: &CardParams, s: &SourceVolumes, c: &CardInstance, time_s: f32) -> Placement {
     let v3 = |a: [f32; 4]| Vec3::new(a[0], a[1], a[2]);
     let (right, up) = (v3(c.right), v3(c.up));
     let away = up.cross(right);
@@ -99,47 +108,99 @@ pub fn card_volume(p: &CardParams, s: &SourceVolumes, c: &CardInstance, time_s: 
     let at = Vec3::new((crop.x + 0.5 * crop.w) as f32, n - (crop.y + 0.5 * crop.h) as f32, 0.5 * n);
     let axes = [right, up, away];
     let origin = v3(c.centre) - (0..3).map(|k| axes[k] * at[k] * cell[k]).sum::<Vec3>();
-    let extent = cell * n;
-    let (f0, f1, blend) = card_frames(p, c, s.frames.len() as u32, time_s);
     let sigma = s.tau_per_cell / cell.z.max(1e-12) * p.density_scale.max(0.0) * c.centre[3].clamp(0.0, 1.0);
-    let densest = s.max_density.get(f0 as usize).copied().unwrap_or(0.0).max(if blend > 0.0 {
-        s.max_density.get(f1 as usize).copied().unwrap_or(0.0)
-    } else {
-        0.0
-    });
-    let scaled = |k: usize| {
-        let a = axes[k] / extent[k].max(1e-12);
-        [a.x, a.y, a.z, 0.0]
-    };
-    let record = CardVolume {
-        origin: [origin.x, origin.y, origin.z, sigma],
-        right: scaled(0),
-        up: scaled(1),
-        away: scaled(2),
-        frames: [f0 as f32, f1 as f32, blend, sigma * densest],
-    };
-    // The world box of the clipped grid: its eight corners.
-    let (lo, hi) = clip_box(s);
+    let frames = card_frames(p, c, s.frames.len() as u32, time_s);
+    Placement { origin, axes, extent: cell * n, sigma, frames }
+}
+
+/// The world box of the part [lo, hi] (uvw) of a placed grid: its eight corners.
+fn world_box(at: &Placement, lo: [f32; 3], hi: [f32; 3]) -> Aabb {
     let mut bounds = Aabb { lo: [f32::MAX; 3], hi: [f32::MIN; 3] };
     for corner in 0..8 {
         let uvw = Vec3::from_array(std::array::from_fn(|k| if corner >> k & 1 == 0 { lo[k] } else { hi[k] }));
-        let p = origin + (0..3).map(|k| axes[k] * uvw[k] * extent[k]).sum::<Vec3>();
+        let p = at.origin + (0..3).map(|k| at.axes[k] * uvw[k] * at.extent[k]).sum::<Vec3>();
         bounds.lo = std::array::from_fn(|k| bounds.lo[k].min(p[k]));
         bounds.hi = std::array::from_fn(|k| bounds.hi[k].max(p[k]));
     }
-    (record, bounds)
+    bounds
+}
+
+/// The densest of a card's frames (both during a cross-fade) by `of(frame)`.
+fn densest(at: &Placement, of: impl Fn(usize) -> Option<f32>) -> f32 {
+    let (f0, f1, blend) = at.frames;
+    let second = if blend > 0.0 { of(f1 as usize).unwrap_or(0.0) } else { 0.0 };
+    of(f0 as usize).unwrap_or(0.0).max(second)
+}
+
+/// Where card `c`'s volume stands (its record) and its clipped grid's box in the world.
+pub fn card_volume(p: &CardParams, s: &SourceVolumes, c: &CardInstance, time_s: f32) -> (CardVolume, Aabb) {
+    let at = placement(p, s, c, time_s);
+    let scaled = |k: usize| {
+        let a = at.axes[k] / at.extent[k].max(1e-12);
+        [a.x, a.y, a.z, 0.0]
+    };
+    let (f0, f1, blend) = at.frames;
+    let bound = at.sigma * densest(&at, |f| s.max_density.get(f).copied());
+    let record = CardVolume {
+        origin: [at.origin.x, at.origin.y, at.origin.z, at.sigma],
+        right: scaled(0),
+        up: scaled(1),
+        away: scaled(2),
+        frames: [f0 as f32, f1 as f32, blend, bound],
+    };
+    let (lo, hi) = clip_box(s);
+    (record, world_box(&at, lo, hi))
 }
 // ANCHOR_END: card_volume
 
+// ANCHOR: bricks
+/// The most leaves the tree is given: each card's grid is cut into b³ bricks, each a leaf with
+/// its own bound, b the most (up to `MAX_BRICKS`) that keeps cards × b³ within this.
+pub const LEAF_BUDGET: usize = 32_768;
+
+/// Bricks a side for `cards` cards.
+pub fn bricks_per_side(cards: usize) -> u32 {
+    (1..=MAX_BRICKS).rev().find(|&b| cards.saturating_mul((b * b * b) as usize) <= LEAF_BUDGET).unwrap_or(1)
+}
+
+/// One leaf: brick `brick` (i + b (j + b k)) of card `card`, its world box and its bound σ̄
+/// (1/m, the densest cell in it of the frames it shows, times σ).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Brick {
+    pub aabb: Aabb,
+    pub card: u32,
+    pub brick: u32,
+    pub bound: f32,
+}
+
+/// Card `c`'s bricks with density, each clipped to the part of the grid the card shows.
+pub fn card_bricks(p: &CardParams, s: &SourceVolumes, c: &CardInstance, time_s: f32, card: u32, b: u32) -> Vec<Brick> {
+    let at = placement(p, s, c, time_s);
+    let (clip_lo, clip_hi) = clip_box(s);
+    let maxima = &s.brick_max[(b.clamp(1, MAX_BRICKS) - 1) as usize];
+    let mut bricks = Vec::new();
+    for brick in 0..b * b * b {
+        let ijk = [brick % b, (brick / b) % b, brick / (b * b)];
+        let lo: [f32; 3] = std::array::from_fn(|k| (ijk[k] as f32 / b as f32).max(clip_lo[k]));
+        let hi: [f32; 3] = std::array::from_fn(|k| ((ijk[k] + 1) as f32 / b as f32).min(clip_hi[k]));
+        let bound = at.sigma * densest(&at, |f| maxima.get(f).and_then(|m| m.get(brick as usize)).copied());
+        if (0..3).all(|k| lo[k] < hi[k]) && bound > 0.0 {
+            bricks.push(Brick { aabb: world_box(&at, lo, hi), card, brick, bound });
+        }
+    }
+    bricks
+}
+// ANCHOR_END: bricks
+
 /// The header for `cards` cards and `nodes` nodes of the tree.
-fn header(p: &CardParams, s: &SourceVolumes, tiles: [u32; 3], cards: usize, nodes: usize) -> CardsHeader {
+fn header(p: &CardParams, s: &SourceVolumes, tiles: [u32; 3], cards: usize, nodes: usize, bricks: u32) -> CardsHeader {
     let (lo, hi) = clip_box(s);
     let e = p.emission_color;
     CardsHeader {
         counts: [cards as u32, nodes as u32, s.n, s.emission as u32],
         tiles: [tiles[0], tiles[1], tiles[2], s.frames.len() as u32],
         clip_lo: [lo[0], lo[1], lo[2], s.albedo],
-        clip_hi: [hi[0], hi[1], hi[2], 0.0],
+        clip_hi: [hi[0], hi[1], hi[2], bricks as f32],
         glow: [e[0], e[1], e[2], 0.0],
     }
 }
@@ -152,9 +213,19 @@ pub fn frame_data(
     cards: &[CardInstance],
     time_s: f32,
 ) -> (Vec<u8>, Vec<BvhNode>) {
-    let (records, boxes): (Vec<CardVolume>, Vec<Aabb>) = cards.iter().map(|c| card_volume(p, s, c, time_s)).unzip();
-    let nodes = bvh::build(&boxes);
-    let mut block = bytemuck::bytes_of(&header(p, s, tiles, records.len(), nodes.len())).to_vec();
+    let records: Vec<CardVolume> = cards.iter().map(|c| card_volume(p, s, c, time_s).0).collect();
+    let b = bricks_per_side(cards.len());
+    let bricks: Vec<Brick> =
+        cards.iter().enumerate().flat_map(|(i, c)| card_bricks(p, s, c, time_s, i as u32, b)).collect();
+    let boxes: Vec<Aabb> = bricks.iter().map(|k| k.aabb).collect();
+    let mut nodes = bvh::build(&boxes);
+    // A leaf as medium.wgsl reads it: the card and the brick in `link`, the bound's bits in
+    // `leaf` (not 0: the bound is positive).
+    for node in nodes.iter_mut().filter(|n| n.leaf != 0) {
+        let k = bricks[node.link as usize];
+        (node.link, node.leaf) = (k.card << 8 | k.brick, k.bound.to_bits());
+    }
+    let mut block = bytemuck::bytes_of(&header(p, s, tiles, records.len(), nodes.len(), b)).to_vec();
     block.extend_from_slice(bytemuck::cast_slice(&records));
     (block, nodes)
 }
@@ -331,6 +402,32 @@ mod tests {
         for k in 0..3 {
             assert!((b.lo[k] - want.lo[k]).abs() < 1e-5 && (b.hi[k] - want.hi[k]).abs() < 1e-5, "{b:?}");
         }
+    }
+
+    #[test]
+    fn a_cards_bricks_bound_their_own_cells_and_empty_ones_are_left_out() {
+        // An 8³ grid whose density is the cell's column x: with 2 bricks a side, the bricks on
+        // the left (columns 0..4) are bounded by 3, those on the right by 7, times σ.
+        let crop = CropRect { x: 0.0, y: 0.0, w: 8.0, h: 8.0 };
+        let medium = Medium { extinction: 4.0, cell_m: 0.25, albedo: 0.5 };
+        let column: Vec<f32> = (0..512).map(|i| (i % 8) as f32).collect();
+        let p = CardParams { frame_blend: FrameBlend::None, ..Default::default() };
+        let c = card([0.0, 2.0, 0.0], Vec3::X, 4.0);
+        let s = SourceVolumes::new(8, &[column], &[], crop, medium);
+        let sigma = card_volume(&p, &s, &c, 0.0).0.origin[3];
+        let bricks = card_bricks(&p, &s, &c, 0.0, 3, 2);
+        assert_eq!(bricks.len(), 8);
+        for k in &bricks {
+            let want = sigma * if k.brick % 2 == 0 { 3.0 } else { 7.0 };
+            assert!((k.bound - want).abs() <= 1e-6 * want && k.card == 3, "{k:?}");
+        }
+        // The left half empty: its bricks are not leaves.
+        let half: Vec<f32> = (0..512).map(|i| if i % 8 < 4 { 0.0 } else { 1.0 }).collect();
+        let s = SourceVolumes::new(8, &[half], &[], crop, medium);
+        let bricks = card_bricks(&p, &s, &c, 0.0, 3, 2);
+        assert!(bricks.len() == 4 && bricks.iter().all(|k| k.brick % 2 == 1), "{bricks:?}");
+        // Five cards get the finest cut, the viewer's 2 200 two a side, a crowd one.
+        assert_eq!([5, 2200, 100_000].map(bricks_per_side), [6, 2, 1]);
     }
 
     #[test]

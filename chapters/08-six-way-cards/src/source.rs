@@ -13,6 +13,10 @@ use fogbook_smoke::fields::{f16_bits, f16_to_f32};
 /// and its cards are not traced.
 pub const MAX_TEXELS: u64 = 1 << 25;
 
+/// The finest cut of a frame into bricks for its bounds: up to this many a side
+/// (`SourceVolumes::brick_max`).
+pub const MAX_BRICKS: u32 = 6;
+
 /// The frames of one bake and what turns their density into a medium.
 #[derive(Clone, Debug)]
 pub struct SourceVolumes {
@@ -22,6 +26,10 @@ pub struct SourceVolumes {
     pub frames: Vec<Vec<[u16; 2]>>,
     /// Per frame, the largest ρ (as stored).
     pub max_density: Vec<f32>,
+    /// Per number of bricks a side b (1..=`MAX_BRICKS`, index b − 1), per frame, the densest
+    /// cell of each of its b³ bricks (brick (i, j, k) at i + b (j + b k); cell x in brick
+    /// ⌊x b / n⌋): the tracer's bound per brick of a card.
+    pub brick_max: Vec<Vec<Vec<f32>>>,
     /// The part of the grid's image the cards show (`crop`).
     pub crop: CropRect,
     /// σ Δx: optical depth of a cell per unit density, the bake's `Medium`.
@@ -50,10 +58,12 @@ impl SourceVolumes {
             })
             .collect();
         let max_density = frames.iter().map(|f| f.iter().map(|t| f16_to_f32(t[0])).fold(0.0f32, f32::max)).collect();
+        let brick_max = (1..=MAX_BRICKS).map(|b| frames.iter().map(|f| bricks(n, b, f)).collect()).collect();
         Self {
             n,
             frames,
             max_density,
+            brick_max,
             crop,
             tau_per_cell: medium.extinction * medium.cell_m,
             albedo: medium.albedo,
@@ -65,6 +75,19 @@ impl SourceVolumes {
     pub fn fits(n: u32, frames: u32) -> bool {
         u64::from(n).pow(3) * u64::from(frames) <= MAX_TEXELS
     }
+}
+
+/// The densest cell of each of the b³ bricks of one frame of n³ cells.
+fn bricks(n: u32, b: u32, frame: &[[u16; 2]]) -> Vec<f32> {
+    let mut max = vec![0.0f32; (b * b * b) as usize];
+    let brick = |x: u32| (x * b / n.max(1)).min(b - 1);
+    for (i, t) in frame.iter().enumerate() {
+        let i = i as u32;
+        let [x, y, z] = [i % n, (i / n) % n, i / (n * n)].map(brick);
+        let k = (x + b * (y + b * z)) as usize;
+        max[k] = max[k].max(f16_to_f32(t[0]));
+    }
+    max
 }
 
 // ANCHOR: tiles
@@ -109,6 +132,9 @@ mod tests {
         let rho = vec![vec![0.0, 0.25, 1.5, -1.0, 0.0, 0.0, 0.0, 3.0], vec![0.5; 8]];
         let s = SourceVolumes::new(2, &rho, &[], crop, medium);
         assert_eq!(s.max_density, vec![3.0, 0.5]);
+        // Two bricks a side of a 2³ grid: one cell each (x fastest); one brick: the frame's max.
+        assert_eq!(s.brick_max[1][0], vec![0.0, 0.25, 1.5, 0.0, 0.0, 0.0, 0.0, 3.0]);
+        assert_eq!(s.brick_max[0], vec![vec![3.0], vec![0.5]]);
         assert_eq!(f16_to_f32(s.frames[0][1][0]), 0.25);
         assert_eq!(f16_to_f32(s.frames[0][3][0]), 0.0, "negative density reads as none");
         assert!(!s.emission && s.tau_per_cell == 1.0);
