@@ -96,7 +96,8 @@ fn card_brick(c: CardVolume, p: vec3<f32>) -> u32 {
 
 // ANCHOR: walk
 // The walk of the tree at p: (Σ σ̄, Σ σ ρ, Σ σ ρ g) over the bricks whose box holds p — their
-// bounds, which are the cards' tracking rate there (cards_rate_at), and their cards' densities. Every
+// bounds, which are the cards' tracking rate there (cards_rate_at), and their cards' densities,
+// each card's once, from the brick p is in. Every
 // tentative collision asks for both at one point, so the last point's sums are kept.
 var<private> cards_sums_point: vec3<f32> = vec3(3.0e38);
 var<private> cards_sums: vec3<f32>;
@@ -118,8 +119,6 @@ fn cards_sums_at(p: vec3<f32>) -> vec3<f32> {
                 i += 1u;
                 continue;
             }
-            // Every brick whose box holds p adds its bound; the card's density is added once,
-            // by the brick p is in.
             let c = cards_medium.cards[node.link >> 8u];
             sum.x += bitcast<f32>(node.leaf);
             if card_brick(c, p) == (node.link & 255u) {
