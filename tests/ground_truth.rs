@@ -346,9 +346,11 @@ fn the_error_falls_as_one_over_root_n() {
 fn extremes_give_finite_pixels_and_count_cut_paths() {
     // The densest volume the chapter allows, σt = 10 /m over 4 m (τ = 40), albedo 1 and g
     // 0.99, with a cap of 16 collisions: paths are cut, the pixels stay finite, and the cut view
-    // says how many were.
+    // says how many were. (No falloff: with the chapter's default 0.8 /m the slab is τ = 8 where
+    // the rays cross it, and a tight bound lets most paths through in 16 collisions.)
     let mut all: Vec<String> = SLAB.iter().map(|s| s.to_string()).collect();
     all.extend(sets(&[
+        "volumes[0].falloff=0",
         "volumes[0].density=10",
         "volumes[0].albedo=1,1,1,1",
         "volumes[0].phase_g=0.99",
@@ -363,6 +365,28 @@ fn extremes_give_finite_pixels_and_count_cut_paths() {
     let cut = render_with(h, "local-fog,ground-truth", "ground-truth/cut", &all, Some(CAMERA), 1).raw;
     let share = cut.rgba.iter().step_by(4).map(|&v| f64::from(v)).sum::<f64>() / f64::from(SIZE[0] * SIZE[1]);
     assert!(share > 0.5, "only {share:.3} of the paths were cut at 16 collisions in τ = 40");
+}
+
+#[test]
+fn a_small_volume_is_bounded_by_the_placed_medias_grid() {
+    // The same 4 m slab with the chapter's default falloff (0.8 /m: σt = 10 at its foot, 2 where
+    // the rays cross it, τ ≈ 8 along them). Bounded by the placed media's grid (cells of 6 cm) a
+    // path needs about as many collisions as it scatters, and 16 let nearly all through; a 31 m
+    // cell of the scene's grid would bound it by its foot's 10 /m, and most paths were cut.
+    let mut all: Vec<String> = SLAB.iter().map(|s| s.to_string()).collect();
+    all.extend(sets(&[
+        "volumes[0].density=10",
+        "volumes[0].albedo=1,1,1,1",
+        "volumes[0].phase_g=0.99",
+        "ground-truth.max_collisions=16",
+        "samples_per_frame=4",
+    ]));
+    let mut shared = SHARED.lock().unwrap_or_else(|p| p.into_inner());
+    let h = shared.get_or_insert_with(|| headless(SIZE));
+    h.resize(SIZE).unwrap();
+    let cut = render_with(h, "local-fog,ground-truth", "ground-truth/cut", &all, Some(CAMERA), 1).raw;
+    let share = cut.rgba.iter().step_by(4).map(|&v| f64::from(v)).sum::<f64>() / f64::from(SIZE[0] * SIZE[1]);
+    assert!(share < 0.2, "{share:.3} of the paths were cut at 16 collisions: the bound is loose");
 }
 
 /// The probe: directions drawn by `sample_phase` about +z for a lobe of kind `KIND` and

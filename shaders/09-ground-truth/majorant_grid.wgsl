@@ -1,72 +1,130 @@
-// Ground truth, the majorant grid: the media's box cut into MAJORANT_GRID cells, each holding a
-// bound σ̄ ≥ σt over the whole cell from the media's own bounds (stack_majorant over the cell's
-// box: height layers at the cell's denser end, the noise at its largest factor, each volume's
-// density where it overlaps, the smoke's densest cell there), and the walk of a ray through it (a 3D DDA, Amanatides & Woo 1987)
-// that draws tentative collisions cell by cell at each cell's σ̄: exponential free paths are
-// memoryless, so a draw that passes the cell's far side starts again there. After the
-// piecewise-constant majorants of pbrt-v4's grid media (Pharr, Jakob & Humphreys 2023, §11.4).
-// MAJORANT_GRID_X, _Y, _Z come from Rust; the tracer's uniform, the media's bounds and the random
-// stream from the including file (trace.wgsl):
-// Each cell holds two bounds: σ̄ over the whole medium, which delta tracking draws its free
-// paths against, then σ̄_r ≥ |σt − σ_c| over the residual that residual ratio tracking leaves
-// once the control σ_c is taken out in closed form (stack_media.wgsl: control), which the
-// transmittance walks; a cell whose medium the control holds exactly has σ̄_r = 0 and costs a
-// shadow ray no collision.
-// #needs tracer, domain_span, stack_majorant, stack_residual_majorant, random
+// Ground truth, the majorant grids: boxes cut into cells, each cell holding a bound σ̄ ≥ σt over
+// the whole cell from the media's own bounds, and the walk of a ray through a grid (a 3D DDA,
+// Amanatides & Woo 1987) that draws tentative collisions cell by cell at each cell's σ̄:
+// exponential free paths are memoryless, so a draw that passes the cell's far side starts again
+// there. After the piecewise-constant majorants of pbrt-v4's grid media (Pharr, Jakob &
+// Humphreys 2023, §11.4). Two grids, each a Poisson process of its own (tracking.wgsl):
+// - the scene's: the media's box (2 km × 1 km × 2 km) in MAJORANT_GRID cells, bounding the media
+//   that fill it (global_majorant: the height layers at the cell's denser end, the noise at its
+//   largest factor, fog by distance). Each cell holds two bounds: σ̄ over the whole medium, which
+//   delta tracking draws its free paths against, then σ̄_r ≥ |σt − σ_c| over the residual that
+//   residual ratio tracking leaves once the control σ_c is taken out in closed form
+//   (stack_media.wgsl: control), which the shadow rays walk; a cell whose medium the control
+//   holds exactly has σ̄_r = 0 and costs a shadow ray no collision;
+// - the placed media's: the box around the smoke's grid and the local volumes (placed_media_box),
+//   remade with them, in PLACED_GRID³ cells, bounding those (placed_majorant: each volume's
+//   density where it overlaps, the smoke's densest cell there). A box of a few metres gets cells
+//   of centimetres, where a 31 m cell of the scene's grid would hold the smoke's densest cell
+//   over 31 m of clear air. The placed media have no control: both walks read the same bounds.
+// MAJORANT_GRID_X, _Y, _Z and PLACED_GRID come from Rust; the tracer's uniform, the media's
+// bounds and the random stream from the including file (trace.wgsl):
+// #needs tracer, global_majorant, global_residual_majorant, placed_majorant, placed_media_box, random
 
+// The scene grid's bounds (whole, then residual), the placed grid's, then the placed grid's box
+// (lo.xyz, _, hi.xyz, _).
 @group(1) @binding(6) var<storage, read_write> majorants: array<f32>;
 
-// Where a walk reads its bounds: the whole medium's, or the residual's after them.
+// Which bounds a walk reads: the whole medium's, or the residual's.
 const GRID_WHOLE: u32 = 0u;
 const GRID_RESIDUAL: u32 = 1u;
 
-fn grid_size() -> vec3<i32> {
+// ANCHOR: grid
+// A grid: its box's corner, the size of a cell (m), its cells a side, and where its bounds start.
+struct Grid {
+    lo: vec3<f32>,
+    cell: vec3<f32>,
+    size: vec3<i32>,
+    base: u32,
+}
+
+fn scene_cells() -> vec3<i32> {
     return vec3(i32(MAJORANT_GRID_X), i32(MAJORANT_GRID_Y), i32(MAJORANT_GRID_Z));
 }
 
-fn cell_extent() -> vec3<f32> {
-    return (tracer.domain_max.xyz - tracer.domain_min.xyz) / vec3<f32>(grid_size());
+fn cells_of(size: vec3<i32>) -> u32 {
+    return u32(size.x * size.y * size.z);
 }
 
-fn cell_count() -> u32 {
-    let n = grid_size();
-    return u32(n.x * n.y * n.z);
+// The scene's grid, its whole medium's bounds or (GRID_RESIDUAL) its residual's.
+fn scene_grid(bounds: u32) -> Grid {
+    let lo = tracer.domain_min.xyz;
+    let cell = (tracer.domain_max.xyz - lo) / vec3<f32>(scene_cells());
+    return Grid(lo, cell, scene_cells(), bounds * cells_of(scene_cells()));
 }
 
-fn cell_index(c: vec3<i32>) -> u32 {
-    let n = grid_size();
-    return u32((c.z * n.y + c.y) * n.x + c.x);
+fn placed_box_at() -> u32 {
+    return 2u * cells_of(scene_cells()) + cells_of(vec3(i32(PLACED_GRID)));
 }
 
-// The σ̄ of the cell holding p (of the whole medium or of the residual); 0 outside the media's box.
-fn grid_majorant_at(p: vec3<f32>, bounds: u32) -> f32 {
-    let c = vec3<i32>(floor((p - tracer.domain_min.xyz) / cell_extent()));
-    if any(c < vec3(0)) || any(c >= grid_size()) {
+// The placed media's grid (no cells where their box is empty).
+fn placed_grid() -> Grid {
+    let at = placed_box_at();
+    let lo = vec3(majorants[at], majorants[at + 1u], majorants[at + 2u]);
+    let hi = vec3(majorants[at + 4u], majorants[at + 5u], majorants[at + 6u]);
+    let size = select(vec3(0), vec3(i32(PLACED_GRID)), all(hi > lo));
+    return Grid(lo, (hi - lo) / f32(PLACED_GRID), size, 2u * cells_of(scene_cells()));
+}
+
+fn grid_hi(g: Grid) -> vec3<f32> {
+    return g.lo + g.cell * vec3<f32>(g.size);
+}
+
+fn cell_index(g: Grid, c: vec3<i32>) -> u32 {
+    return g.base + u32((c.z * g.size.y + c.y) * g.size.x + c.x);
+}
+
+// The σ̄ of the cell of g holding p; 0 outside its box.
+fn grid_majorant_at(g: Grid, p: vec3<f32>) -> f32 {
+    let c = vec3<i32>(floor((p - g.lo) / g.cell));
+    if any(c < vec3(0)) || any(c >= g.size) {
         return 0.0;
     }
-    return majorants[bounds * cell_count() + cell_index(c)];
+    return majorants[cell_index(g, c)];
 }
+// ANCHOR_END: grid
 
 // ANCHOR: build
-// One cell's bound, made when what the frame shows changes (every frame with a simulated grid).
+// The bounds, made when what the frame shows changes (every frame with a simulated grid): first
+// the placed media's box, then each grid's cells.
+@compute @workgroup_size(1, 1, 1)
+fn build_placed_box() {
+    let b = placed_media_box();
+    let at = placed_box_at();
+    for (var k = 0u; k < 3u; k++) {
+        majorants[at + k] = b[0][k];
+        majorants[at + 4u + k] = b[1][k];
+    }
+}
+
+fn cell_box_lo(g: Grid, i: u32) -> vec3<f32> {
+    let n = g.size;
+    let c = vec3(i32(i) % n.x, (i32(i) / n.x) % n.y, i32(i) / (n.x * n.y));
+    return g.lo + vec3<f32>(c) * g.cell;
+}
+
+fn largest(m: Majorant) -> f32 {
+    return max(max(m.extinction.x, m.extinction.y), m.extinction.z);
+}
+
 @compute @workgroup_size(64, 1, 1)
 fn build_majorants(@builtin(global_invocation_id) id: vec3<u32>) {
-    let n = grid_size();
-    if id.x >= cell_count() {
-        return;
+    let scene = scene_grid(GRID_WHOLE);
+    let placed = placed_grid();
+    let n = cells_of(scene.size);
+    if id.x < n {
+        let lo = cell_box_lo(scene, id.x);
+        majorants[id.x] = largest(global_majorant(lo, lo + scene.cell));
+        majorants[n + id.x] = largest(global_residual_majorant(lo, lo + scene.cell));
     }
-    let i = i32(id.x);
-    let c = vec3(i % n.x, (i / n.x) % n.y, i / (n.x * n.y));
-    let lo = tracer.domain_min.xyz + vec3<f32>(c) * cell_extent();
-    let bound = stack_majorant(lo, lo + cell_extent()).extinction;
-    majorants[id.x] = max(max(bound.x, bound.y), bound.z);
-    let residual = stack_residual_majorant(lo, lo + cell_extent()).extinction;
-    majorants[cell_count() + id.x] = max(max(residual.x, residual.y), residual.z);
+    if id.x < cells_of(placed.size) {
+        let lo = cell_box_lo(placed, id.x);
+        majorants[placed.base + id.x] = largest(placed_majorant(lo, lo + placed.cell));
+    }
 }
 // ANCHOR_END: build
 
 // ANCHOR: walk
-// A ray's walk through the grid: where it is (t), the cell it is in and when it leaves it.
+// A ray's walk through a grid: where it is (t), the cell it is in and when it leaves it.
 struct Walk {
     t: f32,
     end: f32,
@@ -75,25 +133,37 @@ struct Walk {
     t_next: vec3<f32>,  // where the ray crosses the next boundary on each axis
     t_delta: vec3<f32>, // the ray's length across one cell on each axis
     majorant: f32,      // the cell's σ̄ at the last tentative collision
-    base: u32,          // where its bounds start: GRID_WHOLE or GRID_RESIDUAL times the cells
+    grid: Grid,
 }
 
-// The walk of o + t d from the media's box entry to min(its exit, t_max), against the bounds
-// `bounds` (GRID_WHOLE or GRID_RESIDUAL).
-fn walk_start(o: vec3<f32>, d: vec3<f32>, t_max: f32, bounds: u32) -> Walk {
-    let span = domain_span(o, d);
+// Where o + t d is inside the box [lo, hi] (t ≥ 0): (t_in, t_out), empty when t_in ≥ t_out.
+fn box_span(o: vec3<f32>, d: vec3<f32>, lo: vec3<f32>, hi: vec3<f32>) -> vec2<f32> {
+    let inv = 1.0 / d;
+    let a = (lo - o) * inv;
+    let b = (hi - o) * inv;
+    let near = min(a, b);
+    let far = max(a, b);
+    return vec2(max(max(max(near.x, near.y), near.z), 0.0), min(min(far.x, far.y), far.z));
+}
+
+// The walk of o + t d through g from its box's entry to min(its exit, t_max).
+fn walk_start(o: vec3<f32>, d: vec3<f32>, t_max: f32, g: Grid) -> Walk {
     var w: Walk;
-    w.base = bounds * cell_count();
+    w.grid = g;
+    if any(g.size <= vec3(0)) {
+        w.end = 0.0;
+        return w;
+    }
+    let span = box_span(o, d, g.lo, grid_hi(g));
     w.t = span.x;
     w.end = min(span.y, t_max);
-    let extent = cell_extent();
-    let p = (o + d * w.t - tracer.domain_min.xyz) / extent;
-    w.cell = clamp(vec3<i32>(floor(p)), vec3(0), grid_size() - 1);
+    let p = (o + d * w.t - g.lo) / g.cell;
+    w.cell = clamp(vec3<i32>(floor(p)), vec3(0), g.size - 1);
     w.step = vec3<i32>(sign(d));
     let inv = 1.0 / abs(d);
     let next_boundary = vec3<f32>(w.cell) + select(vec3(0.0), vec3(1.0), d > vec3(0.0));
-    w.t_next = select(vec3(3.0e38), w.t + (next_boundary - p) * extent / d, d != vec3(0.0));
-    w.t_delta = select(vec3(3.0e38), extent * inv, d != vec3(0.0));
+    w.t_next = select(vec3(3.0e38), w.t + (next_boundary - p) * g.cell / d, d != vec3(0.0));
+    w.t_delta = select(vec3(3.0e38), g.cell * inv, d != vec3(0.0));
     w.majorant = 0.0;
     return w;
 }
@@ -106,7 +176,7 @@ fn walk_next(w: ptr<function, Walk>) -> bool {
         if (*w).t >= (*w).end {
             break;
         }
-        let sigma = majorants[(*w).base + cell_index((*w).cell)];
+        let sigma = majorants[cell_index((*w).grid, (*w).cell)];
         let leave = min(min(min((*w).t_next.x, (*w).t_next.y), (*w).t_next.z), (*w).end);
         if sigma > 0.0 {
             let t = (*w).t - log(1.0 - random()) / sigma;
@@ -126,7 +196,7 @@ fn walk_next(w: ptr<function, Walk>) -> bool {
         let axis = vec3(x, !x && n.y <= n.z, !x && n.y > n.z);
         (*w).cell += select(vec3(0), (*w).step, axis);
         (*w).t_next += select(vec3(0.0), (*w).t_delta, axis);
-        if any((*w).cell < vec3(0)) || any((*w).cell >= grid_size()) {
+        if any((*w).cell < vec3(0)) || any((*w).cell >= (*w).grid.size) {
             (*w).t = (*w).end;
         }
     }

@@ -152,33 +152,58 @@ fn stack_medium_at(p: vec3<f32>, pick: bool) -> Medium {
 // ANCHOR_END: stack_medium_at
 
 // ANCHOR: stack_majorant
-// A bound on it over the box [lo, hi] (the smoke's from the cells that the box covers), the
-// clouds, the atmosphere and the cards apart: each is tracked on its own (tracking.wgsl).
-fn stack_majorant(lo: vec3<f32>, hi: vec3<f32>) -> Majorant {
+// Bounds on it over the box [lo, hi], in two parts, each for its own grid (majorant_grid.wgsl):
+// the media that fill the media's box, and the placed media (the local volumes, the smoke from
+// the cells that the box covers). The clouds, the atmosphere and the cards are tracked apart
+// (tracking.wgsl).
+fn global_majorant(lo: vec3<f32>, hi: vec3<f32>) -> Majorant {
     var bound = majorant_none();
     if froxel_fog_in_stack() {
         bound = froxel_global_majorant(lo, hi);
     } else {
         bound = height_fog_majorant(lo, hi);
     }
-    bound = majorant_add(bound, distance_fog_majorant(lo, hi));
-    bound = majorant_add(bound, smoke_majorant(lo, hi));
-    return majorant_add(bound, local_volumes_majorant(lo, hi));
+    return majorant_add(bound, distance_fog_majorant(lo, hi));
+}
+
+fn placed_majorant(lo: vec3<f32>, hi: vec3<f32>) -> Majorant {
+    return majorant_add(smoke_majorant(lo, hi), local_volumes_majorant(lo, hi));
+}
+
+// The box around the placed media, inside the media's box: (lo, hi), lo = hi where there are none.
+fn placed_media_box() -> array<vec3<f32>, 2> {
+    var lo = vec3(3.0e38);
+    var hi = vec3(-3.0e38);
+    if smoke_present() {
+        lo = smoke_medium.grid.box_min;
+        hi = lo + vec3(box_world_size());
+    }
+    for (var i = 0u; i < caster_volume_count(); i++) {
+        let v = caster_volume(i);
+        let half = fog_volume_half(v);
+        let reach = abs(v.axis_x.xyz) * half.x + abs(v.axis_y.xyz) * half.y + abs(v.axis_z.xyz) * half.z;
+        lo = min(lo, v.centre.xyz - reach);
+        hi = max(hi, v.centre.xyz + reach);
+    }
+    lo = max(lo, tracer.domain_min.xyz);
+    hi = min(hi, tracer.domain_max.xyz);
+    if any(hi <= lo) {
+        return array(vec3(0.0), vec3(0.0));
+    }
+    return array(lo, hi);
 }
 // ANCHOR_END: stack_majorant
 
 // ANCHOR: residual_majorant
-// A bound on |σt − σ_c| over the box: the media without a closed form (the same bounds as
-// stack_majorant's) and the global medium's noise, |factor − 1| ≤ 1.0364 a of its smooth part
-// (noise_factor).
-fn stack_residual_majorant(lo: vec3<f32>, hi: vec3<f32>) -> Majorant {
-    var bound = majorant_none();
+// A bound on |σt − σ_c| over the box for the scene's grid: the global medium's noise,
+// |factor − 1| ≤ 1.0364 a of its smooth part (noise_factor). (The placed media have no control:
+// their residual is themselves.)
+fn global_residual_majorant(lo: vec3<f32>, hi: vec3<f32>) -> Majorant {
     if froxel_fog_in_stack() && froxel.noise.x > 0.0 {
         let spread = 1.0364 * froxel.noise.x;
-        bound = Majorant(froxel_global_majorant(lo, hi).extinction * spread / (1.0 + spread));
+        return Majorant(froxel_global_majorant(lo, hi).extinction * spread / (1.0 + spread));
     }
-    bound = majorant_add(bound, smoke_majorant(lo, hi));
-    return majorant_add(bound, local_volumes_majorant(lo, hi));
+    return majorant_none();
 }
 // ANCHOR_END: residual_majorant
 

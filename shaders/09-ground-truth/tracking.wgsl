@@ -1,19 +1,19 @@
 // Ground truth, a ray's tentative collisions: the superposition of Poisson processes, one per
-// region of bounded media — the majorant grid over the scene's box (majorant_grid.wgsl), the
-// cloud layer's spherical shell at the clouds' constant bound, which no box of the grid's scale
-// could hold (it runs for hundreds of kilometres around the planet), where the sky's
-// atmosphere is traced as a medium the ray's stretch inside the atmosphere cut into segments,
-// each bounded at its lowest altitude, and the six-way cards' boxes, each at its own card's
-// bound (the cards' medium.wgsl: cards_next), which a grid cell would sum. The sum of Poisson processes of rates σ̄₁(t), σ̄₂(t), …
-// is one of rate Σ σ̄ᵢ, so each region draws its own next collision, the nearest one is the
-// ray's, and its majorant is the sum of every region's rate there; the others' pending draws stay
-// valid (exponential free paths are memoryless). After the piecewise-constant and combined
-// majorants of Novák et al., "Monte Carlo Methods for Volumetric Light Transport Simulation"
-// (2018), §4, and Kutz et al., "Spectral and Decomposition Tracking for Rendering Heterogeneous
-// Volumes" (2017).
+// region of bounded media — the majorant grids over the scene's box and over the placed media
+// (majorant_grid.wgsl); the cloud layer's spherical shell at the clouds' constant bound, which
+// no box of the grid's scale could hold (it runs for hundreds of kilometres around the planet);
+// where the sky's atmosphere is traced as a medium, the ray's stretch inside the atmosphere cut
+// into segments, each bounded at its lowest altitude; and the six-way cards' bricks, each at its
+// own bound (the cards' medium.wgsl: cards_next), which a grid cell would sum. The sum of
+// Poisson processes of rates σ̄₁(t), σ̄₂(t), … is one of rate Σ σ̄ᵢ, so each region draws its own
+// next collision, the nearest one is the ray's, and its majorant is the sum of every region's
+// rate there; the others' pending draws stay valid (exponential free paths are memoryless).
+// After the piecewise-constant and combined majorants of Novák et al., "Monte Carlo Methods for
+// Volumetric Light Transport Simulation" (2018), §4, and Kutz et al., "Spectral and
+// Decomposition Tracking for Rendering Heterogeneous Volumes" (2017).
 // The shell's geometry and bound come from the clouds' density.wgsl, the atmosphere's from the
 // sky's medium.wgsl, through the stack's media:
-// #needs cell_count, clouds_in_stack, cloud_majorant_in_shell, planet_centre, planet_radius, layer_bottom_radius, layer_top_radius, sphere_hits, random, Walk, walk_start, walk_next, grid_majorant_at, atmosphere_traced, shared_atmosphere, atmosphere_altitude, atmosphere_majorant, AtmosphereParams, cards_in_stack, cards_next, cards_rate_at, in_media_box
+// #needs scene_grid, placed_grid, Grid, clouds_in_stack, cloud_majorant_in_shell, planet_centre, planet_radius, layer_bottom_radius, layer_top_radius, sphere_hits, random, Walk, walk_start, walk_next, grid_majorant_at, atmosphere_traced, shared_atmosphere, atmosphere_altitude, atmosphere_majorant, AtmosphereParams, cards_in_stack, cards_next, cards_rate_at, in_media_box
 
 const NO_COLLISION_M: f32 = 3.0e38;
 
@@ -191,8 +191,11 @@ struct Track {
     o: vec3<f32>,
     d: vec3<f32>,
     grid: Walk,
-    grid_t: f32,       // the grid's pending collision (NO_COLLISION_M: none left)
+    grid_t: f32,       // the scene grid's pending collision (NO_COLLISION_M: none left)
     grid_sigma: f32,   // its cell's σ̄
+    placed: Walk,
+    placed_t: f32,     // the placed media's grid's pending collision
+    placed_sigma: f32,
     shell: ShellSpan,
     shell_sigma: f32,
     shell_t: f32,      // the shell's pending collision
@@ -203,17 +206,34 @@ struct Track {
     cards_t: f32,      // the cards' pending collision
 }
 
-// The grid's next collision. (Its walk is copied out and back: a pointer into a member of the
-// track trips naga's SPIR-V writer.)
-fn grid_pending(track: ptr<function, Track>) {
-    var walk = (*track).grid;
+// A walk's next collision. (Walks are copied out and back: a pointer into a member of the track
+// trips naga's SPIR-V writer.)
+struct Pending {
+    walk: Walk,
+    t: f32,
+    sigma: f32,
+}
+
+fn next_of(start: Walk) -> Pending {
+    var walk = start;
     if walk_next(&walk) {
-        (*track).grid_t = walk.t;
-        (*track).grid_sigma = walk.majorant;
-    } else {
-        (*track).grid_t = NO_COLLISION_M;
+        return Pending(walk, walk.t, walk.majorant);
     }
-    (*track).grid = walk;
+    return Pending(walk, NO_COLLISION_M, 0.0);
+}
+
+fn grid_pending(track: ptr<function, Track>) {
+    let next = next_of((*track).grid);
+    (*track).grid = next.walk;
+    (*track).grid_t = next.t;
+    (*track).grid_sigma = next.sigma;
+}
+
+fn placed_pending(track: ptr<function, Track>) {
+    let next = next_of((*track).placed);
+    (*track).placed = next.walk;
+    (*track).placed_t = next.t;
+    (*track).placed_sigma = next.sigma;
 }
 
 // The atmosphere's next collision after `after`.
@@ -223,17 +243,19 @@ fn air_pending(track: ptr<function, Track>, after: f32) {
     (*track).air_sigma = next.y;
 }
 
-// A track from o along d up to t_max; the grid's bounds are the whole medium's (GRID_WHOLE, free
-// flights) or the residual's (GRID_RESIDUAL, residual ratio tracking).
+// A track from o along d up to t_max; the scene grid's bounds are the whole medium's
+// (GRID_WHOLE, free flights) or the residual's (GRID_RESIDUAL, residual ratio tracking).
 fn track_start(o: vec3<f32>, d: vec3<f32>, t_max: f32, bounds: u32) -> Track {
     var track: Track;
     track.o = o;
     track.d = d;
-    track.grid = walk_start(o, d, t_max, bounds);
-    // The cards live in the media's box: their stretch is the grid's.
+    track.grid = walk_start(o, d, t_max, scene_grid(bounds));
+    // The cards live in the media's box: their stretch is the scene grid's.
     let box_start = track.grid.t;
     track.t_max = track.grid.end;
     grid_pending(&track);
+    track.placed = walk_start(o, d, t_max, placed_grid());
+    placed_pending(&track);
     track.shell = shell_span(o, d, t_max);
     track.shell_sigma = cloud_majorant_in_shell();
     track.shell_t = shell_next(track.shell, 0.0, track.shell_sigma);
@@ -254,42 +276,57 @@ fn cards_rate_in_box(p: vec3<f32>) -> f32 {
     return 0.0;
 }
 
+// The regions, in the order a tie is settled.
+const REGION_GRID: u32 = 0u;
+const REGION_PLACED: u32 = 1u;
+const REGION_SHELL: u32 = 2u;
+const REGION_AIR: u32 = 3u;
+const REGION_CARDS: u32 = 4u;
+
+fn region_that_drew(track: ptr<function, Track>, t: f32) -> u32 {
+    if (*track).grid_t == t {
+        return REGION_GRID;
+    }
+    if (*track).placed_t == t {
+        return REGION_PLACED;
+    }
+    if (*track).shell_t == t {
+        return REGION_SHELL;
+    }
+    return select(REGION_CARDS, REGION_AIR, (*track).air_t == t);
+}
+
 // ANCHOR: track_next
+// Every region's rate at t, the sum its majorant: the region that drew gives the rate it drew at.
+fn majorant_at(track: ptr<function, Track>, t: f32, drew: u32) -> f32 {
+    let o = (*track).o;
+    let d = (*track).d;
+    let p = o + t * d;
+    let in_shell = in_span((*track).shell.a, t) || in_span((*track).shell.b, t);
+    var m = select(0.0, (*track).shell_sigma, in_shell || drew == REGION_SHELL);
+    m += select(grid_majorant_at((*track).grid.grid, p), (*track).grid_sigma, drew == REGION_GRID);
+    m += select(grid_majorant_at((*track).placed.grid, p), (*track).placed_sigma, drew == REGION_PLACED);
+    m += select(air_rate_at(o, d, (*track).air, t), (*track).air_sigma, drew == REGION_AIR);
+    return m + cards_rate_in_box(p);
+}
+
 // Moves the track to its next tentative collision; false when no region has one left. The region
-// that drew it draws again; every region's rate at the collision sums to its majorant.
+// that drew it draws again; the others' pending draws stay valid.
 fn track_next(track: ptr<function, Track>) -> bool {
-    let t = min(min(min((*track).grid_t, (*track).shell_t), (*track).air_t), (*track).cards_t);
+    let grids = min((*track).grid_t, (*track).placed_t);
+    let t = min(min(grids, min((*track).shell_t, (*track).air_t)), (*track).cards_t);
     if t >= NO_COLLISION_M {
         return false;
     }
     (*track).t = t;
-    let o = (*track).o;
-    let d = (*track).d;
-    let grid_drew = (*track).grid_t == t;
-    let shell_drew = !grid_drew && (*track).shell_t == t;
-    let air_drew = !grid_drew && !shell_drew && (*track).air_t == t;
-    let cards_drew = !grid_drew && !shell_drew && !air_drew;
-    let in_shell = in_span((*track).shell.a, t) || in_span((*track).shell.b, t);
-    var majorant = select(0.0, (*track).shell_sigma, in_shell || shell_drew);
-    if grid_drew {
-        majorant += (*track).grid_sigma;
-    } else {
-        majorant += grid_majorant_at(o + t * d, (*track).grid.base / cell_count());
-    }
-    if air_drew {
-        majorant += (*track).air_sigma;
-    } else {
-        majorant += air_rate_at(o, d, (*track).air, t);
-    }
-    (*track).majorant = majorant + cards_rate_in_box(o + t * d);
-    if grid_drew {
-        grid_pending(track);
-    } else if shell_drew {
-        (*track).shell_t = shell_next((*track).shell, t, (*track).shell_sigma);
-    } else if air_drew {
-        air_pending(track, t);
-    } else {
-        (*track).cards_t = cards_next(o, d, t, (*track).t_max);
+    let drew = region_that_drew(track, t);
+    (*track).majorant = majorant_at(track, t, drew);
+    switch drew {
+        case REGION_GRID: { grid_pending(track); }
+        case REGION_PLACED: { placed_pending(track); }
+        case REGION_SHELL: { (*track).shell_t = shell_next((*track).shell, t, (*track).shell_sigma); }
+        case REGION_AIR: { air_pending(track, t); }
+        default: { (*track).cards_t = cards_next((*track).o, (*track).d, t, (*track).t_max); }
     }
     return true;
 }

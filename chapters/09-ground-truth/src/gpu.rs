@@ -42,6 +42,7 @@ impl Flags {
             WgslConst::u32("MAJORANT_GRID_X", MAJORANT_GRID[0]),
             WgslConst::u32("MAJORANT_GRID_Y", MAJORANT_GRID[1]),
             WgslConst::u32("MAJORANT_GRID_Z", MAJORANT_GRID[2]),
+            WgslConst::u32("PLACED_GRID", PLACED_GRID),
             WgslConst::u32("FLAG_SURFACES", Self::SURFACES),
             WgslConst::u32("FLAG_SUN", Self::SUN),
             WgslConst::u32("FLAG_LOCAL_LIGHTS", Self::LOCAL_LIGHTS),
@@ -88,6 +89,23 @@ pub struct TracerUniform {
 /// Cells of the majorant grid over the media's box (x, y, z): 31 m cubes over the 2 km ground and
 /// the default 1 km of height.
 pub const MAJORANT_GRID: [u32; 3] = [64, 32, 64];
+
+/// Cells a side of the grid over the placed media (the smoke, the local volumes), remade with
+/// them (majorant_grid.wgsl).
+pub const PLACED_GRID: u32 = 64;
+
+/// The majorant grids' buffer: the scene grid's two bounds per cell, the placed grid's one, and
+/// the placed grid's box (8 floats).
+fn majorant_floats() -> u64 {
+    let scene = MAJORANT_GRID.iter().map(|&n| u64::from(n)).product::<u64>();
+    2 * scene + u64::from(PLACED_GRID).pow(3) + 8
+}
+
+/// Workgroups of 64 that build every cell of both grids.
+fn majorant_groups() -> u32 {
+    let scene: u32 = MAJORANT_GRID.iter().product();
+    scene.max(PLACED_GRID.pow(3)).div_ceil(64)
+}
 
 /// Paths per pixel a frame may add: one dispatch each.
 pub const MAX_SAMPLES_PER_FRAME: u32 = 256;
@@ -315,7 +333,7 @@ impl TracerGpu {
         let mut pipelines = Variants { module: trace_module, groups, made: Default::default() };
         pipelines.get(device, "trace", false, false)?;
         pipelines.get(device, "build_majorants", false, false)?;
-        let cells = MAJORANT_GRID.iter().map(|&n| u64::from(n)).product::<u64>();
+        pipelines.get(device, "build_placed_box", false, false)?;
         let mean = [
             compute_pipeline(device, &resolve_module, "mean_partials", &resolve_groups)?,
             compute_pipeline(device, &resolve_module, "mean_luminance", &resolve_groups)?,
@@ -334,8 +352,12 @@ impl TracerGpu {
         });
         Ok(Self {
             pipelines,
-            // Two bounds per cell: σ̄ over the whole medium, then over the residual (majorant_grid.wgsl).
-            majorants: buffer(device, "ground truth: majorant grid", 2 * cells * 4, wgpu::BufferUsages::STORAGE),
+            majorants: buffer(
+                device,
+                "ground truth: majorant grids",
+                majorant_floats() * 4,
+                wgpu::BufferUsages::STORAGE,
+            ),
             mean,
             resolve,
             trace_layout,
@@ -510,6 +532,7 @@ impl TracerGpu {
         let made = |e: anyhow::Error| format!("ground truth: {e:#}");
         let trace = self.pipelines.get(device, "trace", clouds, cards).map_err(made)?;
         let build = self.pipelines.get(device, "build_majorants", false, false).map_err(made)?;
+        let placed_box = self.pipelines.get(device, "build_placed_box", false, false).map_err(made)?;
         let sums = self.sums.as_ref().expect("made by sums_for");
         if restart {
             // Every pixel starts again, not only the tiles this frame traces.
@@ -528,9 +551,11 @@ impl TracerGpu {
             pass.set_bind_group(2, &media_group, &[]);
             pass.set_bind_group(3, sky, &[]);
             if rebuild {
+                // The placed media's box first: the cells of their grid are cut from it.
+                pass.set_pipeline(&placed_box);
+                pass.dispatch_workgroups(1, 1, 1);
                 pass.set_pipeline(&build);
-                let cells: u32 = MAJORANT_GRID.iter().product();
-                pass.dispatch_workgroups(cells.div_ceil(64), 1, 1);
+                pass.dispatch_workgroups(majorant_groups(), 1, 1);
             }
             // One path per pixel of the class a dispatch, which bounds each dispatch's work.
             pass.set_pipeline(&trace);
