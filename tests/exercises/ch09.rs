@@ -5,7 +5,7 @@
 use super::{close, grouped_number, numbers_after, page_answer};
 use fogbook_core::scene::GROUND_HALF_SIZE_M;
 use fogbook_ground_truth::GroundTruthParams;
-use fogbook_ground_truth::gpu::MAJORANT_GRID;
+use fogbook_ground_truth::gpu::{MAJORANT_GRID, PLACED_GRID};
 use fogbook_ground_truth::reference;
 
 const PAGE: &str = "ch09-ground-truth.md";
@@ -69,6 +69,9 @@ fn a_bound_for_the_whole_world() {
     let height_cell = f64::from(GroundTruthParams::default().medium_top_m) / f64::from(MAJORANT_GRID[1]);
     close(height_cell, cell, 1e-12, "the cell's height (m): the cells are cubes");
     close(sigma * cell, first(&answer, "holds "), 0.05, "tentative collisions across one cell");
+    let placed_cm = first(&answer, "cells of ");
+    close(placed_cm, 100.0 * 4.0 / f64::from(PLACED_GRID), 1e-12, "the placed grid's cell (cm)");
+    close(sigma * placed_cm / 100.0, first(&answer, "across its 4 m, "), 5e-4, "collisions in a placed cell");
 }
 
 /// Try this 3: L = a p(0) E e^(−σt h) (1 − e^(−σt ℓ)) with Henyey–Greenstein at cos θ = 0.
