@@ -46,7 +46,8 @@ pub struct DensityTexture {
     pub label: String,
     pub n: u32,
     pub values: Vec<f32>,
-    /// The largest of `values` when it was made (`largest`).
+    /// The largest of `values` when it was made (`largest`; values changed afterwards leave it
+    /// stale, so a grid is made anew, never edited).
     largest: f32,
 }
 
