@@ -69,12 +69,7 @@ fn average(c: vec3<f32>) -> f32 {
 
 // Where o + t d is inside the media's box: (t_in, t_out), empty when t_in ≥ t_out.
 fn domain_span(o: vec3<f32>, d: vec3<f32>) -> vec2<f32> {
-    let inv = 1.0 / d;
-    let a = (tracer.domain_min.xyz - o) * inv;
-    let b = (tracer.domain_max.xyz - o) * inv;
-    let near = min(a, b);
-    let far = max(a, b);
-    return vec2(max(max(max(near.x, near.y), near.z), 0.0), min(min(far.x, far.y), far.z));
+    return box_span(o, d, tracer.domain_min.xyz, tracer.domain_max.xyz);
 }
 
 // ANCHOR: ratio_tracking
