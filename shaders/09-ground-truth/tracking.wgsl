@@ -187,7 +187,7 @@ fn air_next(o: vec3<f32>, d: vec3<f32>, span: AirSpan, after: f32) -> vec2<f32> 
 
 struct Track {
     t: f32,
-    majorant: f32,     // σ̄ at the last tentative collision: both regions' rates there
+    majorant: f32,     // σ̄ at the last tentative collision: every region's rate there, summed
     o: vec3<f32>,
     d: vec3<f32>,
     grid: Walk,
