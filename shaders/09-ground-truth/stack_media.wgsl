@@ -180,8 +180,7 @@ fn placed_media_box() -> array<vec3<f32>, 2> {
     }
     for (var i = 0u; i < caster_volume_count(); i++) {
         let v = caster_volume(i);
-        let half = fog_volume_half(v);
-        let reach = abs(v.axis_x.xyz) * half.x + abs(v.axis_y.xyz) * half.y + abs(v.axis_z.xyz) * half.z;
+        let reach = fog_volume_reach(v);
         lo = min(lo, v.centre.xyz - reach);
         hi = max(hi, v.centre.xyz + reach);
     }

@@ -31,6 +31,13 @@ fn fog_volume_half(v: FogVolume) -> vec3<f32> {
     return max(v.half_size.xyz, vec3(1e-3));
 }
 
+// How far the volume reaches from its centre along each world axis: its world box is
+// centre ± reach.
+fn fog_volume_reach(v: FogVolume) -> vec3<f32> {
+    let half = fog_volume_half(v);
+    return abs(v.axis_x.xyz) * half.x + abs(v.axis_y.xyz) * half.y + abs(v.axis_z.xyz) * half.z;
+}
+
 // A world direction in the volume's local frame (the rows of its world-to-local rotation).
 fn fog_volume_local_dir(v: FogVolume, d: vec3<f32>) -> vec3<f32> {
     return vec3(dot(v.axis_x.xyz, d), dot(v.axis_y.xyz, d), dot(v.axis_z.xyz, d));

@@ -132,7 +132,7 @@ fn fog_volume_texture_majorant(v: FogVolume) -> f32 {
 // texture's largest factor.
 fn fog_volume_majorant(v: FogVolume, box_min: vec3<f32>, box_max: vec3<f32>) -> Majorant {
     let half = fog_volume_half(v);
-    let reach = abs(v.axis_x.xyz) * half.x + abs(v.axis_y.xyz) * half.y + abs(v.axis_z.xyz) * half.z;
+    let reach = fog_volume_reach(v);
     let lo = max(box_min, v.centre.xyz - reach);
     let hi = min(box_max, v.centre.xyz + reach);
     if any(lo > hi) {
