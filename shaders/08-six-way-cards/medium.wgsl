@@ -166,21 +166,6 @@ fn cards_rate_at(p: vec3<f32>) -> f32 {
 }
 // ANCHOR_END: cards_rate
 
-// Where o + t d is inside the box [lo, hi]: (t_in, t_out), empty when t_in ≥ t_out. `inv` is
-// 1 / d with no zero component (card_ray_inverse).
-fn card_box_span(o: vec3<f32>, inv: vec3<f32>, lo: vec3<f32>, hi: vec3<f32>) -> vec2<f32> {
-    let a = (lo - o) * inv;
-    let b = (hi - o) * inv;
-    let near = min(a, b);
-    let far = max(a, b);
-    return vec2(max(max(near.x, near.y), near.z), min(min(far.x, far.y), far.z));
-}
-
-fn card_ray_inverse(d: vec3<f32>) -> vec3<f32> {
-    let tiny = vec3(1e-30);
-    return 1.0 / select(d, select(-tiny, tiny, d >= vec3(0.0)), abs(d) < tiny);
-}
-
 // The cards' next tentative collision along o + t d after `after`, before `t_max` (3e38 where
 // none): the first of every crossed box's own collisions. Free paths are memoryless, so each
 // box crossed draws afresh from `after`, and the walk skips every node that the ray enters only
@@ -191,14 +176,14 @@ fn cards_next(o: vec3<f32>, d: vec3<f32>, after: f32, t_max: f32) -> f32 {
     if !cards_present() || after >= t_max {
         return 3.0e38;
     }
-    let inv = card_ray_inverse(d);
+    let inv = ray_inverse(d);
     var best = t_max;
     var stack: array<u32, CARD_STACK>;
     var top = 0u;
     var i = 0u;
     loop {
         let node = card_nodes[i];
-        let span = card_box_span(o, inv, node.lo, node.hi);
+        let span = ray_box_span(o, inv, node.lo, node.hi);
         let start = max(span.x, after);
         let end = min(span.y, best);
         if start < end {

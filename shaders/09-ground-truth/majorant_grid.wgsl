@@ -136,14 +136,10 @@ struct Walk {
     grid: Grid,
 }
 
-// Where o + t d is inside the box [lo, hi] (t ≥ 0): (t_in, t_out), empty when t_in ≥ t_out.
+// Where o + t d is inside the box [lo, hi] ahead (t ≥ 0): (t_in, t_out), empty when t_in ≥ t_out.
 fn box_span(o: vec3<f32>, d: vec3<f32>, lo: vec3<f32>, hi: vec3<f32>) -> vec2<f32> {
-    let inv = 1.0 / d;
-    let a = (lo - o) * inv;
-    let b = (hi - o) * inv;
-    let near = min(a, b);
-    let far = max(a, b);
-    return vec2(max(max(max(near.x, near.y), near.z), 0.0), min(min(far.x, far.y), far.z));
+    let span = ray_box_span(o, ray_inverse(d), lo, hi);
+    return vec2(max(span.x, 0.0), span.y);
 }
 
 // The walk of o + t d through g from its box's entry to min(its exit, t_max).

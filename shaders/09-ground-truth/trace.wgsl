@@ -67,11 +67,6 @@ fn average(c: vec3<f32>) -> f32 {
 }
 
 
-// Where o + t d is inside the media's box: (t_in, t_out), empty when t_in ≥ t_out.
-fn domain_span(o: vec3<f32>, d: vec3<f32>) -> vec2<f32> {
-    return box_span(o, d, tracer.domain_min.xyz, tracer.domain_max.xyz);
-}
-
 // ANCHOR: ratio_tracking
 // Transmittance from o along d over (0, t_max), per channel: residual ratio tracking through the
 // majorant grid (Novák et al. 2014) — the control's closed-form transmittance e^(−τ_c) times the
@@ -86,7 +81,7 @@ fn transmittance(o: vec3<f32>, d: vec3<f32>, t_max: f32) -> vec3<f32> {
     if planet_ground_hit(o, d, t_max).hit {
         t_r = vec3(0.0);
     }
-    let span = domain_span(o, d);
+    let span = box_span(o, d, tracer.domain_min.xyz, tracer.domain_max.xyz);
     let controlled = control_present();
     let control = exp(-select(vec3(0.0), control_optical_depth(o, d, span.x, min(span.y, t_max)), controlled));
     var track = track_start(o, d, t_max, GRID_RESIDUAL);

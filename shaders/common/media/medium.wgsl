@@ -143,3 +143,21 @@ fn majorant_bounds(bound: Majorant, m: Medium) -> bool {
 // never puts a point's σt above its box's bound.
 const MAJORANT_MARGIN: f32 = 1.0001;
 // ANCHOR_END: majorant
+
+// Where a bound holds: the stretch (t_in, t_out) of o + t d inside the box [lo, hi] (a slab
+// test; empty when t_in ≥ t_out, t unclamped), `inv` the ray's ray_inverse — the walks that
+// track media by their bounds over boxes (the tracer's grids, the cards' bricks) share it.
+fn ray_box_span(o: vec3<f32>, inv: vec3<f32>, lo: vec3<f32>, hi: vec3<f32>) -> vec2<f32> {
+    let a = (lo - o) * inv;
+    let b = (hi - o) * inv;
+    let near = min(a, b);
+    let far = max(a, b);
+    return vec2(max(max(near.x, near.y), near.z), min(min(far.x, far.y), far.z));
+}
+
+// 1 / d with no infinite component (a zero one becomes ±10³⁰), so that a slab test never forms
+// 0 · ∞.
+fn ray_inverse(d: vec3<f32>) -> vec3<f32> {
+    let tiny = vec3(1e-30);
+    return 1.0 / select(d, select(-tiny, tiny, d >= vec3(0.0)), abs(d) < tiny);
+}
