@@ -348,23 +348,33 @@ fn extremes_give_finite_pixels_and_count_cut_paths() {
     // 0.99, with a cap of 16 collisions: paths are cut, the pixels stay finite, and the cut view
     // says how many were. (No falloff: with the chapter's default 0.8 /m the slab is τ = 8 where
     // the rays cross it, and a tight bound lets most paths through in 16 collisions.)
+    let all = dense_slab(&["volumes[0].falloff=0"]);
+    let truth = slab_view("ground-truth", &all);
+    assert!(truth.rgba.iter().all(|v| v.is_finite()), "a non-finite pixel");
+    let share = cut_share(&all);
+    assert!(share > 0.5, "only {share:.3} of the paths were cut at 16 collisions in τ = 40");
+}
+
+/// The slab at σt = 10 /m (at its foot), albedo 1 and g 0.99, a cap of 16 collisions, then `more`.
+fn dense_slab(more: &[&str]) -> Vec<String> {
+    let dense = ["volumes[0].density=10", "volumes[0].albedo=1,1,1,1", "volumes[0].phase_g=0.99"];
+    sets(&[&dense[..], &["ground-truth.max_collisions=16", "samples_per_frame=4"], more].concat())
+}
+
+/// The tracer's view `view` of the slab with `sets`, one frame, the scene's surfaces in it.
+fn slab_view(view: &str, sets: &[String]) -> FloatImage {
     let mut all: Vec<String> = SLAB.iter().map(|s| s.to_string()).collect();
-    all.extend(sets(&[
-        "volumes[0].falloff=0",
-        "volumes[0].density=10",
-        "volumes[0].albedo=1,1,1,1",
-        "volumes[0].phase_g=0.99",
-        "ground-truth.max_collisions=16",
-        "samples_per_frame=4",
-    ]));
+    all.extend(sets.iter().cloned());
     let mut shared = SHARED.lock().unwrap_or_else(|p| p.into_inner());
     let h = shared.get_or_insert_with(|| headless(SIZE));
     h.resize(SIZE).unwrap();
-    let truth = render_with(h, "local-fog,ground-truth", "ground-truth/ground-truth", &all, Some(CAMERA), 1).raw;
-    assert!(truth.rgba.iter().all(|v| v.is_finite()), "a non-finite pixel");
-    let cut = render_with(h, "local-fog,ground-truth", "ground-truth/cut", &all, Some(CAMERA), 1).raw;
-    let share = cut.rgba.iter().step_by(4).map(|&v| f64::from(v)).sum::<f64>() / f64::from(SIZE[0] * SIZE[1]);
-    assert!(share > 0.5, "only {share:.3} of the paths were cut at 16 collisions in τ = 40");
+    render_with(h, "local-fog,ground-truth", &format!("ground-truth/{view}"), &all, Some(CAMERA), 1).raw
+}
+
+/// The share of the paths cut at the collision cap through the slab with `sets` (the `cut` view).
+fn cut_share(sets: &[String]) -> f64 {
+    let cut = slab_view("cut", sets);
+    cut.rgba.iter().step_by(4).map(|&v| f64::from(v)).sum::<f64>() / f64::from(SIZE[0] * SIZE[1])
 }
 
 #[test]
@@ -373,19 +383,7 @@ fn a_small_volume_is_bounded_by_the_placed_medias_grid() {
     // the rays cross it, τ ≈ 8 along them). Bounded by the placed media's grid (cells of 6 cm) a
     // path needs about as many collisions as it scatters, and 16 let nearly all through; a 31 m
     // cell of the scene's grid would bound it by its foot's 10 /m, and most paths were cut.
-    let mut all: Vec<String> = SLAB.iter().map(|s| s.to_string()).collect();
-    all.extend(sets(&[
-        "volumes[0].density=10",
-        "volumes[0].albedo=1,1,1,1",
-        "volumes[0].phase_g=0.99",
-        "ground-truth.max_collisions=16",
-        "samples_per_frame=4",
-    ]));
-    let mut shared = SHARED.lock().unwrap_or_else(|p| p.into_inner());
-    let h = shared.get_or_insert_with(|| headless(SIZE));
-    h.resize(SIZE).unwrap();
-    let cut = render_with(h, "local-fog,ground-truth", "ground-truth/cut", &all, Some(CAMERA), 1).raw;
-    let share = cut.rgba.iter().step_by(4).map(|&v| f64::from(v)).sum::<f64>() / f64::from(SIZE[0] * SIZE[1]);
+    let share = cut_share(&dense_slab(&[]));
     assert!(share < 0.2, "{share:.3} of the paths were cut at 16 collisions: the bound is loose");
 }
 

@@ -74,6 +74,11 @@ pub fn render_with<S: AsRef<str>>(
     let mut setup = Setup::new(chapter).unwrap();
     let sets: Vec<String> = sets.iter().map(|s| s.as_ref().to_string()).collect();
     setup.apply(None, &sets, camera).unwrap();
+    render_prepared(h, &mut setup, view, frames)
+}
+
+/// `view` of a stack already set up, after `frames` frames from time 0.
+fn render_prepared(h: &mut Headless, setup: &mut Setup, view: &str, frames: u32) -> Capture {
     let view = setup.stack.find_view(view).unwrap();
     h.prepare_stack(&mut setup.stack).unwrap();
     let mut time = TimeControl::fixed(0.0);
@@ -87,11 +92,7 @@ pub fn render_setup(setup: &mut Setup, frames: u32) -> fogbook_core::capture::Fl
     let mut shared = SHARED.lock().unwrap_or_else(|p| p.into_inner());
     let h = shared.get_or_insert_with(|| headless([16, 16]));
     h.resize([16, 16]).unwrap();
-    let view = setup.stack.find_view("ground-truth/ground-truth").unwrap();
-    h.prepare_stack(&mut setup.stack).unwrap();
-    let mut time = TimeControl::fixed(0.0);
-    h.run_warmed(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, frames);
-    checked_capture(h).raw
+    render_prepared(h, setup, "ground-truth/ground-truth", frames).raw
 }
 
 /// Renders each of `views` of `chapter` with `sets` and `camera`, after `frames` steps. When
