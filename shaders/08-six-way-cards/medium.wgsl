@@ -24,7 +24,7 @@ struct CardVolume {
     right: vec4<f32>,  // xyz: the card's right axis over the grid's width (1/m)
     up: vec4<f32>,     // xyz: its up axis over the grid's height (1/m)
     away: vec4<f32>,   // xyz: its normal, away from the eye, over the grid's depth (1/m)
-    frames: vec4<f32>, // x: frame f0; y: f0 + 1; z: the cross-fade towards it; w: σ̄ ≥ σt in the box (1/m; its bricks' bounds are in the tree)
+    frames: vec4<f32>, // x: frame f0; y: f0 + 1; z: the cross-fade towards it; w: 0 (its bounds are its bricks', in the tree)
 }
 
 struct CardsMedium {

@@ -4,7 +4,7 @@
 //! spread most, so that the tree is balanced and its depth is ⌈log₂ n⌉. The nodes are in
 //! depth-first order: an inner node's first child follows it, its second is at `link`. After the
 //! linear BVH of Pharr, Jakob & Humphreys, "Physically Based Rendering", 4th ed. (2023), §7.3.
-//! The queries here are the GPU walk's twins, for the tests.
+//! The point query here is the GPU walk's twin, for the tests.
 
 use bytemuck::{Pod, Zeroable};
 
@@ -35,10 +35,6 @@ impl Aabb {
 
     pub fn contains(&self, p: [f32; 3]) -> bool {
         (0..3).all(|a| p[a] >= self.lo[a] && p[a] <= self.hi[a])
-    }
-
-    pub fn overlaps(&self, lo: [f32; 3], hi: [f32; 3]) -> bool {
-        (0..3).all(|a| self.lo[a] <= hi[a] && self.hi[a] >= lo[a])
     }
 }
 
@@ -141,11 +137,6 @@ pub fn point_query(nodes: &[BvhNode], p: [f32; 3]) -> Vec<u32> {
     walk(nodes, |b| b.contains(p))
 }
 
-/// The boxes that overlap the box [lo, hi].
-pub fn box_query(nodes: &[BvhNode], lo: [f32; 3], hi: [f32; 3]) -> Vec<u32> {
-    walk(nodes, |b| b.overlaps(lo, hi))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,7 +165,7 @@ mod tests {
     }
 
     #[test]
-    fn queries_find_what_brute_force_finds() {
+    fn the_point_query_finds_what_brute_force_finds() {
         let mut r = Random(0x0123_4567_89ab_cdef);
         for count in [1usize, 2, 3, 7, 64, 1000] {
             let boxes: Vec<Aabb> = (0..count).map(|_| random_box(&mut r)).collect();
@@ -187,9 +178,6 @@ mod tests {
                 let want: Vec<u32> = (0..count as u32).filter(|&i| boxes[i as usize].contains(p)).collect();
                 hits += want.len();
                 assert_eq!(sorted(point_query(&nodes, p)), want, "{count} boxes, point {p:?}");
-                let q = random_box(&mut r);
-                let want: Vec<u32> = (0..count as u32).filter(|&i| boxes[i as usize].overlaps(q.lo, q.hi)).collect();
-                assert_eq!(sorted(box_query(&nodes, q.lo, q.hi)), want, "{count} boxes, box {q:?}");
             }
             assert!(count < 64 || hits > 100, "{count} boxes: only {hits} points inside any");
         }

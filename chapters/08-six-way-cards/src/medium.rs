@@ -132,24 +132,22 @@ fn densest(at: &Placement, of: impl Fn(usize) -> Option<f32>) -> f32 {
     of(f0 as usize).unwrap_or(0.0).max(second)
 }
 
-/// Where card `c`'s volume stands (its record) and its clipped grid's box in the world.
-pub fn card_volume(p: &CardParams, s: &SourceVolumes, c: &CardInstance, time_s: f32) -> (CardVolume, Aabb) {
+/// Where card `c`'s volume stands: its record. (Its bounds, and the boxes they hold over, are its
+/// bricks': `card_bricks`.)
+pub fn card_volume(p: &CardParams, s: &SourceVolumes, c: &CardInstance, time_s: f32) -> CardVolume {
     let at = placement(p, s, c, time_s);
     let scaled = |k: usize| {
         let a = at.axes[k] / at.extent[k].max(1e-12);
         [a.x, a.y, a.z, 0.0]
     };
     let (f0, f1, blend) = at.frames;
-    let bound = at.sigma * densest(&at, |f| s.max_density.get(f).copied());
-    let record = CardVolume {
+    CardVolume {
         origin: [at.origin.x, at.origin.y, at.origin.z, at.sigma],
         right: scaled(0),
         up: scaled(1),
         away: scaled(2),
-        frames: [f0 as f32, f1 as f32, blend, bound],
-    };
-    let (lo, hi) = clip_box(s);
-    (record, world_box(&at, lo, hi))
+        frames: [f0 as f32, f1 as f32, blend, 0.0],
+    }
 }
 // ANCHOR_END: card_volume
 
@@ -213,7 +211,7 @@ pub fn frame_data(
     cards: &[CardInstance],
     time_s: f32,
 ) -> (Vec<u8>, Vec<BvhNode>) {
-    let records: Vec<CardVolume> = cards.iter().map(|c| card_volume(p, s, c, time_s).0).collect();
+    let records: Vec<CardVolume> = cards.iter().map(|c| card_volume(p, s, c, time_s)).collect();
     let b = bricks_per_side(cards.len());
     let bricks: Vec<Brick> =
         cards.iter().enumerate().flat_map(|(i, c)| card_bricks(p, s, c, time_s, i as u32, b)).collect();
@@ -379,7 +377,10 @@ mod tests {
         let s = source(CropRect { x: 2.0, y: 1.0, w: 4.0, h: 4.0 });
         let p = CardParams { density_scale: 2.0, frame_blend: FrameBlend::None, ..Default::default() };
         let c = card([10.0, 3.0, -5.0], Vec3::NEG_Z, 2.0);
-        let (r, b) = card_volume(&p, &s, &c, 0.0);
+        let r = card_volume(&p, &s, &c, 0.0);
+        // One brick a side: the card's whole clipped grid, bounded by its frames' densest cell.
+        let [whole] = card_bricks(&p, &s, &c, 0.0, 0, 1)[..] else { panic!("one brick") };
+        let b = whole.aabb;
         let uvw = |q: Vec3| {
             let d = q - Vec3::from_slice(&r.origin[..3]);
             [r.right, r.up, r.away].map(|a| d.dot(Vec3::from_slice(&a[..3])))
@@ -395,7 +396,7 @@ mod tests {
         let deeper = uvw(Vec3::new(9.5, 3.0, -5.0));
         assert!((deeper[2] - centre[2] - 1.0 / 8.0).abs() < 1e-6, "{deeper:?}");
         // σ Δx = 1 per unit density per cell of ½ m, twice for the depth scale: 4 per metre.
-        assert!((r.origin[3] - 4.0).abs() < 1e-6 && (r.frames[3] - 4.0 * 2.0).abs() < 1e-5, "{r:?}");
+        assert!((r.origin[3] - 4.0).abs() < 1e-6 && (whole.bound - 4.0 * 2.0).abs() < 1e-5, "{r:?} {whole:?}");
         assert_eq!(r.frames[..3], [1.0, 0.0, 0.0]);
         // The box: 2 m across the crop (z), 2 m high, the grid's 4 m deep along x.
         let want = Aabb { lo: [8.0, 2.0, -6.0], hi: [12.0, 4.0, -4.0] };
@@ -414,7 +415,7 @@ mod tests {
         let p = CardParams { frame_blend: FrameBlend::None, ..Default::default() };
         let c = card([0.0, 2.0, 0.0], Vec3::X, 4.0);
         let s = SourceVolumes::new(8, &[column], &[], crop, medium);
-        let sigma = card_volume(&p, &s, &c, 0.0).0.origin[3];
+        let sigma = card_volume(&p, &s, &c, 0.0).origin[3];
         let bricks = card_bricks(&p, &s, &c, 0.0, 3, 2);
         assert_eq!(bricks.len(), 8);
         for k in &bricks {

@@ -24,8 +24,6 @@ pub struct SourceVolumes {
     pub n: u32,
     /// Per frame, n³ texels in the card frame: (ρ, g) as f16 bits.
     pub frames: Vec<Vec<[u16; 2]>>,
-    /// Per frame, the largest ρ (as stored).
-    pub max_density: Vec<f32>,
     /// Per number of bricks a side b (1..=`MAX_BRICKS`, index b − 1), per frame, the densest
     /// cell of each of its b³ bricks (brick (i, j, k) at i + b (j + b k); cell x in brick
     /// ⌊x b / n⌋): the tracer's bound per brick of a card.
@@ -57,12 +55,10 @@ impl SourceVolumes {
                     .collect()
             })
             .collect();
-        let max_density = frames.iter().map(|f| f.iter().map(|t| f16_to_f32(t[0])).fold(0.0f32, f32::max)).collect();
         let brick_max = (1..=MAX_BRICKS).map(|b| frames.iter().map(|f| bricks(n, b, f)).collect()).collect();
         Self {
             n,
             frames,
-            max_density,
             brick_max,
             crop,
             tau_per_cell: medium.extinction * medium.cell_m,
@@ -131,8 +127,8 @@ mod tests {
         let medium = Medium { extinction: 2.0, cell_m: 0.5, albedo: 0.9 };
         let rho = vec![vec![0.0, 0.25, 1.5, -1.0, 0.0, 0.0, 0.0, 3.0], vec![0.5; 8]];
         let s = SourceVolumes::new(2, &rho, &[], crop, medium);
-        assert_eq!(s.max_density, vec![3.0, 0.5]);
-        // Two bricks a side of a 2³ grid: one cell each (x fastest); one brick: the frame's max.
+        // One brick a side: each frame's largest ρ (as stored); two of a 2³ grid: a cell each
+        // (x fastest).
         assert_eq!(s.brick_max[1][0], vec![0.0, 0.25, 1.5, 0.0, 0.0, 0.0, 0.0, 3.0]);
         assert_eq!(s.brick_max[0], vec![vec![3.0], vec![0.5]]);
         assert_eq!(f16_to_f32(s.frames[0][1][0]), 0.25);
