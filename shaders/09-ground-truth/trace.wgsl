@@ -83,7 +83,10 @@ fn transmittance(o: vec3<f32>, d: vec3<f32>, t_max: f32) -> vec3<f32> {
     }
     let span = box_span(o, d, tracer.domain_min.xyz, tracer.domain_max.xyz);
     let controlled = control_present();
-    let control = exp(-select(vec3(0.0), control_optical_depth(o, d, span.x, min(span.y, t_max)), controlled));
+    var control = vec3(1.0);
+    if controlled {
+        control = exp(-control_optical_depth(o, d, span.x, min(span.y, t_max)));
+    }
     var track = track_start(o, d, t_max, GRID_RESIDUAL);
     for (var i = 0u; i < tracer.max_collisions && any(t_r > vec3(0.0)); i++) {
         if !track_next(&track) {
