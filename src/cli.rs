@@ -105,6 +105,12 @@ pub struct BenchArgs {
     /// frame, `frame_budget_ms`). Without it every frame is whole, as in figures and renders.
     #[arg(long)]
     pub paced: bool,
+    /// Advance time this many frames first (untimed), then hold it still, as a paused viewer
+    /// does: a simulated or animated medium (the smoke, the cards) is timed at one state, and
+    /// the progressive trace converges instead of restarting every frame. Without it time runs
+    /// through every frame.
+    #[arg(long, value_name = "FRAMES")]
+    pub steps: Option<u32>,
     /// Write the JSON report here as well as printing it.
     #[arg(long)]
     pub out: Option<PathBuf>,

@@ -454,3 +454,19 @@ fn error_table_rows_name_real_settings() {
         assert!(setup.stack.position(row.chapter).is_some(), "{}: its chapter is in its stack", row.name);
     }
 }
+
+/// `bench --steps N` times a simulation held still after N steps (as a paused viewer shows it);
+/// without it time runs through every frame.
+#[test]
+fn bench_steps_then_holds_time_still() {
+    let simulated = |more: &[&str]| {
+        let mut args = vec!["bench", "--chapters", "smoke", "--size", "32x18", "--warmup", "1", "--frames", "2"];
+        args.extend_from_slice(more);
+        let (ok, stdout, stderr) = fogbook(&args);
+        assert!(ok, "{args:?}: {stderr}");
+        let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        report["chapters"][0]["simulated_frames"].as_u64().unwrap()
+    };
+    assert_eq!(simulated(&["--steps", "5"]), 5, "held after its 5 steps");
+    assert_eq!(simulated(&[]), 3, "a running clock steps every frame, warm-up included");
+}

@@ -105,9 +105,11 @@ fn pipelined(
     warmup: u32,
     frames: u32,
     mode: TimingMode,
+    held: bool,
 ) -> serde_json::Value {
     headless.renderer.timing = TimingMode::Off;
     let mut time = TimeControl::fixed(0.0);
+    time.paused = held;
     let mut in_flight = VecDeque::new();
     let mut cpu_ms = Vec::new();
     let mut started = Instant::now();
@@ -144,8 +146,19 @@ fn bench_spec(headless: &mut Headless, args: &BenchArgs, spec: String, mode: Tim
         None => setup.stack.views()[0].at,
     };
     headless.prepare_stack(&mut setup.stack)?;
-    headless.paced = args.paced;
     let mut time = TimeControl::fixed(0.0);
+    if let Some(steps) = args.steps {
+        // Untimed and undrawn (a path tracer's whole frames would take minutes): the simulations
+        // alone step, to the state the timed frames then hold still.
+        for _ in 0..steps {
+            if let Some(dt) = time.tick(0.0) {
+                headless.renderer.simulate(&headless.gpu, &mut setup.stack, dt);
+            }
+        }
+        headless.gpu.wait();
+        time.paused = true;
+    }
+    headless.paced = args.paced;
     let mut per_pass: BTreeMap<String, Vec<f64>> = BTreeMap::new();
     let mut order: Vec<String> = Vec::new();
     let mut frame_ms = Vec::new();
@@ -181,7 +194,7 @@ fn bench_spec(headless: &mut Headless, args: &BenchArgs, spec: String, mode: Tim
         })
         .collect();
     let status: Vec<String> = setup.stack.chapters().iter().filter_map(|c| c.status()).collect();
-    let pipelined = pipelined(headless, &mut setup, view, args.warmup, args.frames, mode);
+    let pipelined = pipelined(headless, &mut setup, view, args.warmup, args.frames, mode, args.steps.is_some());
     headless.paced = false;
     Ok(json!({
         "chapter": setup.stack.spec(),
@@ -189,6 +202,7 @@ fn bench_spec(headless: &mut Headless, args: &BenchArgs, spec: String, mode: Tim
         "view": setup.stack.view_name(view),
         "passes": passes,
         "cpu_frame_median_ms": median(&mut frame_ms),
+        "simulated_frames": time.frame,
         "pipelined": pipelined,
     }))
 }
@@ -224,6 +238,7 @@ pub fn run(args: &BenchArgs) -> Result<serde_json::Value> {
         "warmup_frames": args.warmup,
         "timed_frames": args.frames,
         "paced": args.paced,
+        "steps_then_held": args.steps,
         "core_gpu_memory_bytes": headless.renderer.frame.bytes(),
         "chapters": chapters,
     });

@@ -250,6 +250,8 @@ pub struct TracerGpu {
     shown_view: wgpu::Buffer,
     sums: Option<Sums>,
     shown: Option<Shown>,
+    /// The simulated frame (`TimeControl::frame`) the majorant grid was built on.
+    bounds_frame: Option<u64>,
     /// Which tiles each frame traces, and the paths each holds.
     interleave: Interleave,
     /// The class the last frame traced, and whether that frame was paced (the viewer's).
@@ -381,6 +383,7 @@ impl TracerGpu {
             ),
             sums: None,
             shown: None,
+            bounds_frame: None,
             interleave: Interleave::default(),
             class: None,
             paced: false,
@@ -542,8 +545,10 @@ impl TracerGpu {
         let sky = ctx.group(Resource::SkyTables);
         // The media's bounds change with what the frame shows and a simulated grid's with every
         // step: this frame's paths need a bound on this frame's. (The cards, which move, are
-        // bounded by their own boxes, not the grid.)
-        let rebuild = restart || simulated;
+        // bounded by their own boxes, not the grid.) While time stands still a grid holds.
+        let stepped = simulated && self.bounds_frame != Some(ctx.time.frame);
+        let rebuild = restart || stepped;
+        self.bounds_frame = Some(ctx.time.frame);
         let groups = dispatch_size(class.tiles);
         ctx.passes.compute(TRACE_PASS, |pass| {
             pass.set_bind_group(0, ctx.inputs, &[]);
