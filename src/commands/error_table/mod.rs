@@ -82,6 +82,8 @@ pub struct Measured {
     pub paths_per_second: f64,
     /// Mean vertices (scatterings and surface hits) per path.
     pub vertices_per_path: f64,
+    /// The share of the paths cut at the collision cap (biased), over the whole frame.
+    pub cut_share: f64,
     /// The seconds to convergence (median relative standard error ≤ 1 %, 95th percentile
     /// ≤ 3 % over the counted pixels), from this pass's noise by the 1/√N law the tests hold
     /// the tracer to: the pass's time × max((median / 1 %)², (p95 / 3 %)²).
@@ -143,8 +145,9 @@ struct Pass {
     stack: Capture,
     noise: FloatImage,
     truth: Capture,
-    /// Mean over the pixels of the vertices per path.
+    /// Means over the pixels of the vertices per path and of the share of paths cut.
     vertices: f64,
+    cut: f64,
     seconds: f64,
 }
 
@@ -192,6 +195,7 @@ fn measure_row(h: &mut Headless, row: &'static Row, plan: &Plan) -> Result<Measu
         seconds: started.elapsed().as_secs_f64(),
         paths_per_second: pixels * traced / with.seconds.max(1e-9),
         vertices_per_path: with.vertices,
+        cut_share: with.cut,
         converged_seconds,
     })
 }
@@ -215,7 +219,7 @@ fn develop(h: &mut Headless, setup: &mut Setup) -> Result<()> {
 }
 
 /// `plan.frames` frames through the `stack` view, then one frame each through `noise`,
-/// `ground-truth` and `samples`, on a clock standing still at 0; the captures of the first three.
+/// `ground-truth`, `samples`, `vertices` and `cut`, on a clock standing still at 0; the captures of the first three.
 fn trace(h: &mut Headless, setup: &mut Setup, plan: &Plan, label: &str) -> Result<Pass> {
     let view = |stack: &Stack, name: &str| stack.find_view(&format!("ground-truth/{name}")).map_err(|e| anyhow!(e));
     let stack_view = view(&setup.stack, "stack")?;
@@ -242,9 +246,12 @@ fn trace(h: &mut Headless, setup: &mut Setup, plan: &Plan, label: &str) -> Resul
     let truth = again("ground-truth")?;
     let samples = again("samples")?.raw;
     let vertices = again("vertices")?.raw;
+    let cut = again("cut")?.raw;
     let seconds = started.elapsed().as_secs_f64();
-    let vertices =
-        vertices.rgba.chunks_exact(4).map(|p| f64::from(p[0])).sum::<f64>() / (vertices.rgba.len() / 4).max(1) as f64;
+    let mean = |image: &FloatImage| {
+        image.rgba.chunks_exact(4).map(|p| f64::from(p[0])).sum::<f64>() / (image.rgba.len() / 4).max(1) as f64
+    };
+    let (vertices, cut) = (mean(&vertices), mean(&cut));
     for chapter in setup.stack.chapters() {
         if let Some(refusal) = chapter.refusal() {
             bail!("{}: {refusal}", chapter.info().id);
@@ -263,5 +270,5 @@ fn trace(h: &mut Headless, setup: &mut Setup, plan: &Plan, label: &str) -> Resul
             "{label}: the tracer holds {most} paths per pixel, {expected} were traced: its sums went on from the last pass"
         );
     }
-    Ok(Pass { stack, noise, truth, vertices, seconds })
+    Ok(Pass { stack, noise, truth, vertices, cut, seconds })
 }

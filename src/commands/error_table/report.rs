@@ -22,8 +22,8 @@ fn signed_percent(x: f64) -> String {
 /// The table, one line per row, and a line naming the device and the settings.
 pub fn markdown(table: &Table) -> String {
     let mut s = String::from(
-        "| row | approximation | sky | pixels counted | mean \\|e\\| | p95 \\|e\\| | bias | median noise | reportable | paths per pixel | seconds | Mpaths/s | vertices per path | converged in (est.) |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+        "| row | approximation | sky | pixels counted | mean \\|e\\| | p95 \\|e\\| | bias | median noise | reportable | paths per pixel | seconds | Mpaths/s | vertices per path | paths cut | converged in (est.) |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for m in &table.rows {
         let st = &m.stats;
@@ -32,7 +32,7 @@ pub fn markdown(table: &Table) -> String {
             None => std::array::from_fn(|_| "—".to_string()),
         };
         s.push_str(&format!(
-            "| {} | {} | {} | {} / {} | {} | {} | {} | {} | {} | {} | {:.1} | {:.1} | {:.2} | {} |\n",
+            "| {} | {} | {} | {} / {} | {} | {} | {} | {} | {} | {} | {:.1} | {:.1} | {:.2} | {:.4} % | {} |\n",
             m.row.name,
             m.row.approximation,
             m.row.sky_mode(),
@@ -47,6 +47,7 @@ pub fn markdown(table: &Table) -> String {
             m.seconds,
             m.paths_per_second / 1e6,
             m.vertices_per_path,
+            100.0 * m.cut_share,
             m.converged_seconds.map_or("—".to_string(), |t| format!("{t:.0} s"))
         ));
     }
@@ -76,6 +77,7 @@ pub fn json(table: &Table) -> serde_json::Value {
                 "seconds": m.seconds,
                 "paths_per_second": m.paths_per_second,
                 "vertices_per_path": m.vertices_per_path,
+                "cut_share": m.cut_share,
                 "converged_seconds_estimate": m.converged_seconds,
                 "stats": m.stats,
             })
