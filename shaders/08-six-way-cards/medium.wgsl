@@ -2,9 +2,9 @@
 // each card — a fog card or a particle, as the runtime places it this frame — is an oriented box
 // holding the smoke frame its flipbook shows, the bake's view axis along the card's normal (away
 // from the eye), the box scaled so that the bake's crop fills the card's quad and the volume
-// stands centred on the card's plane. A bounding-volume hierarchy over the boxes' world bounds
+// stands centred on the card's plane. A bounding-volume hierarchy over the bricks' world bounds
 // (built on the CPU each frame, bvh.rs; a linear BVH after Pharr, Jakob & Humphreys 2023, §7.3)
-// finds the cards at a point, and the cards a ray crosses for their own tracking (cards_next).
+// finds the bricks a ray crosses for the cards' own tracking (cards_next).
 // The density is the bake's medium (light.rs): constant in each cell of the grid, optical depth σ ρ Δx per cell, albedo a, the
 // isotropic phase, and the glow g as emission σ ρ g × the emission colour, the runtime's E channel
 // per unit of absorbed light. The card's optical depth scale and opacity scale ρ; a card in its
@@ -94,87 +94,48 @@ fn card_brick(c: CardVolume, p: vec3<f32>) -> u32 {
     return ijk.x + b * (ijk.y + b * ijk.z);
 }
 
-// ANCHOR: walk
-// The walk of the tree at p: (Σ σ̄, Σ σ ρ, Σ σ ρ g) over the bricks whose box holds p — their
-// bounds, which are the cards' tracking rate there (cards_rate_at), and their cards' densities,
-// each card's once, from the brick p is in. Every
-// tentative collision asks for both at one point, so the last point's sums are kept.
-var<private> cards_sums_point: vec3<f32> = vec3(3.0e38);
-var<private> cards_sums: vec3<f32>;
-
-fn cards_sums_at(p: vec3<f32>) -> vec3<f32> {
-    if all(p == cards_sums_point) {
-        return cards_sums;
-    }
-    var sum = vec3(0.0);
-    var stack: array<u32, CARD_STACK>;
-    var top = 0u;
-    var i = 0u;
-    loop {
-        let node = card_nodes[i];
-        if all(node.lo <= p) && all(node.hi >= p) {
-            if node.leaf == 0u {
-                stack[top] = node.link;
-                top = min(top + 1u, CARD_STACK - 1u);
-                i += 1u;
-                continue;
-            }
-            let c = cards_medium.cards[node.link >> 8u];
-            sum.x += bitcast<f32>(node.leaf);
-            if card_brick(c, p) == (node.link & 255u) {
-                sum += vec3(0.0, c.origin.w * card_density(c, p));
-            }
-        }
-        if top == 0u {
-            break;
-        }
-        top -= 1u;
-        i = stack[top];
-    }
-    cards_sums_point = p;
-    cards_sums = sum;
-    return sum;
-}
-// ANCHOR_END: walk
-
-// ANCHOR: cards_medium
-// The cards as a medium: where boxes overlap their densities add.
-fn cards_medium_at(p: vec3<f32>) -> Medium {
+// ANCHOR: card_component
+// The cards as a medium, one brick at a time: where boxes overlap their densities add, and the
+// sum is split into components, one per brick of each card — card c's density where p lies in
+// its brick b (of the grid's b³, i + b (j + b k)), none elsewhere. Each component is bounded by
+// its brick's bound, so a tentative collision drawn by a brick (cards_next) asks only for its
+// own card's density there: one texture read, however many boxes overlap at p.
+fn card_component_at(link: u32, p: vec3<f32>) -> Medium {
     if !cards_present() {
         return medium_none();
     }
-    let s = cards_sums_at(p);
-    let extinction = vec3(s.y);
-    let emission = select(vec3(0.0), s.z * cards_medium.glow.rgb, cards_medium.counts.w == 1u);
+    let c = cards_medium.cards[link >> 8u];
+    if card_brick(c, p) != (link & 255u) {
+        return medium_none();
+    }
+    let s = c.origin.w * card_density(c, p);
+    let extinction = vec3(s.x);
+    let emission = select(vec3(0.0), s.y * cards_medium.glow.rgb, cards_medium.counts.w == 1u);
     return medium_of(extinction, cards_medium.clip_lo.w * extinction, emission, 0.0, PHASE_HENYEY_GREENSTEIN);
 }
+// ANCHOR_END: card_component
 
-// ANCHOR_END: cards_medium
-
-// ANCHOR: cards_rate
 // The cards' own bound, tracked apart from the majorant grid (the tracer's tracking.wgsl): each
 // brick of each card is a Poisson process of tentative collisions at its bound σ̄ — the densest
 // cell in it of the card's frames times its σ, from the CPU — over the stretch of the ray inside
-// its box, and where boxes overlap their rates add. A grid cell's bound would sum every card in
-// it; a brick's holds one card's densest smoke where it is. The rate at p: the sum over the
-// bricks whose box holds it.
-fn cards_rate_at(p: vec3<f32>) -> f32 {
-    if !cards_present() {
-        return 0.0;
-    }
-    return cards_sums_at(p).x * MAJORANT_MARGIN;
+// its box; a grid cell's bound would sum every card in it, a brick's holds one card's densest
+// smoke where it is. The cards' next tentative collision along o + t d after `after`, before
+// `t_max`: the first of every crossed box's own collisions, with the brick that drew it and its
+// rate (t = 3e38 where none). Free paths are memoryless, so each box crossed draws afresh from
+// `after`, and the walk skips every node that the ray enters only beyond the nearest collision
+// found so far: a closest-hit walk of the tree. (Yue et al. 2010 walk a kd-tree of bounds so;
+// here the tree that finds the cards is the tree of bounds.)
+struct CardDraw {
+    t: f32,
+    sigma: f32, // the brick's rate σ̄
+    link: u32,  // its leaf's link: card << 8 | brick
 }
-// ANCHOR_END: cards_rate
 
-// The cards' next tentative collision along o + t d after `after`, before `t_max` (3e38 where
-// none): the first of every crossed box's own collisions. Free paths are memoryless, so each
-// box crossed draws afresh from `after`, and the walk skips every node that the ray enters only
-// beyond the nearest collision found so far: a closest-hit walk of the tree. (Yue et al. 2010
-// walk a kd-tree of bounds so; here the tree that finds the cards is the tree of bounds.)
 // ANCHOR: cards_next
-fn cards_next(o: vec3<f32>, d: vec3<f32>, after: f32, t_max: f32) -> f32 {
+fn cards_next(o: vec3<f32>, d: vec3<f32>, after: f32, t_max: f32) -> CardDraw {
+    var draw = CardDraw(3.0e38, 0.0, 0u);
     if !cards_present() || after >= t_max {
-        return 3.0e38;
+        return draw;
     }
     let inv = ray_inverse(d);
     var best = t_max;
@@ -198,6 +159,7 @@ fn cards_next(o: vec3<f32>, d: vec3<f32>, after: f32, t_max: f32) -> f32 {
                 let t = start - log(1.0 - random()) / sigma;
                 if t < end {
                     best = t;
+                    draw = CardDraw(t, sigma, node.link);
                 }
             }
         }
@@ -207,6 +169,6 @@ fn cards_next(o: vec3<f32>, d: vec3<f32>, after: f32, t_max: f32) -> f32 {
         top -= 1u;
         i = stack[top];
     }
-    return select(3.0e38, best, best < t_max);
+    return draw;
 }
 // ANCHOR_END: cards_next

@@ -73,14 +73,6 @@ fn cell_index(g: Grid, c: vec3<i32>) -> u32 {
     return g.base + u32((c.z * g.size.y + c.y) * g.size.x + c.x);
 }
 
-// The σ̄ of the cell of g holding p; 0 outside its box.
-fn grid_majorant_at(g: Grid, p: vec3<f32>) -> f32 {
-    let c = vec3<i32>(floor((p - g.lo) / g.cell));
-    if any(c < vec3(0)) || any(c >= g.size) {
-        return 0.0;
-    }
-    return majorants[cell_index(g, c)];
-}
 // ANCHOR_END: grid
 
 // ANCHOR: build

@@ -16,8 +16,9 @@
 // The global medium is the froxel fog's where the stack has it (its constant, its height layers —
 // the height fog's own where both are in the stack — and its noise), else the height fog's two
 // layers; fog by distance, the local volumes, the smoke, the cards, the clouds and the
-// atmosphere add to it. Composition is static, as the media layer says. The volume count and the random stream are the including
-// file's (trace.wgsl):
+// atmosphere add to it, each part bounded by its own region of the tracking (tracking.wgsl).
+// Composition is static, as the media layer says. The volume count and the random stream are the
+// including file's (trace.wgsl):
 // #needs tracer, random, FLAG_ATMOSPHERE, sky_in_stack, shared_atmosphere
 // #import 04-froxel-fog/common.wgsl
 // #import common/height_fog_functions.wgsl
@@ -106,17 +107,30 @@ fn in_media_box(p: vec3<f32>) -> bool {
 }
 
 // ANCHOR: stack_medium
-// The media of the box at p: the sum of their coefficients; with `pick` the phase lobe is drawn
-// from the components in proportion to their scattering (medium_add_sampled, one fresh number
-// each).
-fn box_media_at(p: vec3<f32>, pick: bool) -> Medium {
+// The stack's medium is a sum, split by the regions that bound it (tracking.wgsl), each part the
+// sum of its media's coefficients; with `pick` the phase lobe is drawn from a part's components
+// in proportion to their scattering (medium_add_sampled, one fresh number each). The media that
+// fill the box — the global medium and fog by distance, which end at its faces — bounded by the
+// scene's grid:
+fn filling_media_at(p: vec3<f32>) -> Medium {
+    if !in_media_box(p) {
+        return medium_none();
+    }
     var m = medium_none();
     if froxel_fog_in_stack() {
         m = froxel_global_medium_at(p);
     } else {
         m = height_fog_medium_at(p);
     }
-    m = medium_add(m, distance_fog_medium_at(p));
+    return medium_add(m, distance_fog_medium_at(p));
+}
+
+// The placed media, bounded by their own grid: the local volumes and the smoke.
+fn placed_media_at(p: vec3<f32>, pick: bool) -> Medium {
+    var m = medium_none();
+    if !in_media_box(p) {
+        return m;
+    }
     for (var i = 0u; i < caster_volume_count(); i++) {
         m = add_component(m, fog_volume_medium_at(caster_volume(i), p), pick);
     }
@@ -124,32 +138,20 @@ fn box_media_at(p: vec3<f32>, pick: bool) -> Medium {
     if smoke_present() {
         m = add_component(m, smoke_medium_at(p), pick);
     }
-    if cards_in_stack() {
-        m = add_component(m, cards_medium_at(p), pick);
-    }
     return m;
 }
 // ANCHOR_END: stack_medium
 
-// ANCHOR: stack_medium_at
-// The stack's medium at p: the box's media, the clouds and the atmosphere.
-fn stack_medium_at(p: vec3<f32>, pick: bool) -> Medium {
-    var m = medium_none();
-    if in_media_box(p) {
-        m = box_media_at(p, pick);
+// The air and the aerosols, where the atmosphere is traced: Rayleigh's and Mie's phases drawn in
+// proportion. (The clouds are add_clouds; the cards, one brick at a time, card_component_at.)
+fn atmosphere_media_at(p: vec3<f32>, pick: bool) -> Medium {
+    if !atmosphere_traced() {
+        return medium_none();
     }
-    if clouds_in_stack() {
-        m = add_clouds(m, p, pick);
-    }
-    // The air and the aerosols as two components: Rayleigh's and Mie's phases drawn in proportion.
-    if atmosphere_traced() {
-        let h = atmosphere_altitude(shared_atmosphere, p);
-        m = add_component(m, air_medium_at(shared_atmosphere, h), pick);
-        m = add_component(m, aerosol_medium_at(shared_atmosphere, h), pick);
-    }
-    return m;
+    let h = atmosphere_altitude(shared_atmosphere, p);
+    let m = add_component(medium_none(), air_medium_at(shared_atmosphere, h), pick);
+    return add_component(m, aerosol_medium_at(shared_atmosphere, h), pick);
 }
-// ANCHOR_END: stack_medium_at
 
 // ANCHOR: stack_majorant
 // Bounds on it over the box [lo, hi], in two parts, each for its own grid (majorant_grid.wgsl):

@@ -69,10 +69,10 @@ fn average(c: vec3<f32>) -> f32 {
 
 // ANCHOR: ratio_tracking
 // Transmittance from o along d over (0, t_max), per channel: residual ratio tracking through the
-// majorant grid (Novák et al. 2014) — the control's closed-form transmittance e^(−τ_c) times the
-// product of (1 − (σt − σ_c) / σ̄) over tentative collisions, so that the media with a closed
-// form add no noise — with Russian roulette once little of the product is left; 0 where a
-// surface is in the way.
+// regions (Novák et al. 2014) — the control's closed-form transmittance e^(−τ_c) times the
+// product of (1 − (σt − σ_c) / σ̄) over tentative collisions, each region's part against its own
+// rate, so that the media with a closed form add no noise — with Russian roulette once little
+// of the product is left; 0 where a surface is in the way.
 fn transmittance(o: vec3<f32>, d: vec3<f32>, t_max: f32) -> vec3<f32> {
     var t_r = vec3(1.0);
     if (tracer.flags & FLAG_SURFACES) != 0u && intersect_scene(o, d, t_max, tracer.ground, tracer.box_count).hit {
@@ -92,10 +92,10 @@ fn transmittance(o: vec3<f32>, d: vec3<f32>, t_max: f32) -> vec3<f32> {
         if !track_next(&track) {
             break;
         }
-        let p = o + track.t * d;
-        var residual = stack_medium_at(p, false).extinction;
-        if controlled {
-            residual -= control_extinction_at(p);
+        // The control is a part of the media that fill the box, which the scene's grid bounds.
+        var residual = collision_medium(&track, false).extinction;
+        if controlled && track.drew == REGION_GRID {
+            residual -= control_extinction_at(o + track.t * d);
         }
         t_r *= max(vec3(0.0), 1.0 - residual / track.majorant);
         let left = max(max(t_r.x, t_r.y), t_r.z);
@@ -226,7 +226,7 @@ fn free_flight(o: vec3<f32>, d: vec3<f32>, t_max: f32, beta: vec3<f32>) -> Fligh
             break;
         }
         let majorant = track.majorant;
-        let m = stack_medium_at(o + track.t * d, true);
+        let m = collision_medium(&track, true);
         f.emitted += f.beta * m.emission / majorant;
         let absorption = max(m.extinction - m.scattering, vec3(0.0));
         let sigma_n = max(vec3(majorant) - m.extinction, vec3(0.0));

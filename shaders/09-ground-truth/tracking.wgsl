@@ -6,14 +6,17 @@
 // into segments, each bounded at its lowest altitude; and the six-way cards' bricks, each at its
 // own bound (the cards' medium.wgsl: cards_next), which a grid cell would sum. The sum of
 // Poisson processes of rates σ̄₁(t), σ̄₂(t), … is one of rate Σ σ̄ᵢ, so each region draws its own
-// next collision, the nearest one is the ray's, and its majorant is the sum of every region's
-// rate there; the others' pending draws stay valid (exponential free paths are memoryless).
-// After the piecewise-constant and combined majorants of Novák et al., "Monte Carlo Methods for
-// Volumetric Light Transport Simulation" (2018), §4, and Kutz et al., "Spectral and
-// Decomposition Tracking for Rendering Heterogeneous Volumes" (2017).
+// next collision, the nearest one is the ray's, and the others' pending draws stay valid
+// (exponential free paths are memoryless). The medium is split the same way, a part per region
+// with σᵢ ≤ σ̄ᵢ, so a collision drawn by region i is real with probability σᵢ / σ̄ᵢ: it asks for
+// its own part alone, not the whole stack's medium against the sum of the rates — the same
+// process of real collisions, at a fraction of the cost where media overlap. After the
+// piecewise-constant and combined majorants of Novák et al., "Monte Carlo Methods for
+// Volumetric Light Transport Simulation" (2018), §4, and the decomposition of the medium of
+// Kutz et al., "Spectral and Decomposition Tracking for Rendering Heterogeneous Volumes" (2017).
 // The shell's geometry and bound come from the clouds' density.wgsl, the atmosphere's from the
 // sky's medium.wgsl, through the stack's media:
-// #needs scene_grid, placed_grid, Grid, clouds_in_stack, cloud_majorant_in_shell, planet_centre, planet_radius, layer_bottom_radius, layer_top_radius, sphere_hits, random, Walk, walk_start, walk_next, grid_majorant_at, atmosphere_traced, shared_atmosphere, atmosphere_altitude, atmosphere_majorant, AtmosphereParams, cards_in_stack, cards_next, cards_rate_at, in_media_box
+// #needs scene_grid, placed_grid, Grid, clouds_in_stack, cloud_majorant_in_shell, planet_centre, planet_radius, layer_bottom_radius, layer_top_radius, sphere_hits, random, Walk, walk_start, walk_next, atmosphere_traced, shared_atmosphere, atmosphere_altitude, atmosphere_majorant, AtmosphereParams, cards_in_stack, cards_next, CardDraw, Medium, medium_none, filling_media_at, placed_media_at, add_clouds, atmosphere_media_at, card_component_at
 
 const NO_COLLISION_M: f32 = 3.0e38;
 
@@ -52,10 +55,6 @@ fn shell_span(o: vec3<f32>, d: vec3<f32>, t_max: f32) -> ShellSpan {
         span.b = vec2(max(bottom.y, start), end);
     }
     return span;
-}
-
-fn in_span(s: vec2<f32>, t: f32) -> bool {
-    return t >= s.x && t < s.y;
 }
 
 // The shell's next tentative collision after `after`: an exponential distance at rate σ̄ measured
@@ -147,13 +146,6 @@ fn air_bound(o: vec3<f32>, d: vec3<f32>, span: AirSpan, k: f32) -> f32 {
     return max(max(m.x, m.y), m.z);
 }
 
-// The atmosphere's rate at t: its segment's bound inside the stretch, 0 outside.
-fn air_rate_at(o: vec3<f32>, d: vec3<f32>, span: AirSpan, t: f32) -> f32 {
-    if t < span.start || t >= span.end {
-        return 0.0;
-    }
-    return air_bound(o, d, span, floor((t - span.start) / span.step));
-}
 // ANCHOR_END: air_bound
 
 // The atmosphere's next tentative collision after `after`, and its segment's rate: an
@@ -187,7 +179,9 @@ fn air_next(o: vec3<f32>, d: vec3<f32>, span: AirSpan, after: f32) -> vec2<f32> 
 
 struct Track {
     t: f32,
-    majorant: f32,     // σ̄ at the last tentative collision: every region's rate there, summed
+    majorant: f32,     // σ̄ of the region that drew the last tentative collision, there
+    drew: u32,         // that region (REGION_*)
+    card: u32,         // where the cards drew it: the brick's link (card << 8 | brick)
     o: vec3<f32>,
     d: vec3<f32>,
     grid: Walk,
@@ -203,7 +197,7 @@ struct Track {
     air_t: f32,        // the atmosphere's pending collision
     air_sigma: f32,    // its segment's σ̄
     t_max: f32,        // where the ray leaves the media's box (or ends before)
-    cards_t: f32,      // the cards' pending collision
+    cards: CardDraw,   // the cards' pending collision
 }
 
 // A walk's next collision. (Walks are copied out and back: a pointer into a member of the track
@@ -261,19 +255,11 @@ fn track_start(o: vec3<f32>, d: vec3<f32>, t_max: f32, bounds: u32) -> Track {
     track.shell_t = shell_next(track.shell, 0.0, track.shell_sigma);
     track.air = air_span(o, d, t_max);
     air_pending(&track, 0.0);
-    track.cards_t = NO_COLLISION_M;
+    track.cards = CardDraw(NO_COLLISION_M, 0.0, 0u);
     if cards_in_stack() {
-        track.cards_t = cards_next(o, d, box_start, track.t_max);
+        track.cards = cards_next(o, d, box_start, track.t_max);
     }
     return track;
-}
-
-// The cards' rate at p, which live in the media's box.
-fn cards_rate_in_box(p: vec3<f32>) -> f32 {
-    if cards_in_stack() && in_media_box(p) {
-        return cards_rate_at(p);
-    }
-    return 0.0;
 }
 
 // The regions, in the order a tie is settled.
@@ -297,37 +283,55 @@ fn region_that_drew(track: ptr<function, Track>, t: f32) -> u32 {
 }
 
 // ANCHOR: track_next
-// Every region's rate at t, the sum its majorant: the region that drew gives the rate it drew at.
-fn majorant_at(track: ptr<function, Track>, t: f32, drew: u32) -> f32 {
-    let o = (*track).o;
-    let d = (*track).d;
-    let p = o + t * d;
-    let in_shell = in_span((*track).shell.a, t) || in_span((*track).shell.b, t);
-    var m = select(0.0, (*track).shell_sigma, in_shell || drew == REGION_SHELL);
-    m += select(grid_majorant_at((*track).grid.grid, p), (*track).grid_sigma, drew == REGION_GRID);
-    m += select(grid_majorant_at((*track).placed.grid, p), (*track).placed_sigma, drew == REGION_PLACED);
-    m += select(air_rate_at(o, d, (*track).air, t), (*track).air_sigma, drew == REGION_AIR);
-    return m + cards_rate_in_box(p);
-}
-
-// Moves the track to its next tentative collision; false when no region has one left. The region
-// that drew it draws again; the others' pending draws stay valid.
+// Moves the track to its next tentative collision, with the rate of the region that drew it;
+// false when no region has one left. That region draws again; the others' pending draws stay
+// valid.
 fn track_next(track: ptr<function, Track>) -> bool {
     let grids = min((*track).grid_t, (*track).placed_t);
-    let t = min(min(grids, min((*track).shell_t, (*track).air_t)), (*track).cards_t);
+    let t = min(min(grids, min((*track).shell_t, (*track).air_t)), (*track).cards.t);
     if t >= NO_COLLISION_M {
         return false;
     }
     (*track).t = t;
     let drew = region_that_drew(track, t);
-    (*track).majorant = majorant_at(track, t, drew);
+    (*track).drew = drew;
     switch drew {
-        case REGION_GRID: { grid_pending(track); }
-        case REGION_PLACED: { placed_pending(track); }
-        case REGION_SHELL: { (*track).shell_t = shell_next((*track).shell, t, (*track).shell_sigma); }
-        case REGION_AIR: { air_pending(track, t); }
-        default: { (*track).cards_t = cards_next((*track).o, (*track).d, t, (*track).t_max); }
+        case REGION_GRID: {
+            (*track).majorant = (*track).grid_sigma;
+            grid_pending(track);
+        }
+        case REGION_PLACED: {
+            (*track).majorant = (*track).placed_sigma;
+            placed_pending(track);
+        }
+        case REGION_SHELL: {
+            (*track).majorant = (*track).shell_sigma;
+            (*track).shell_t = shell_next((*track).shell, t, (*track).shell_sigma);
+        }
+        case REGION_AIR: {
+            (*track).majorant = (*track).air_sigma;
+            air_pending(track, t);
+        }
+        default: {
+            (*track).majorant = (*track).cards.sigma;
+            (*track).card = (*track).cards.link;
+            (*track).cards = cards_next((*track).o, (*track).d, t, (*track).t_max);
+        }
     }
     return true;
 }
 // ANCHOR_END: track_next
+
+// ANCHOR: collision_medium
+// The part of the medium that the region which drew the last collision bounds, at its point.
+fn collision_medium(track: ptr<function, Track>, pick: bool) -> Medium {
+    let p = (*track).o + (*track).t * (*track).d;
+    switch (*track).drew {
+        case REGION_GRID: { return filling_media_at(p); }
+        case REGION_PLACED: { return placed_media_at(p, pick); }
+        case REGION_SHELL: { return add_clouds(medium_none(), p, pick); }
+        case REGION_AIR: { return atmosphere_media_at(p, pick); }
+        default: { return card_component_at((*track).card, p); }
+    }
+}
+// ANCHOR_END: collision_medium

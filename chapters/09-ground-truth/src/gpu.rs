@@ -250,8 +250,6 @@ pub struct TracerGpu {
     shown_view: wgpu::Buffer,
     sums: Option<Sums>,
     shown: Option<Shown>,
-    /// The simulated frame (`TimeControl::frame`) the majorant grid was built on.
-    bounds_frame: Option<u64>,
     /// Which tiles each frame traces, and the paths each holds.
     interleave: Interleave,
     /// The class the last frame traced, and whether that frame was paced (the viewer's).
@@ -383,7 +381,6 @@ impl TracerGpu {
             ),
             sums: None,
             shown: None,
-            bounds_frame: None,
             interleave: Interleave::default(),
             class: None,
             paced: false,
@@ -545,10 +542,9 @@ impl TracerGpu {
         let sky = ctx.group(Resource::SkyTables);
         // The media's bounds change with what the frame shows and a simulated grid's with every
         // step: this frame's paths need a bound on this frame's. (The cards, which move, are
-        // bounded by their own boxes, not the grid.) While time stands still a grid holds.
-        let stepped = simulated && self.bounds_frame != Some(ctx.time.frame);
-        let rebuild = restart || stepped;
-        self.bounds_frame = Some(ctx.time.frame);
+        // bounded by their own boxes, not the grid.) Not only a step changes a grid — an upload
+        // does, a saved volume loaded, a reset — so it is bounded again every frame.
+        let rebuild = restart || simulated;
         let groups = dispatch_size(class.tiles);
         ctx.passes.compute(TRACE_PASS, |pass| {
             pass.set_bind_group(0, ctx.inputs, &[]);
