@@ -219,7 +219,8 @@ fn develop(h: &mut Headless, setup: &mut Setup) -> Result<()> {
 }
 
 /// `plan.frames` frames through the `stack` view, then one frame each through `noise`,
-/// `ground-truth`, `samples`, `vertices` and `cut`, on a clock standing still at 0; the captures of the first three.
+/// `ground-truth`, `samples`, `vertices` and `cut`, on a clock standing still at 0: the stack,
+/// the noise and the truth as captured, the means of the vertices and of the cut share.
 fn trace(h: &mut Headless, setup: &mut Setup, plan: &Plan, label: &str) -> Result<Pass> {
     let view = |stack: &Stack, name: &str| stack.find_view(&format!("ground-truth/{name}")).map_err(|e| anyhow!(e));
     let stack_view = view(&setup.stack, "stack")?;
