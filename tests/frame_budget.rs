@@ -132,8 +132,76 @@ fn without_timestamps_the_share_comes_from_the_fallback_estimate() {
     assert_eq!(k, 7);
     let (_, status) = run(&["frame_budget_ms=0.01".into()], "ground-truth/samples", true, 3);
     assert!(status.contains(&format!("1/{k} of the tiles")) && status.contains("fallback"), "{status}");
-    assert!(status.starts_with("0..1 paths per pixel"), "{status}");
+    // Under the budget a path may also wait between frames: the counts are of dispatches.
+    assert!(status.starts_with("0..1 dispatches per pixel"), "{status}");
     // A budget of 0 is off: whole frames.
     let n = counts(&["frame_budget_ms=0".into()], true, 1);
     assert!(n.iter().all(|&c| c == 1.0), "counts {:?}", distinct(&n));
 }
+
+// ANCHOR: waiting_paths
+#[test]
+fn a_path_over_its_step_budget_goes_on_in_the_next_frame() {
+    // One tentative collision a frame: a path through the fog waits at its first null
+    // collision, one past it through the sky ends at once.
+    let one_step = vec!["path_steps=1".to_string()];
+    let n = counts(&one_step, false, 1);
+    let waiting = n.iter().filter(|&&c| c == 0.0).count();
+    assert!(waiting > 20 && n.iter().filter(|&&c| c == 1.0).count() > 20, "counts {:?}", distinct(&n));
+    assert!(n.iter().all(|&c| c == 0.0 || c == 1.0), "counts {:?}", distinct(&n));
+    // Paths spread over frames are the same paths in law: the mean of whole paths (24 a pixel)
+    // and of paths one collision a frame (as many as end in 48 frames), within four standard
+    // errors of the pixels' spread.
+    let per_frame = "samples_per_frame=2".to_string();
+    let (whole, _) = run(std::slice::from_ref(&per_frame), "ground-truth/ground-truth", false, 12);
+    let stepped_sets = [per_frame, "path_steps=1".into()];
+    let (stepped, status) = run(&stepped_sets, "ground-truth/ground-truth", false, 48);
+    assert!(status.contains("96 dispatches per pixel, a path taking at most 1 collisions"), "{status}");
+    for (c, ((a, ea), (b, eb))) in mean_and_error(&whole).into_iter().zip(mean_and_error(&stepped)).enumerate() {
+        assert!(a > 0.01, "channel {c}: a black picture ({a}) proves nothing");
+        let tolerance = 4.0 * (ea * ea + eb * eb).sqrt();
+        assert!((a - b).abs() < tolerance, "channel {c}: whole {a:.5}, stepped {b:.5} (± {tolerance:.5})");
+    }
+}
+
+/// Each pixel's path count after a frame with `first` settings and then, on the same stack, a
+/// frame with `then` (a change the sums restart for).
+fn counts_after_restart(first: &[String], then: &[String]) -> Vec<f32> {
+    let mut shared = SHARED.lock().unwrap_or_else(|p| p.into_inner());
+    let h = shared.get_or_insert_with(|| headless(SIZE));
+    h.resize(SIZE).unwrap();
+    let mut setup = Setup::new(STACK).unwrap();
+    let sets: Vec<String> = SLAB.iter().map(|s| s.to_string()).chain(first.iter().cloned()).collect();
+    setup.apply(None, &sets, Some(CAMERA)).unwrap();
+    let view = setup.stack.find_view("ground-truth/samples").unwrap();
+    h.prepare_stack(&mut setup.stack).unwrap();
+    let mut time = TimeControl::fixed(0.0);
+    h.run(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, 1);
+    setup.apply(None, then, None).unwrap();
+    h.run(&mut setup.stack, &setup.camera, &setup.scene, &mut time, view, 1);
+    checked_capture(h).raw.rgba.chunks_exact(4).map(|p| p[0]).collect()
+}
+
+#[test]
+fn a_restart_drops_the_waiting_paths() {
+    // A frame of seed 1 leaves paths waiting; the sums restart for seed 2, and its first frame
+    // must count what a fresh stack's first frame of seed 2 counts: an old path that went on
+    // would end where the new one waits, or wait where it ends.
+    let step = |seed: u32| vec!["path_steps=1".to_string(), format!("ground-truth.seed={seed}")];
+    let fresh = counts(&step(2), false, 1);
+    let restarted = counts_after_restart(&step(1), &step(2));
+    assert!(fresh.contains(&0.0), "seed 2's first frame leaves paths waiting: {:?}", distinct(&fresh));
+    assert_eq!(restarted, fresh);
+}
+
+#[test]
+fn the_viewers_paths_take_a_step_budget_from_the_frame_budget() {
+    // Paced with k from the budget, before any time is measured: the top of the step budget.
+    let (_, status) = run(&["frame_budget_ms=0.01".into()], "ground-truth/samples", true, 2);
+    let top = fogbook_ground_truth::budget::MAX_PATH_STEPS;
+    assert!(status.contains(&format!("at most {top} collisions")), "{status}");
+    // A fixed share leaves the paths whole (they are the whole frames' paths, `same_mean`).
+    let (_, status) = run(&share(K), "ground-truth/samples", true, 2);
+    assert!(status.contains("paths per pixel summed"), "{status}");
+}
+// ANCHOR_END: waiting_paths

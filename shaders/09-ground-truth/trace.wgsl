@@ -16,7 +16,10 @@
 // a white Lambertian surface facing it reflects), and a light's I · attenuation is its E / π.
 // Each invocation adds one path to its pixel's sums. A frame traces one class of the screen's
 // 8 × 8 tiles, those t with t mod share = phase (all of them but in the viewer under a frame
-// budget; chapters/09-ground-truth/src/budget.rs), and each pixel counts its own paths.
+// budget; chapters/09-ground-truth/src/budget.rs), and each pixel counts its own paths. Under a
+// step budget a path takes at most that many tentative collisions a dispatch, waits in its
+// pixel's path state and goes on in the next: a null collision is a point a flight may restart
+// from, since the free paths are memoryless.
 // #import common/scene_inputs.wgsl
 // #import common/scene_sky.wgsl
 // #import 09-ground-truth/sampling.wgsl
@@ -40,6 +43,10 @@ struct Tracer {
     volume_count: u32,     // live entries of fog_volumes
     box_count: u32,        // live entries of boxes
     seed: u32,
+    step_budget: u32,      // tentative collisions a path may take this dispatch (0: no bound)
+    resume: u32,           // 1: `paths` holds a state per pixel, and a waiting path goes on
+    pad0: u32,
+    pad1: u32,
     domain_min: vec4<f32>, // xyz: the box the media are traced in (m)
     domain_max: vec4<f32>,
     environment: vec4<f32>, // rgb: the constant environment's radiance (FLAG_CONSTANT_ENVIRONMENT)
@@ -53,6 +60,21 @@ struct Tracer {
 @group(1) @binding(3) var<storage, read_write> sums: array<vec4<f32>>;
 @group(1) @binding(4) var<storage, read_write> moments: array<vec4<f32>>;
 @group(1) @binding(5) var<storage, read> boxes: array<SceneBox>;
+// ANCHOR: path_state
+// A path that waits for the next dispatch: where its flight stopped, its direction, throughput
+// and radiance so far, its vertex (+1; 0: no path waits), random state and counts.
+struct PathState {
+    origin: vec3<f32>,
+    vertex: u32,
+    dir: vec3<f32>,
+    rng: u32,
+    beta: vec3<f32>,
+    collisions: u32,
+    radiance: vec3<f32>,
+    vertices: u32,
+}
+// ANCHOR_END: path_state
+@group(1) @binding(7) var<storage, read_write> paths: array<PathState>;
 
 const RAY_OFFSET_M: f32 = 1e-3;
 const NO_HIT_M: f32 = 1e9;
@@ -98,6 +120,7 @@ fn transmittance(o: vec3<f32>, d: vec3<f32>, t_max: f32) -> vec3<f32> {
             residual -= control_extinction_at(o + track.t * d);
         }
         t_r *= max(vec3(0.0), 1.0 - residual / track.majorant);
+        steps_left -= min(steps_left, 1u);
         let left = max(max(t_r.x, t_r.y), t_r.z);
         if left < 0.1 {
             // Unbiased: the survivors are scaled up.
@@ -199,9 +222,10 @@ const EVENT_ESCAPED: u32 = 0u;   // no real collision before t_max
 const EVENT_SCATTERED: u32 = 1u; // a scattering collision at t
 const EVENT_ABSORBED: u32 = 2u;  // absorbed at t: the path ends
 const EVENT_CUT: u32 = 3u;       // the collision cap: the path ends, biased
+const EVENT_WAITING: u32 = 4u;   // the dispatch's steps are spent: the path waits at t, a null collision
 
 struct Flight {
-    t: f32,
+    t: f32,             // the last tentative collision's distance (t_max before the first)
     event: u32,
     medium: Medium,
     beta: vec3<f32>,    // the throughput after the flight's null and scattering weights
@@ -211,6 +235,8 @@ struct Flight {
 // ANCHOR_END: flight
 var<private> collisions: u32;
 var<private> vertices: u32;
+// Tentative collisions (of flights and shadow rays) the invocation may still take this dispatch.
+var<private> steps_left: u32;
 
 // ANCHOR: free_flight_loop
 fn free_flight(o: vec3<f32>, d: vec3<f32>, t_max: f32, beta: vec3<f32>) -> Flight {
@@ -225,29 +251,31 @@ fn free_flight(o: vec3<f32>, d: vec3<f32>, t_max: f32, beta: vec3<f32>) -> Fligh
         if !track_next(&track) {
             break;
         }
-        let majorant = track.majorant;
+        steps_left -= min(steps_left, 1u);
+        f.t = track.t;
         let m = collision_medium(&track, true);
-        f.emitted += f.beta * m.emission / majorant;
-        let absorption = max(m.extinction - m.scattering, vec3(0.0));
-        let sigma_n = max(vec3(majorant) - m.extinction, vec3(0.0));
-        let c_a = average(f.beta * absorption);
+        f.emitted += f.beta * m.emission / track.majorant;
+        let sigma_n = max(vec3(track.majorant) - m.extinction, vec3(0.0));
+        let c_a = average(f.beta * max(m.extinction - m.scattering, vec3(0.0)));
         let c_s = average(f.beta * m.scattering);
         let c_n = average(f.beta * sigma_n);
         let total = c_a + c_s + c_n;
         let u = random() * total;
         if total <= 0.0 || u < c_a {
             f.event = EVENT_ABSORBED;
-            f.t = track.t;
             break;
         }
         if u < c_a + c_s {
-            f.beta *= m.scattering / (majorant * c_s / total);
+            f.beta *= m.scattering / (track.majorant * c_s / total);
             f.event = EVENT_SCATTERED;
-            f.t = track.t;
             f.medium = m;
             break;
         }
-        f.beta *= sigma_n / (majorant * c_n / total);
+        f.beta *= sigma_n / (track.majorant * c_n / total);
+        if steps_left == 0u {
+            f.event = EVENT_WAITING;
+            break;
+        }
     }
     return f;
 }
@@ -255,16 +283,34 @@ fn free_flight(o: vec3<f32>, d: vec3<f32>, t_max: f32, beta: vec3<f32>) -> Fligh
 // ANCHOR_END: free_flight
 
 // ANCHOR: path
-// One path from the camera through pixel position `xy` (pixels, jittered): its radiance.
-fn trace_path(xy: vec2<f32>) -> vec3<f32> {
+// A path between its segments: a segment runs from o along d to the next surface, through the
+// media; the vertex it ends at (a scattering or a surface) is `vertex`, the camera's being 0.
+struct Path {
+    o: vec3<f32>,
+    d: vec3<f32>,
+    beta: vec3<f32>,
+    radiance: vec3<f32>,
+    vertex: u32,
+    done: bool,
+}
+
+// The camera's path through pixel position `xy` (pixels, jittered).
+fn camera_path(xy: vec2<f32>) -> Path {
     let uv = xy * frame.viewport.zw;
     let ndc = vec2(uv.x * 2.0 - 1.0, 1.0 - uv.y * 2.0);
-    var d = normalize(frame.cam_forward.xyz + ndc.x * frame.cam_right.xyz + ndc.y * frame.cam_up.xyz);
-    var o = frame.camera_pos.xyz;
-    var beta = vec3(1.0);
-    var radiance = vec3(0.0);
+    let d = normalize(frame.cam_forward.xyz + ndc.x * frame.cam_right.xyz + ndc.y * frame.cam_up.xyz);
+    return Path(frame.camera_pos.xyz, d, vec3(1.0), vec3(0.0), 0u, false);
+}
+
+// Runs `start` segment by segment until it ends (`done`, its radiance whole) or the dispatch's
+// steps are spent in a flight: the path then waits at that null collision, from which the
+// flight starts again as it would have gone on.
+fn advance_path(start: Path) -> Path {
+    var path = start;
     let surfaces = (tracer.flags & FLAG_SURFACES) != 0u;
-    for (var vertex = 0u; ; vertex++) {
+    loop {
+        let o = path.o;
+        let d = path.d;
         var hit = SurfaceHit(NO_HIT_M, vec3(0.0, 1.0, 0.0), vec3(0.0), false);
         if surfaces {
             hit = intersect_scene(o, d, NO_HIT_M, tracer.ground, tracer.box_count);
@@ -274,67 +320,88 @@ fn trace_path(xy: vec2<f32>) -> vec3<f32> {
             hit = planet;
         }
         // ANCHOR: path_events
-        let flight = free_flight(o, d, hit.t, beta);
-        radiance += flight.emitted;
-        beta = flight.beta;
-        if flight.event == EVENT_ABSORBED || flight.event == EVENT_CUT {
-            break;
+        let flight = free_flight(o, d, hit.t, path.beta);
+        path.radiance += flight.emitted;
+        path.beta = flight.beta;
+        // A waiting path stands at the null collision its next dispatch flies on from.
+        path.o = o + flight.t * d;
+        path.done = flight.event != EVENT_WAITING;
+        if flight.event == EVENT_WAITING || flight.event == EVENT_ABSORBED || flight.event == EVENT_CUT {
+            return path;
         }
-        let last = tracer.max_bounces > 0u && vertex + 1u >= tracer.max_bounces;
+        let last = tracer.max_bounces > 0u && path.vertex + 1u >= tracer.max_bounces;
         if flight.event == EVENT_SCATTERED {
             vertices += 1u;
             // The lobe was picked by the components' luminance weights: each channel's share.
-            beta *= medium_lobe_weight(flight.medium);
-            let p = o + flight.t * d;
-            radiance += beta * scattered_light(p, d, flight.medium.lobe);
+            path.beta *= medium_lobe_weight(flight.medium);
+            path.radiance += path.beta * scattered_light(path.o, d, flight.medium.lobe);
             if last {
-                break;
+                return path;
             }
             let next = sample_phase(flight.medium.lobe, d);
-            beta *= next.weight;
-            o = p;
-            d = next.dir;
+            path.beta *= next.weight;
+            path.d = next.dir;
         } else if hit.hit {
             vertices += 1u;
-            let p = o + hit.t * d + hit.normal * RAY_OFFSET_M;
-            radiance += beta * reflected_light(p, hit.normal, hit.albedo);
+            path.o = o + hit.t * d + hit.normal * RAY_OFFSET_M;
+            path.radiance += path.beta * reflected_light(path.o, hit.normal, hit.albedo);
             if last {
-                break;
+                return path;
             }
             // Cosine-weighted: the albedo is the whole weight.
-            d = sample_cosine(hit.normal);
-            beta *= hit.albedo;
-            o = p;
+            path.d = sample_cosine(hit.normal);
+            path.beta *= hit.albedo;
         } else {
-            radiance += beta * environment(o, d);
+            path.radiance += path.beta * environment(o, d);
             // The sun's disc as the eye sees it (after a bounce, next-event estimation has it).
-            if vertex == 0u && (tracer.flags & FLAG_SUN) != 0u {
-                radiance += beta * sun_disc(o, d);
+            if path.vertex == 0u && (tracer.flags & FLAG_SUN) != 0u {
+                path.radiance += path.beta * sun_disc(o, d);
             }
-            break;
+            return path;
         }
         // ANCHOR_END: path_events
         // ANCHOR: roulette
         // Russian roulette after the third vertex.
-        if vertex >= 3u {
-            let survive = min(max(max(beta.x, beta.y), beta.z), 0.95);
+        if path.vertex >= 3u {
+            let survive = min(max(max(path.beta.x, path.beta.y), path.beta.z), 0.95);
             if random() >= survive {
-                break;
+                return path;
             }
-            beta /= survive;
+            path.beta /= survive;
         }
         // ANCHOR_END: roulette
+        path.done = false;
+        path.vertex += 1u;
     }
-    return radiance;
+    return path;
 }
 // ANCHOR_END: path
 
+// ANCHOR: resume
+// The path waiting in `pixel`'s state, its random state and counts restored; or, where none
+// waits, its next path from the camera, seeded by the pixel's count of paths.
+fn path_for(pixel: u32, id: vec2<u32>, paths_so_far: f32) -> Path {
+    if tracer.resume != 0u {
+        let s = paths[pixel];
+        if s.vertex != 0u {
+            rng_state = s.rng;
+            collisions = s.collisions;
+            vertices = s.vertices;
+            return Path(s.origin, s.dir, s.beta, s.radiance, s.vertex - 1u, false);
+        }
+    }
+    rng_state = pcg(pixel ^ pcg(u32(paths_so_far) * 0x9E3779B9u + tracer.seed));
+    collisions = 0u;
+    vertices = 0u;
+    let jitter = vec2(random(), random());
+    return camera_path(vec2<f32>(id) + jitter);
+}
+// ANCHOR_END: resume
+
 // ANCHOR: accumulate
-// One path per pixel and dispatch: the frame's paths are that many dispatches, which bounds
-// each dispatch's work. A loop over several paths in one invocation lost paths on lavapipe
-// (fewer summed than asked, and the furnace then lost energy), and would make a dispatch's
-// length grow with the sample count. A workgroup is a tile of the frame's class; the pixel's own
-// path count numbers its path, so no two of its paths share a seed whatever the share was.
+// One path per pixel and dispatch (a loop over several lost paths on lavapipe, and would make a
+// dispatch's length grow with the sample count); under a step budget a long path spreads over
+// dispatches and is summed in the one where it ends. A workgroup is a tile of the frame's class.
 @compute @workgroup_size(8, 8, 1)
 fn trace(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_id) local: vec3<u32>) {
     let t = tracer.phase + (group.y * tracer.groups_x + group.x) * tracer.share;
@@ -349,11 +416,16 @@ fn trace(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_id) 
     let pixel = id.y * size.x + id.x;
     let sum = sums[pixel];
     let moment = moments[pixel];
-    rng_state = pcg(pixel ^ pcg(u32(sum.w) * 0x9E3779B9u + tracer.seed));
-    collisions = 0u;
-    vertices = 0u;
-    let jitter = vec2(random(), random());
-    var l = trace_path(vec2<f32>(id) + jitter);
+    steps_left = select(0xFFFFFFFFu, tracer.step_budget, tracer.step_budget > 0u);
+    let path = advance_path(path_for(pixel, id, sum.w));
+    if tracer.resume != 0u {
+        let vertex = select(path.vertex + 1u, 0u, path.done);
+        paths[pixel] = PathState(path.o, vertex, path.d, rng_state, path.beta, collisions, path.radiance, vertices);
+    }
+    if !path.done {
+        return;
+    }
+    var l = path.radiance;
     // A non-finite path (it should not happen) is dropped and counted with the cut ones.
     let finite = all(l == l) && all(abs(l) < vec3(3.0e38));
     let cut = collisions >= tracer.max_collisions || !finite;

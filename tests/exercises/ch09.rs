@@ -140,3 +140,20 @@ fn null_collisions_in_clear_sky() {
     close(f64::from(clouds.layer_bottom_m + clouds.layer_thickness_m), top, 0.0, "the layer's top");
     close(f64::from(clouds.planet_radius_km) * 1e3, radius, 0.0, "the planet");
 }
+
+/// Try this 6: a flight of n null collisions under a step budget of S collisions a frame takes
+/// ⌈n / S⌉ frames; the collision cap counts the path's collisions over all its frames.
+#[test]
+fn a_path_over_frames() {
+    use fogbook_ground_truth::budget::{MAX_PATH_STEPS, MIN_PATH_STEPS};
+    let answer = exercise("6. **A path over frames.**");
+    let (floor, top) = (first(&answer, "between "), first(&answer, "8 and "));
+    assert_eq!((floor, top), (f64::from(MIN_PATH_STEPS), f64::from(MAX_PATH_STEPS)), "the budget's range");
+    let straight_up = first(&exercise("5. **Null collisions in clear sky.**"), "of shell: ");
+    close(straight_up, first(&answer, "Straight up its "), 0.0, "exercise 5's collisions");
+    close((straight_up / floor).ceil(), first(&answer, "8⌉ = "), 0.0, "frames at the floor");
+    close((straight_up / top).ceil(), first(&answer, "floor and "), 0.0, "frames at the top");
+    let cap = f64::from(GroundTruthParams::default().max_collisions);
+    close(cap / top, first(&answer, "4096 / 256 = "), 0.0, "the level path at the top");
+    close(cap / floor, first(&answer, "and after "), 0.0, "the level path at the floor");
+}

@@ -6,6 +6,11 @@
 //! k = ⌈(time of a whole frame) / budget⌉, where a whole frame is every pixel times
 //! `samples_per_frame` paths. Each pixel keeps its own path count, which the views divide by, so
 //! the mean is the same whatever k was when.
+//!
+//! k cannot make a dispatch shorter than its longest path: below the occupancy cap a class does
+//! not fill the GPU, and the dispatch lasts as long as its slowest invocation. There a step
+//! budget bounds each invocation instead (`StepBudget`): a path takes so many tentative
+//! collisions a frame, waits at a null collision and goes on in the next frame.
 
 /// GPU time (ms) of one path of one pixel where no GPU timestamp has measured it yet, or none
 /// ever will (lavapipe, a browser without `timestamp-query`): the dearest stack measured, the
@@ -39,6 +44,8 @@ pub struct ShareController {
     ms_per_path: Option<f64>,
     /// The last measured trace: its GPU time (ms) and its paths.
     pub last: Option<(f64, f64)>,
+    /// Measurements taken so far.
+    observations: u64,
 }
 
 impl ShareController {
@@ -55,6 +62,7 @@ impl ShareController {
             _ => x,
         });
         self.last = Some((ms, paths));
+        self.observations += 1;
     }
 
     /// k for a whole frame of `paths` paths to fit `budget_ms`, in 1..=`max` (itself at most
@@ -75,6 +83,17 @@ impl ShareController {
         }
     }
     // ANCHOR_END: controller
+    /// Measurements taken so far: a step budget is revised once for each.
+    pub fn observations(&self) -> u64 {
+        self.observations
+    }
+
+    /// The classes a whole frame of `paths` paths needs to fit `budget_ms`, unrounded and
+    /// uncapped: the estimated time of the frame over the budget (0 where either is no number).
+    pub fn classes_wanted(&self, budget_ms: f64, paths: f64) -> f64 {
+        let k = self.ms_per_path() * paths / budget_ms;
+        if k.is_finite() && k > 0.0 { k } else { 0.0 }
+    }
 
     /// Whether a GPU time has been measured (else the fallback estimate is in use).
     pub fn measured(&self) -> bool {
@@ -86,6 +105,52 @@ impl ShareController {
         self.ms_per_path.unwrap_or(FALLBACK_MS_PER_PATH)
     }
 }
+
+/// The most tentative collisions a path takes a frame under the viewer's budget, and where it
+/// starts before any time is measured: the dearest paths measured (the clouds', hundreds of
+/// collisions) take several frames, the fogs' few dozen one.
+pub const MAX_PATH_STEPS: u32 = 256;
+/// The fewest: each wait costs the path a store, a load and the scene's intersection again.
+pub const MIN_PATH_STEPS: u32 = 8;
+
+// ANCHOR: step_budget
+/// The viewer's step budget: tentative collisions a path may take per dispatch before it waits
+/// for the next frame. Revised once per measurement of the trace: cut in proportion where even
+/// the occupancy cap's share of the tiles overran the budget (`overrun`, its time over the
+/// budget, above 1), doubled again where that share would take less than half of it.
+#[derive(Clone, Debug)]
+pub struct StepBudget {
+    steps: u32,
+    /// The measurement the budget was last revised for.
+    revised_for: u64,
+}
+
+impl Default for StepBudget {
+    fn default() -> Self {
+        Self { steps: MAX_PATH_STEPS, revised_for: 0 }
+    }
+}
+
+impl StepBudget {
+    /// The budget after measurement number `observation` (0: none yet), at which the capped
+    /// share takes `overrun` times the frame budget; a value that is no number changes nothing.
+    pub fn next(&mut self, observation: u64, overrun: f64) -> u32 {
+        if observation > self.revised_for && overrun.is_finite() && overrun > 0.0 {
+            self.revised_for = observation;
+            let steps = f64::from(self.steps);
+            let revised = if overrun > 1.0 {
+                (steps / overrun).floor()
+            } else if overrun < 0.5 {
+                steps * 2.0
+            } else {
+                steps
+            };
+            self.steps = revised.clamp(f64::from(MIN_PATH_STEPS), f64::from(MAX_PATH_STEPS)) as u32;
+        }
+        self.steps
+    }
+}
+// ANCHOR_END: step_budget
 
 /// The class of tiles one frame traces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -234,6 +299,37 @@ mod tests {
         assert_eq!(s.next(2, tiles, 1, false), Class { share: 2, phase: 0, tiles: 5 });
         assert_eq!(s.next(5, tiles, 1, false), Class { share: 5, phase: 0, tiles: 2 });
         assert_eq!(s.next(50, tiles, 1, false).share, 10, "never more classes than tiles");
+    }
+
+    #[test]
+    fn the_step_budget_shrinks_until_the_capped_share_fits() {
+        let mut s = StepBudget::default();
+        assert_eq!(s.next(0, 5.0), MAX_PATH_STEPS, "no measurement yet: the start");
+        // The smoke's 20 ms at the cap against 12 ms: 256 / (20 / 12) = 153.6.
+        assert_eq!(s.next(1, 20.0 / 12.0), 153);
+        assert_eq!(s.next(1, 20.0 / 12.0), 153, "once per measurement, not per frame");
+        // The cards' 2.4 s against 12 ms: down to the floor.
+        assert_eq!(s.next(2, 200.0), MIN_PATH_STEPS);
+        // Inside the budget: kept; far inside: doubled, up to the top.
+        assert_eq!(s.next(3, 0.8), MIN_PATH_STEPS);
+        assert_eq!(s.next(4, 0.3), 2 * MIN_PATH_STEPS);
+        for n in 5..20 {
+            s.next(n, 0.1);
+        }
+        assert_eq!(s.next(20, 0.1), MAX_PATH_STEPS);
+        for bad in [f64::NAN, f64::INFINITY, -1.0, 0.0] {
+            assert_eq!(s.next(21, bad), MAX_PATH_STEPS, "{bad} is no overrun");
+        }
+    }
+
+    #[test]
+    fn the_classes_wanted_are_the_frame_over_the_budget() {
+        let mut c = ShareController::default();
+        c.observe(20.0, PATHS / 14.0);
+        assert!((c.classes_wanted(12.0, PATHS) - 20.0 * 14.0 / 12.0).abs() < 1e-9);
+        assert_eq!(c.observations(), 1);
+        assert_eq!(c.classes_wanted(0.0, PATHS), 0.0);
+        assert_eq!(c.classes_wanted(f64::NAN, PATHS), 0.0);
     }
 
     #[test]

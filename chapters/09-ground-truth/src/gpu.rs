@@ -6,7 +6,7 @@
 //! moves with time is averaged over the frames summed, so pause the time to converge on one
 //! instant.
 
-use crate::budget::{Class, Interleave, ShareController, dispatch_size, occupancy_cap};
+use crate::budget::{Class, Interleave, ShareController, StepBudget, dispatch_size, occupancy_cap};
 use crate::params::{GroundTruthParams, SkyMode};
 use bytemuck::{Pod, Zeroable};
 use fogbook_core::bindings::{storage_buffer_entry, uniform_entry};
@@ -80,6 +80,11 @@ pub struct TracerUniform {
     pub volume_count: u32,
     pub box_count: u32,
     pub seed: u32,
+    /// Tentative collisions a path may take a dispatch before it waits for the next (0: none).
+    pub step_budget: u32,
+    /// 1 where the paths' states are bound: a waiting path goes on.
+    pub resume: u32,
+    pub pad: [u32; 2],
     pub domain_min: [f32; 4],
     pub domain_max: [f32; 4],
     pub environment: [f32; 4],
@@ -106,6 +111,9 @@ fn majorant_groups() -> u32 {
     let scene: u32 = MAJORANT_GRID.iter().product();
     scene.max(PLACED_GRID.pow(3)).div_ceil(64)
 }
+
+/// Bytes of one pixel's waiting path (`PathState` in trace.wgsl).
+const PATH_STATE_BYTES: u64 = 64;
 
 /// Paths per pixel a frame may add: one dispatch each.
 pub const MAX_SAMPLES_PER_FRAME: u32 = 256;
@@ -135,6 +143,9 @@ impl TracerUniform {
             volume_count,
             box_count: scene_boxes().len() as u32,
             seed: p.seed,
+            step_budget: 0,
+            resume: 0,
+            pad: [0; 2],
             domain_min: [-g, 0.0, -g, 0.0],
             domain_max: [g, sanitized(p.medium_top_m, 1.0, 1.0e5), g, 0.0],
             environment: p.environment.map(|c| sanitized(c, 0.0, 1.0e4)),
@@ -195,11 +206,15 @@ impl Shown {
 }
 // ANCHOR_END: shown
 
-/// The running sums for a frame of `size`, and their groups.
+/// The running sums for a frame of `size`, the paths waiting between dispatches (a stand-in of
+/// one state until a frame has a step budget), and their groups.
 struct Sums {
     size: [u32; 2],
     sums: wgpu::Buffer,
     moments: wgpu::Buffer,
+    paths: wgpu::Buffer,
+    /// Whether `paths` holds a state per pixel.
+    resumable: bool,
     trace_group: wgpu::BindGroup,
     resolve_group: wgpu::BindGroup,
 }
@@ -252,13 +267,18 @@ pub struct TracerGpu {
     shown: Option<Shown>,
     /// Which tiles each frame traces, and the paths each holds.
     interleave: Interleave,
+    /// The viewer's tentative collisions per path and dispatch, from the measured times.
+    steps: StepBudget,
+    /// This frame's step budget (0: whole paths).
+    pub step_budget: u32,
     /// The class the last frame traced, and whether that frame was paced (the viewer's).
     pub class: Option<Class>,
     pub paced: bool,
 }
 
-/// Group 1 of the trace: the tracer's uniform, the sums, the scene's boxes, the majorant grid.
-fn trace_layout_entries() -> [wgpu::BindGroupLayoutEntry; 5] {
+/// Group 1 of the trace: the tracer's uniform, the sums, the scene's boxes, the majorant grid,
+/// the waiting paths.
+fn trace_layout_entries() -> [wgpu::BindGroupLayoutEntry; 6] {
     let c = wgpu::ShaderStages::COMPUTE;
     [
         uniform_entry(2, c),
@@ -266,6 +286,7 @@ fn trace_layout_entries() -> [wgpu::BindGroupLayoutEntry; 5] {
         storage_buffer_entry(4, c, false),
         storage_buffer_entry(5, c, true),
         storage_buffer_entry(6, c, false),
+        storage_buffer_entry(7, c, false),
     ]
 }
 
@@ -298,6 +319,21 @@ const FRAME_SAMPLED_TEXTURES: u32 = 7;
 pub fn sampled_textures() -> u32 {
     let media = media_layout_entries().iter().filter(|e| matches!(e.ty, wgpu::BindingType::Texture { .. })).count();
     FRAME_SAMPLED_TEXTURES + media as u32
+}
+
+/// Storage buffers the trace binds in its one stage: the sums, the moments, the boxes, the
+/// majorant grids, the waiting paths, the local volumes and the point media's three, one more
+/// than WebGPU's default limit (8). (The boxes as a uniform array corrupted lavapipe's heap.)
+pub fn storage_buffers() -> u32 {
+    let media = media_layout_entries()
+        .iter()
+        .filter(|e| matches!(e.ty, wgpu::BindingType::Buffer { ty: wgpu::BufferBindingType::Storage { .. }, .. }))
+        .count();
+    let own = trace_layout_entries()
+        .iter()
+        .filter(|e| matches!(e.ty, wgpu::BindingType::Buffer { ty: wgpu::BufferBindingType::Storage { .. }, .. }))
+        .count();
+    (media + own) as u32
 }
 
 fn buffer(device: &wgpu::Device, label: &str, size: u64, usage: wgpu::BufferUsages) -> wgpu::Buffer {
@@ -382,17 +418,23 @@ impl TracerGpu {
             sums: None,
             shown: None,
             interleave: Interleave::default(),
+            steps: StepBudget::default(),
+            step_budget: 0,
             class: None,
             paced: false,
         })
     }
 
-    /// The running sums for a frame of `size`, made again when the size changes; an error where
-    /// the device cannot hold them.
-    fn sums_for(&mut self, device: &wgpu::Device, size: [u32; 2]) -> Result<&Sums, String> {
-        if self.sums.as_ref().is_none_or(|s| s.size != size) {
-            let bytes = u64::from(size[0]) * u64::from(size[1]) * 16;
-            let limit = device.limits().max_storage_buffer_binding_size.min(device.limits().max_buffer_size);
+    /// The running sums for a frame of `size`, made again when the size changes, with a waiting
+    /// path per pixel where `resumable` asks for them and the device holds them (else a
+    /// stand-in); an error where the device cannot hold the sums.
+    fn sums_for(&mut self, device: &wgpu::Device, size: [u32; 2], resumable: bool) -> Result<&Sums, String> {
+        let pixels = u64::from(size[0]) * u64::from(size[1]);
+        let limit = device.limits().max_storage_buffer_binding_size.min(device.limits().max_buffer_size);
+        let resumable = resumable && pixels * PATH_STATE_BYTES <= limit;
+        let stale = self.sums.as_ref().is_none_or(|s| s.size != size || (resumable && !s.resumable));
+        if stale {
+            let bytes = pixels * 16;
             if bytes > limit {
                 self.sums = None;
                 return Err(format!(
@@ -403,10 +445,12 @@ impl TracerGpu {
                     limit >> 20
                 ));
             }
-            // Cleared when the sums restart (`render`).
+            // Cleared when the sums restart (`render`); made whole again with waiting paths.
             let storage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST;
             let sums = buffer(device, "ground truth: sums", bytes.max(16), storage);
             let moments = buffer(device, "ground truth: moments", bytes.max(16), storage);
+            let path_bytes = if resumable { pixels.max(1) * PATH_STATE_BYTES } else { PATH_STATE_BYTES };
+            let paths = buffer(device, "ground truth: waiting paths", path_bytes, storage);
             let group = |label, layout, entries: &[wgpu::BindGroupEntry]| {
                 device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(label), layout, entries })
             };
@@ -420,6 +464,7 @@ impl TracerGpu {
                     entry(4, moments.as_entire_binding()),
                     entry(5, self.boxes.as_entire_binding()),
                     entry(6, self.majorants.as_entire_binding()),
+                    entry(7, paths.as_entire_binding()),
                 ],
             );
             let resolve_group = group(
@@ -432,7 +477,7 @@ impl TracerGpu {
                     entry(3, self.shown_view.as_entire_binding()),
                 ],
             );
-            self.sums = Some(Sums { size, sums, moments, trace_group, resolve_group });
+            self.sums = Some(Sums { size, sums, moments, paths, resumable, trace_group, resolve_group });
             self.shown = None;
         }
         Ok(self.sums.as_ref().expect("made above"))
@@ -494,6 +539,28 @@ impl TracerGpu {
     }
     // ANCHOR_END: class
 
+    // ANCHOR: step_budget
+    /// The tentative collisions a path may take this frame before it waits for the next:
+    /// `path_steps` where set; in the viewer's frames with k from the budget, as many as fit the
+    /// budget where even the occupancy cap's share overruns it (`budget::StepBudget`); else 0,
+    /// whole paths.
+    fn step_budget(&mut self, p: &GroundTruthParams, ctx: &ChapterContext, controller: &ShareController) -> u32 {
+        if p.path_steps > 0 {
+            return p.path_steps;
+        }
+        if !(ctx.paced && p.interleave == 0 && p.frame_budget_ms > 0.0) {
+            return 0;
+        }
+        let size = ctx.frame.size;
+        let tile_count = size[0].div_ceil(SCREEN_TILE) * size[1].div_ceil(SCREEN_TILE);
+        let samples = p.samples_per_frame.clamp(1, MAX_SAMPLES_PER_FRAME);
+        let whole_frame = f64::from(tile_count) * TILE_PIXELS * f64::from(samples);
+        let cap = occupancy_cap(tile_count, TILE_PIXELS);
+        let overrun = controller.classes_wanted(f64::from(p.frame_budget_ms), whole_frame) / f64::from(cap);
+        self.steps.next(controller.observations(), overrun)
+    }
+    // ANCHOR_END: step_budget
+
     /// The fewest and the most paths a pixel holds so far.
     pub fn paths_range(&self) -> (u32, u32) {
         self.interleave.paths_range()
@@ -512,12 +579,18 @@ impl TracerGpu {
         let media = ctx.media();
         let volumes: &[FogVolume] = &media.volumes[..media.volumes.len().min(MAX_FOG_VOLUMES)];
         let size = ctx.frame.size;
-        self.sums_for(&ctx.gpu.device, size)?;
+        let steps = self.step_budget(p, ctx, controller);
+        let resumable = self.sums_for(&ctx.gpu.device, size, steps > 0)?.resumable;
+        self.step_budget = if resumable { steps } else { 0 };
         let shown = Shown::of(ctx.uniform, volumes.len());
         let restart = self.shown != Some(shown);
         self.shown = Some(shown);
-        let uniform =
-            TracerUniform { volume_count: volumes.len() as u32, ..self.frame_class(p, ctx, controller, restart) };
+        let uniform = TracerUniform {
+            volume_count: volumes.len() as u32,
+            step_budget: self.step_budget,
+            resume: u32::from(resumable),
+            ..self.frame_class(p, ctx, controller, restart)
+        };
         let class = self.class.expect("set by frame_class");
         ctx.gpu.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
         ctx.gpu.write_buffer(&self.shown_view, 0, bytemuck::cast_slice(&[ctx.view as u32, 0, 0, 0]));
@@ -538,6 +611,8 @@ impl TracerGpu {
             // Every pixel starts again, not only the tiles this frame traces.
             ctx.passes.encoder().clear_buffer(&sums.sums, 0, None);
             ctx.passes.encoder().clear_buffer(&sums.moments, 0, None);
+            // No path of what was shown before goes on.
+            ctx.passes.encoder().clear_buffer(&sums.paths, 0, None);
         }
         let sky = ctx.group(Resource::SkyTables);
         // The media's bounds change with what the frame shows and a simulated grid's with every

@@ -3,7 +3,8 @@
 //! medium the stack lends, read through the media layer — and measures the stack's picture
 //! against it. Delta tracking with spectral tracking, ratio-tracked next-event estimation,
 //! Russian roulette; the mean, its standard error and the stack's relative error as views. In
-//! the viewer each frame traces a share of the pixels that fits a GPU time budget (`budget`).
+//! the viewer each frame traces a share of the pixels that fits a GPU time budget, and a long
+//! path goes on over frames (`budget`).
 
 pub mod budget;
 pub mod error_table;
@@ -56,7 +57,13 @@ fn status_line(g: &TracerGpu, p: &GroundTruthParams, c: &ShareController) -> Opt
     let (min, max) = g.paths_range();
     let class = g.class?;
     let paths = if min == max { format!("{max}") } else { format!("{min}..{max}") };
-    let mut line = format!("{paths} paths per pixel summed");
+    let mut line = match g.step_budget {
+        0 => format!("{paths} paths per pixel summed"),
+        // A path may span dispatches: the count is of dispatches, the `samples` view's of paths.
+        k => format!(
+            "{paths} dispatches per pixel, a path taking at most {k} collisions each (samples counts the finished)"
+        ),
+    };
     if g.paced {
         let measured = match c.last {
             Some((ms, paths)) => format!("the trace's last: {ms:.2} ms for {:.0} k paths", paths * 1e-3),
@@ -103,11 +110,17 @@ impl Chapter for GroundTruth {
     }
 
     fn requirements(&self) -> Requirements {
-        // The trace samples every medium in one pass, each with its textures bound.
+        // The trace samples every medium in one pass, each with its textures and buffers bound.
         let defaults = wgpu::Limits::default();
-        let textures = gpu::sampled_textures();
-        let limits = (textures > defaults.max_sampled_textures_per_shader_stage)
-            .then_some(wgpu::Limits { max_sampled_textures_per_shader_stage: textures, ..defaults.clone() });
+        let textures = gpu::sampled_textures().max(defaults.max_sampled_textures_per_shader_stage);
+        let buffers = gpu::storage_buffers().max(defaults.max_storage_buffers_per_shader_stage);
+        let limits = (textures > defaults.max_sampled_textures_per_shader_stage
+            || buffers > defaults.max_storage_buffers_per_shader_stage)
+            .then_some(wgpu::Limits {
+                max_sampled_textures_per_shader_stage: textures,
+                max_storage_buffers_per_shader_stage: buffers,
+                ..defaults.clone()
+            });
         Requirements { features: wgpu::Features::empty(), limits }
     }
 

@@ -39,6 +39,12 @@ fogbook_core::parameters! {
             /// frame. 0 leaves k to the budget.
             interleave: u32 = 0,
                 int(0, 1024).help("Viewer: trace 1/k of the tiles a frame (0: k from the budget)"),
+            /// Tentative collisions a path may take a frame (one dispatch) before it waits, at a
+            /// null collision, for the next: a long path then spreads over frames and no
+            /// dispatch waits for one path. 0: in the viewer's frames under a budget, as many as
+            /// the budget allows (`budget::StepBudget`); in headless frames, whole paths.
+            path_steps: u32 = 0,
+                int(0, 1_000_000).help("Collisions a path may take a frame before it goes on in the next (0: from the budget; headless whole)"),
             /// Scattering or surface vertices a path may have; 0 leaves the end to Russian
             /// roulette (unbiased). 1 is single scattering.
             max_bounces: u32 = 0,
