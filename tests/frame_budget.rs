@@ -149,6 +149,11 @@ fn a_path_over_its_step_budget_goes_on_in_the_next_frame() {
     let waiting = n.iter().filter(|&&c| c == 0.0).count();
     assert!(waiting > 20 && n.iter().filter(|&&c| c == 1.0).count() > 20, "counts {:?}", distinct(&n));
     assert!(n.iter().all(|&c| c == 0.0 || c == 1.0), "counts {:?}", distinct(&n));
+    // In noise, bounded by its range, nearly every path through the fog meets a null collision:
+    // only a path that goes on where it waited ends there at all.
+    let noisy = [one_step[0].clone(), "volumes[0].density_source=noise".into()];
+    let n = counts(&noisy, false, 24);
+    assert!(n.iter().all(|&c| c >= 1.0), "after 24 frames some pixels have no path: {:?}", distinct(&n));
     // Paths spread over frames are the same paths in law: the mean of whole paths (24 a pixel)
     // and of paths one collision a frame (as many as end in 48 frames), within four standard
     // errors of the pixels' spread.
