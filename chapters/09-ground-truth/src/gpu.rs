@@ -325,15 +325,13 @@ pub fn sampled_textures() -> u32 {
 /// majorant grids, the waiting paths, the local volumes and the point media's three, one more
 /// than WebGPU's default limit (8). (The boxes as a uniform array corrupted lavapipe's heap.)
 pub fn storage_buffers() -> u32 {
-    let media = media_layout_entries()
-        .iter()
-        .filter(|e| matches!(e.ty, wgpu::BindingType::Buffer { ty: wgpu::BufferBindingType::Storage { .. }, .. }))
-        .count();
-    let own = trace_layout_entries()
-        .iter()
-        .filter(|e| matches!(e.ty, wgpu::BindingType::Buffer { ty: wgpu::BufferBindingType::Storage { .. }, .. }))
-        .count();
-    (media + own) as u32
+    let storage = |entries: &[wgpu::BindGroupLayoutEntry]| {
+        entries
+            .iter()
+            .filter(|e| matches!(e.ty, wgpu::BindingType::Buffer { ty: wgpu::BufferBindingType::Storage { .. }, .. }))
+            .count()
+    };
+    (storage(&media_layout_entries()) + storage(&trace_layout_entries())) as u32
 }
 
 fn buffer(device: &wgpu::Device, label: &str, size: u64, usage: wgpu::BufferUsages) -> wgpu::Buffer {

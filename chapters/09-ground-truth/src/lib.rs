@@ -209,6 +209,17 @@ impl Chapter for GroundTruth {
 mod tests {
     use super::*;
 
+    /// The trace's stage binds nine storage buffers — the sums, the moments, the boxes, the
+    /// majorant grids, the waiting paths, the local volumes, the smoke's parameters and the
+    /// cards' two — one over WebGPU's default, and the chapter asks for them.
+    #[test]
+    fn the_chapter_asks_for_the_storage_buffers_it_binds() {
+        assert_eq!(gpu::storage_buffers(), 9);
+        let limits = GroundTruth::new().requirements().limits.expect("raised above the defaults");
+        assert_eq!(limits.max_storage_buffers_per_shader_stage, 9);
+        assert_eq!(limits.max_sampled_textures_per_shader_stage, gpu::sampled_textures());
+    }
+
     /// The trace's GPU time reaches the share controller with the paths it traced, other
     /// passes' times do not, and a pass that noted no work is not taken for one.
     #[test]
