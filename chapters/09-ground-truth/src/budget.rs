@@ -83,6 +83,7 @@ impl ShareController {
         }
     }
     // ANCHOR_END: controller
+
     /// Measurements taken so far: a step budget is revised once for each.
     pub fn observations(&self) -> u64 {
         self.observations
