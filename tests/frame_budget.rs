@@ -34,15 +34,21 @@ const SLAB: [&str; 11] = [
     "ground-truth.surfaces=false",
 ];
 
+/// The slab's stack with `more` settings, seen from `CAMERA`.
+fn slab(more: &[String]) -> Setup {
+    let mut setup = Setup::new(STACK).unwrap();
+    let sets: Vec<String> = SLAB.iter().map(|s| s.to_string()).chain(more.iter().cloned()).collect();
+    setup.apply(None, &sets, Some(CAMERA)).unwrap();
+    setup
+}
+
 /// `view` of the slab with `more` settings after `frames` frames, paced as the viewer's or not,
 /// and the ground truth's status line.
 fn run(more: &[String], view: &str, paced: bool, frames: u32) -> (FloatImage, String) {
     let mut shared = SHARED.lock().unwrap_or_else(|p| p.into_inner());
     let h = shared.get_or_insert_with(|| headless(SIZE));
     h.resize(SIZE).unwrap();
-    let mut setup = Setup::new(STACK).unwrap();
-    let sets: Vec<String> = SLAB.iter().map(|s| s.to_string()).chain(more.iter().cloned()).collect();
-    setup.apply(None, &sets, Some(CAMERA)).unwrap();
+    let mut setup = slab(more);
     let view = setup.stack.find_view(view).unwrap();
     h.prepare_stack(&mut setup.stack).unwrap();
     h.paced = paced;
@@ -139,7 +145,6 @@ fn without_timestamps_the_share_comes_from_the_fallback_estimate() {
     assert!(n.iter().all(|&c| c == 1.0), "counts {:?}", distinct(&n));
 }
 
-// ANCHOR: waiting_paths
 #[test]
 fn a_path_over_its_step_budget_goes_on_in_the_next_frame() {
     // One tentative collision a frame: a path through the fog waits at its first null
@@ -175,9 +180,7 @@ fn counts_after_restart(first: &[String], then: &[String]) -> Vec<f32> {
     let mut shared = SHARED.lock().unwrap_or_else(|p| p.into_inner());
     let h = shared.get_or_insert_with(|| headless(SIZE));
     h.resize(SIZE).unwrap();
-    let mut setup = Setup::new(STACK).unwrap();
-    let sets: Vec<String> = SLAB.iter().map(|s| s.to_string()).chain(first.iter().cloned()).collect();
-    setup.apply(None, &sets, Some(CAMERA)).unwrap();
+    let mut setup = slab(first);
     let view = setup.stack.find_view("ground-truth/samples").unwrap();
     h.prepare_stack(&mut setup.stack).unwrap();
     let mut time = TimeControl::fixed(0.0);
@@ -209,4 +212,3 @@ fn the_viewers_paths_take_a_step_budget_from_the_frame_budget() {
     let (_, status) = run(&share(K), "ground-truth/samples", true, 2);
     assert!(status.contains("paths per pixel summed"), "{status}");
 }
-// ANCHOR_END: waiting_paths

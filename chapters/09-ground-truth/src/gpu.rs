@@ -154,6 +154,16 @@ impl TracerUniform {
     }
 }
 
+/// The screen's tiles of `size`: per row and per column.
+fn screen_tiles(size: [u32; 2]) -> [u32; 2] {
+    [size[0].div_ceil(SCREEN_TILE), size[1].div_ceil(SCREEN_TILE)]
+}
+
+/// The paths of a whole frame of `tile_count` tiles at `samples` paths per pixel.
+fn whole_frame_paths(tile_count: u32, samples: u32) -> f64 {
+    f64::from(tile_count) * TILE_PIXELS * f64::from(samples)
+}
+
 /// `x` clamped into [lo, hi], and `lo` for NaN.
 fn sanitized(x: f32, lo: f32, hi: f32) -> f32 {
     if x.is_nan() { lo } else { x.clamp(lo, hi) }
@@ -515,10 +525,10 @@ impl TracerGpu {
         restart: bool,
     ) -> TracerUniform {
         let size = ctx.frame.size;
-        let tiles_x = size[0].div_ceil(SCREEN_TILE);
-        let tile_count = tiles_x * size[1].div_ceil(SCREEN_TILE);
+        let [tiles_x, tiles_y] = screen_tiles(size);
+        let tile_count = tiles_x * tiles_y;
         let mut u = TracerUniform::new(p, 0);
-        let whole_frame = f64::from(tile_count) * TILE_PIXELS * f64::from(u.samples);
+        let whole_frame = whole_frame_paths(tile_count, u.samples);
         let wanted = match (ctx.paced, p.interleave) {
             (false, _) => 1,
             // A measured time holds only for classes that fill the GPU (budget::occupancy_cap).
@@ -549,10 +559,9 @@ impl TracerGpu {
         if !(ctx.paced && p.interleave == 0 && p.frame_budget_ms > 0.0) {
             return 0;
         }
-        let size = ctx.frame.size;
-        let tile_count = size[0].div_ceil(SCREEN_TILE) * size[1].div_ceil(SCREEN_TILE);
-        let samples = p.samples_per_frame.clamp(1, MAX_SAMPLES_PER_FRAME);
-        let whole_frame = f64::from(tile_count) * TILE_PIXELS * f64::from(samples);
+        let [tiles_x, tiles_y] = screen_tiles(ctx.frame.size);
+        let tile_count = tiles_x * tiles_y;
+        let whole_frame = whole_frame_paths(tile_count, TracerUniform::new(p, 0).samples);
         let cap = occupancy_cap(tile_count, TILE_PIXELS);
         let overrun = controller.classes_wanted(f64::from(p.frame_budget_ms), whole_frame) / f64::from(cap);
         self.steps.next(controller.observations(), overrun)
@@ -637,8 +646,8 @@ impl TracerGpu {
                 pass.dispatch_workgroups(groups[0], groups[1], 1);
             }
         });
-        ctx.passes.note_work(f64::from(class.tiles) * TILE_PIXELS * f64::from(uniform.samples));
-        let tiles = [size[0].div_ceil(SCREEN_TILE), size[1].div_ceil(SCREEN_TILE)];
+        ctx.passes.note_work(whole_frame_paths(class.tiles, uniform.samples));
+        let tiles = screen_tiles(size);
         ctx.passes.compute("ground truth: views", |pass| {
             pass.set_bind_group(0, ctx.inputs, &[]);
             pass.set_bind_group(1, ctx.output, &[]);
